@@ -1,0 +1,21 @@
+/** The bottom menu of every page (spec section 2): Home first, Logout or Login last. */
+import { bottomMenuItems } from "~/lib/navigation";
+import { NavLinkItem } from "./NavLinkItem";
+
+export function BottomMenu({ member, shopUrl }: { member: boolean; shopUrl: string }) {
+  return (
+    <nav aria-label="Bottom menu" className="bg-steel text-white">
+      <ul className="mx-auto flex max-w-6xl flex-wrap justify-center gap-x-2 gap-y-1 px-4 py-3">
+        {bottomMenuItems(member, shopUrl).map((item) => (
+          <li key={item.key}>
+            <NavLinkItem
+              item={item}
+              label={item.label}
+              className="rounded px-3 py-2 text-sm font-semibold uppercase tracking-wide hover:text-gold"
+            />
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

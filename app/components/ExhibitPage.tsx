@@ -1,0 +1,84 @@
+/**
+ * The exhibit page (spec section 2). Members: title, description with Read More, photo carousel,
+ * matching photo. Everyone else: title, team, category, year and a ticket banner.
+ */
+import { Link } from "react-router";
+import type { ExhibitView } from "~/lib/catalog-types";
+import type { BackLink } from "~/lib/exhibit-links";
+import { seoMeta } from "~/lib/meta";
+import { truncateAtWord } from "~/lib/text";
+import { ExhibitDescription } from "./ExhibitDescription";
+import { PhotoCarousel } from "./PhotoCarousel";
+import { TicketBanner } from "./TicketBanner";
+
+export interface ExhibitPageData {
+  exhibit: ExhibitView;
+  member: boolean;
+  backLink: BackLink;
+  canonical: string;
+}
+
+export function ExhibitPage({ exhibit, backLink }: ExhibitPageData) {
+  return (
+    <article className="mx-auto max-w-4xl px-4 py-8">
+      <p>
+        <Link to={backLink.to} className="font-semibold text-blue-800 underline" data-testid="back-link">
+          {backLink.label}
+        </Link>
+      </p>
+      <h1 className="mt-4 font-display text-3xl font-bold uppercase md:text-4xl">{exhibit.title}</h1>
+      <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-gray-700">
+        <div className="flex gap-1">
+          <dt className="font-semibold">Team:</dt>
+          <dd>{exhibit.team.name}</dd>
+        </div>
+        <div className="flex gap-1">
+          <dt className="font-semibold">Category:</dt>
+          <dd>{exhibit.category.categoryName}</dd>
+        </div>
+        <div className="flex gap-1">
+          <dt className="font-semibold">Year:</dt>
+          <dd>{exhibit.year}</dd>
+        </div>
+      </dl>
+      {exhibit.description !== undefined ? (
+        <div className="paywall mt-6">
+          <ExhibitDescription text={exhibit.description} />
+          <PhotoCarousel photos={exhibit.exhibitPhotos ?? []} alts={exhibit.exhibitPhotoAlts ?? []} />
+          {exhibit.matchingPhoto ? (
+            <figure className="my-6">
+              <img src={exhibit.matchingPhoto} alt={exhibit.matchingPhotoAlt ?? ""} width={1200} height={800} loading="lazy" className="aspect-[3/2] w-full rounded-lg object-contain" data-testid="matching-photo" />
+              <figcaption className="mt-2 text-sm text-gray-700">Matching photo: {exhibit.matchingPhotoAlt}</figcaption>
+            </figure>
+          ) : null}
+        </div>
+      ) : (
+        <TicketBanner what="this exhibit's photos and full text" />
+      )}
+    </article>
+  );
+}
+
+/** Meta for every exhibit route, with the paywalled-content markup. */
+export function exhibitMeta(data: ExhibitPageData | undefined) {
+  if (!data) return [];
+  const { exhibit, canonical } = data;
+  const description = exhibit.description
+    ? truncateAtWord(exhibit.description, 155).text
+    : `${exhibit.title} (${exhibit.year}), an exhibit about the ${exhibit.team.name}. A museum ticket unlocks the photos and full text.`;
+  return seoMeta({
+    title: exhibit.title,
+    description,
+    canonical,
+    type: "article",
+    jsonLd: {
+      "@type": "CreativeWork",
+      name: exhibit.title,
+      about: exhibit.team.name,
+      temporalCoverage: String(exhibit.year),
+      url: canonical,
+      isAccessibleForFree: false,
+      hasPart: { "@type": "WebPageElement", isAccessibleForFree: false, cssSelector: ".paywall" },
+    },
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * The one access rule of the site (spec section 4): a member is a signed-in account whose
+ * ticket is valid today or later. Dates are calendar days in the museum's time zone.
+ */
+
+/** Calendar date (YYYY-MM-DD) of `now` in `timeZone`. */
+export function calendarDateIn(timeZone: string, now: Date): string {
+  // en-CA formats as YYYY-MM-DD.
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(now);
+}
+
+/** Whole days from `today` to `validThrough` (both YYYY-MM-DD); negative once expired. */
+export function daysUntil(validThrough: string, today: string): number {
+  const ms = Date.parse(`${validThrough}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`);
+  return Math.round(ms / 86_400_000);
+}
+
+export function isTicketValid(validThrough: string | null | undefined, today: string): boolean {
+  return validThrough != null && daysUntil(validThrough, today) >= 0;
+}
+
+/** What every page knows about the person looking at it, decided on the server. */
+export interface Viewer {
+  firstName: string;
+  lastName: string;
+  emailAddress: string;
+  validThrough: string | null;
+  /** Ticket valid today or later. */
+  member: boolean;
+}
+
+/** Whether member-only content (photos, full texts, biographies) may be shown to `viewer`. */
+export function canSeeMemberContent(viewer: Viewer | null | undefined): boolean {
+  return viewer?.member === true;
+}

@@ -1,0 +1,55 @@
+/** Every user-facing text the spec fixes, written once; tests import these. */
+export const MESSAGES = {
+  notFoundHeadline: "Flag on the play! The refs stole this page.",
+  notFoundCode: "404 PAGE NOT FOUND",
+  errorHeadline: "UNKNOWN ERROR ON THE DEVELOPER",
+  errorApology:
+    "We're sorry: something went wrong on our side while loading this page. Our team has been told. You'll be taken back to the home page in a few seconds.",
+} as const;
+
+export const COPYRIGHT_YEARS = "2021-2024";
+
+/** Spec section 5: validation messages, word for word. */
+export const VALIDATION = {
+  firstNameRequired: "Please enter your first name",
+  lastNameRequired: "Please enter your last name",
+  emailRequired: "Please enter your email address",
+  emailConfirmRequired: "Please confirm your email address",
+  emailFormat: "Please check your email address format.",
+  emailsMismatch: "Email addresses do not match, please re-enter.",
+  passwordRequired: "Please choose a password",
+  passwordConfirmRequired: "Please confirm your chosen password",
+  passwordLength: "Password must include minimum 8 characters, maximum 16 characters.",
+  passwordsMismatch: "Passwords do not match, please re-enter.",
+  termsRequired: "Please review and agree to the Terms and Conditions to proceed",
+  loginEmailInvalid: "Please enter a valid email address",
+  forgotEmailRequired: "Please provide a valid email address.",
+  resetPasswordsMismatch: "Passwords do not match, please re-enter",
+  resetPasswordLength: "Password must be between 8 and 16 characters",
+  subjectRequired: "Please choose a subject",
+  messageRequired: "Please include your message",
+  subscribeConsentRequired: "This box must be checked in order to subscribe",
+} as const;
+
+/** Texts the server answers with (the spec leaves their wording to us). */
+export const SERVER_MESSAGES = {
+  signUpSuccess: "Your account has been created. Please proceed to payment to complete your admission.",
+  emailTaken: "An account with this email address already exists. Please log in instead.",
+  loginSuccess: (firstName: string) => `Welcome back, ${firstName}! You are now logged in.`,
+  loginExpired: "Your museum ticket has expired. Please renew your admission to keep exploring the museum.",
+  loginUnpaid: "Your account is not paid yet. Please complete your payment to enter the museum.",
+  loginFailed: "The email address or password you entered is incorrect.",
+  loginRateLimited: "Too many login attempts. Please wait 15 minutes and try again.",
+  logout: "You have been logged out. Thank you for visiting the museum!",
+  notLoggedInForPayment: "You must Login before making payment.  Please proceed to the Login page",
+  paymentSuccess: "Thank you! Your payment was successful and your museum ticket is active. Enjoy the museum!",
+  paymentServerError: "We could not process your payment right now. You have not been charged. Please try again in a few minutes.",
+  resetRequested:
+    "If an account exists for that email address, we have sent it a link to reset the password. Please check your inbox.",
+  resetDone: "Your password has been reset. Please log in with your new password.",
+  resetInvalidToken: "This password reset link is invalid or has expired. Please request a new one.",
+  forgotFallback: "An error occurred resetting your password.",
+  resetFallback: "An error occurred resetting your password. Please try again.",
+  crossOrigin: "This request came from another site and was refused.",
+  tooManyRequests: "Too many requests. Please wait a moment and try again.",
+} as const;

@@ -1,0 +1,98 @@
+/**
+ * The shared layout of spec section 2: top navigation, alert banner, page content, bottom menu,
+ * footer. Navigation follows the access state the server decided for this request.
+ */
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+  type LinksFunction,
+} from "react-router";
+import type { Route } from "./+types/root";
+import stylesheet from "./app.css?url";
+import { AlertBanner, AlertProvider } from "~/components/AlertBanner";
+import { BottomMenu } from "~/components/BottomMenu";
+import { ErrorFallback } from "~/components/ErrorFallback";
+import { NotFoundPage } from "~/components/NotFoundPage";
+import { useNonce } from "~/components/nonce";
+import { SiteFooter } from "~/components/SiteFooter";
+import { SiteHeader } from "~/components/SiteHeader";
+import type { Viewer } from "~/lib/access";
+import { SITE_NAME } from "~/lib/meta";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const v = context.viewer;
+  const viewer: Viewer | null = v
+    ? {
+        firstName: v.firstName,
+        lastName: v.lastName,
+        emailAddress: v.emailAddress,
+        validThrough: v.validThrough,
+        member: v.member,
+      }
+    : null;
+  return { viewer, settings: context.settings };
+}
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
+
+const FALLBACK_SHOP_URL = "https://shop.pittsburghsportsmuseum.example";
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>("root");
+  const viewer = data?.viewer ?? null;
+  const shopUrl = data?.settings.shopUrl ?? FALLBACK_SHOP_URL;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#101820" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col bg-stone-50 font-sans text-ink">
+        <div id="top" />
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:bg-gold focus:px-3 focus:py-2 focus:text-ink"
+        >
+          Skip to content
+        </a>
+        <AlertProvider>
+          <SiteHeader viewer={viewer} shopUrl={shopUrl} />
+          <AlertBanner />
+          <main id="main" className="flex-1">
+            {children}
+          </main>
+          <BottomMenu member={viewer?.member === true} shopUrl={shopUrl} />
+          <SiteFooter />
+        </AlertProvider>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+/** Fallback title; every route replaces it with its own. */
+export function meta({ error }: Route.MetaArgs) {
+  if (!error) return [{ title: SITE_NAME }];
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return [{ title: `${notFound ? "Page not found" : "Something went wrong"} | ${SITE_NAME}` }];
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  return <ErrorFallback />;
+}

@@ -1,0 +1,16 @@
+/** About (spec section 2): anchored sections with Back to Top links. */
+import { AboutText } from "~/content/AboutText";
+import { pageMeta } from "~/lib/meta";
+
+export default function About() {
+  return (
+    <article className="prose-museum mx-auto max-w-3xl px-4 py-10">
+      <h1 className="font-display text-4xl font-bold uppercase tracking-wide">About the Museum</h1>
+      <AboutText />
+    </article>
+  );
+}
+
+export function meta() {
+  return pageMeta("About", "Who we are, what our exhibits cover, who is eligible for the Hall of Fame, and how the museum began.");
+}

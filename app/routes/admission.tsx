@@ -1,0 +1,144 @@
+/**
+ * Admission (sign-up), spec sections 2, 4, 5: every field and message, live match icons on the
+ * confirm fields, show/hide password, price and validity from config, terms checkbox. Success:
+ * signed in, optional newsletter recorded, on to /admission/payment. An existing email: the
+ * server's message, then /login after 3.5 s. Alerts clear after 4 s. Members are sent to /.
+ */
+import { useState, type FormEvent } from "react";
+import { data, Link, redirect, useFetcher, useNavigate } from "react-router";
+import type { Route } from "./+types/admission";
+import { useAlert } from "~/components/AlertBanner";
+import { PasswordField, SubmitButton, TextField } from "~/components/FormFields";
+import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, signUpSchema } from "~/lib/account-schemas";
+import { pageMeta } from "~/lib/meta";
+import { SERVER_MESSAGES } from "~/lib/messages";
+import { formatPrice } from "~/lib/money";
+import { TIMING } from "~/lib/timing";
+import { useOnNewResult } from "~/lib/use-timed-result";
+import { sessionCookie } from "../../server/accounts/session-cookie";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  if (context.viewer?.member) throw redirect("/");
+  return { price: formatPrice(context.settings.ticketPriceCents), days: context.settings.ticketDays };
+}
+
+type SignUpResult = { success: boolean; message: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = signUpSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data<SignUpResult>({ success: false, message: parsed.error.issues[0].message }, { status: 400 });
+  const result = await context.services.accounts.signUp(parsed.data);
+  if (!result.ok) return data<SignUpResult>({ success: false, message: SERVER_MESSAGES.emailTaken }, { status: 409 });
+  return data<SignUpResult>(
+    { success: true, message: SERVER_MESSAGES.signUpSuccess },
+    { headers: { "Set-Cookie": sessionCookie(result.token, context.settings.publicUrl.startsWith("https://")) } },
+  );
+}
+
+const EMPTY = { firstName: "", lastName: "", emailAddress: "", emailAddressConfirm: "", password: "", passwordConfirm: "" };
+
+export default function Admission({ loaderData }: Route.ComponentProps) {
+  const { price, days } = loaderData;
+  const fetcher = useFetcher<SignUpResult>();
+  const navigate = useNavigate();
+  const { show } = useAlert();
+  const [f, setF] = useState(EMPTY);
+  const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) => setF((v) => ({ ...v, [k]: e.target.value }));
+
+  useOnNewResult(fetcher.data, (r) => {
+    if (r.success) {
+      setF(EMPTY);
+      navigate("/admission/payment");
+      return;
+    }
+    show({ type: "danger", message: r.message }, TIMING.signUpAlert);
+    if (r.message !== SERVER_MESSAGES.emailTaken) return;
+    const id = setTimeout(() => navigate("/login"), TIMING.signUpFailureRedirect);
+    return () => clearTimeout(id);
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const form = Object.fromEntries(new FormData(event.currentTarget));
+    const parsed = signUpSchema.safeParse(form);
+    if (!parsed.success) {
+      event.preventDefault();
+      show({ type: "danger", message: parsed.error.issues[0].message }, TIMING.signUpAlert);
+    }
+  }
+
+  const emailsMatch = f.emailAddressConfirm !== "" && f.emailAddress.toLowerCase() === f.emailAddressConfirm.toLowerCase() && EMAIL_PATTERN.test(f.emailAddress);
+  const passwordOk = f.password.length >= PASSWORD_MIN && f.password.length <= PASSWORD_MAX;
+  const passwordsMatch = f.passwordConfirm !== "" && passwordOk && f.password === f.passwordConfirm;
+
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-10">
+      <h1 className="font-display text-4xl font-bold uppercase tracking-wide">Admission</h1>
+      <p className="mt-4 text-lg">
+        Welcome to the Pittsburgh Sports Museum &amp; Hall of Fame! Your ticket opens every exhibit: the photos, the full
+        stories and the biographies of everyone on the Wall of Fame.
+      </p>
+      <p className="mt-4 rounded bg-ink px-4 py-3 text-lg font-semibold text-gold" data-testid="price">
+        Admission: {price}, valid for {days} days
+      </p>
+      <fetcher.Form method="post" noValidate onSubmit={onSubmit} className="mt-6 grid gap-4 sm:grid-cols-2">
+        <TextField label="First name" name="firstName" autoComplete="given-name" value={f.firstName} onChange={set("firstName")} />
+        <TextField label="Last name" name="lastName" autoComplete="family-name" value={f.lastName} onChange={set("lastName")} />
+        <TextField label="Email address" name="emailAddress" type="email" autoComplete="email" value={f.emailAddress} onChange={set("emailAddress")} className="sm:col-span-2" />
+        <TextField
+          label="Confirm email address"
+          name="emailAddressConfirm"
+          type="email"
+          autoComplete="email"
+          value={f.emailAddressConfirm}
+          onChange={set("emailAddressConfirm")}
+          className="sm:col-span-2"
+          status={f.emailAddressConfirm ? { ok: emailsMatch, label: emailsMatch ? "Email addresses match" : "Email addresses do not match" } : null}
+        />
+        <PasswordField
+          label={`Password (${PASSWORD_MIN}-${PASSWORD_MAX} characters)`}
+          name="password"
+          autoComplete="new-password"
+          value={f.password}
+          onChange={set("password")}
+          className="sm:col-span-2"
+          status={f.password ? { ok: passwordOk, label: passwordOk ? "Password length is fine" : "Password must be 8 to 16 characters" } : null}
+        />
+        <PasswordField
+          label="Confirm password"
+          name="passwordConfirm"
+          autoComplete="new-password"
+          value={f.passwordConfirm}
+          onChange={set("passwordConfirm")}
+          className="sm:col-span-2"
+          status={f.passwordConfirm ? { ok: passwordsMatch, label: passwordsMatch ? "Passwords match" : "Passwords do not match" } : null}
+        />
+        <label className="flex items-start gap-2 sm:col-span-2">
+          <input type="checkbox" name="emailOptIn" className="mt-1 h-5 w-5" />
+          <span>Yes, send me emails and announcements from the museum (optional)</span>
+        </label>
+        <label className="flex items-start gap-2 sm:col-span-2">
+          <input type="checkbox" name="termsAndConditions" className="mt-1 h-5 w-5" />
+          <span>
+            I have read and agree to the{" "}
+            <Link to="/termsandconditions" className="text-blue-800 underline" target="_blank">
+              Terms and Conditions
+            </Link>
+          </span>
+        </label>
+        <div className="sm:col-span-2">
+          <SubmitButton busy={fetcher.state !== "idle"}>Proceed to Payment</SubmitButton>
+        </div>
+      </fetcher.Form>
+      <p className="mt-6">
+        Already a member?{" "}
+        <Link to="/login" className="font-semibold text-blue-800 underline">
+          Login
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+export function meta() {
+  return pageMeta("Admission", "Buy your museum ticket: photos, full exhibit texts and biographies.");
+}

@@ -1,0 +1,55 @@
+/** Category page: the team's active exhibits in one category, with a count. */
+import { Link } from "react-router";
+import type { Route } from "./+types/category";
+import { ExhibitList } from "~/components/ExhibitList";
+import { exhibitPath, teamPath } from "~/lib/exhibit-links";
+import { notFoundUnless, requireId, softLoad } from "~/lib/load.server";
+import { seoMeta } from "~/lib/meta";
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const teamId = requireId(params.teamId);
+  const categoryId = requireId(params.categoryId);
+  const { catalog } = context.services;
+  const [team, category] = await Promise.all([catalog.getTeam(teamId), catalog.getCategory(categoryId)]);
+  const member = context.viewer?.member === true;
+  const exhibits = await softLoad(
+    context,
+    "category exhibits",
+    () => catalog.listExhibits({ team: teamId, category: categoryId, active: true }, member),
+    [],
+  );
+  return {
+    team: notFoundUnless(team),
+    category: notFoundUnless(category),
+    exhibits,
+    member,
+    canonical: `${context.settings.publicUrl}/teams/${teamId}/${categoryId}`,
+  };
+}
+
+export default function Category({ loaderData }: Route.ComponentProps) {
+  const { team, category, exhibits, member } = loaderData;
+  return (
+    <article className="mx-auto max-w-6xl px-4 py-8">
+      <p>
+        <Link to={teamPath(team._id)} className="font-semibold text-blue-800 underline">
+          Back to {team.name}
+        </Link>
+      </p>
+      <h1 className="mt-4 font-display text-3xl font-bold uppercase">
+        {team.name}: {category.categoryName}
+      </h1>
+      <ExhibitList exhibits={exhibits} member={member} linkTo={exhibitPath} />
+    </article>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  if (!loaderData) return [];
+  const { team, category, exhibits, canonical } = loaderData;
+  return seoMeta({
+    title: `${team.name}: ${category.categoryName}`,
+    description: `${exhibits.length} exhibits about ${team.name} in ${category.categoryName}.`,
+    canonical,
+  });
+}

@@ -1,0 +1,19 @@
+/** /{fullName}/{enshrineeID}/exhibit/{id}: an exhibit reached from an enshrinee's page. */
+import type { Route } from "./+types/enshrinee-exhibit";
+import { ExhibitPage, exhibitMeta } from "~/components/ExhibitPage";
+import { loadExhibitPage } from "~/lib/exhibit-page.server";
+import { notFoundUnless, requireId } from "~/lib/load.server";
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const enshrineeId = requireId(params.enshrineeID);
+  const enshrinee = notFoundUnless(await context.services.catalog.getEnshrinee(enshrineeId, false));
+  return loadExhibitPage(context, params.id, { kind: "enshrinee", enshrinee });
+}
+
+export default function EnshrineeExhibit({ loaderData }: Route.ComponentProps) {
+  return <ExhibitPage {...loaderData} />;
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return exhibitMeta(loaderData);
+}

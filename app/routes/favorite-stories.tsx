@@ -1,0 +1,35 @@
+/** Favorite stories: exhibits flagged as favorites, with a count; access as for categories. */
+import type { Route } from "./+types/favorite-stories";
+import { ExhibitList } from "~/components/ExhibitList";
+import { favoriteStoryPath } from "~/lib/exhibit-links";
+import { softLoad } from "~/lib/load.server";
+import { seoMeta } from "~/lib/meta";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const member = context.viewer?.member === true;
+  const exhibits = await softLoad(
+    context,
+    "favorite stories",
+    () => context.services.catalog.listExhibits({ favoriteStory: true, active: true }, member),
+    [],
+  );
+  return { exhibits, member, canonical: `${context.settings.publicUrl}/favoritestories` };
+}
+
+export default function FavoriteStories({ loaderData }: Route.ComponentProps) {
+  const { exhibits, member } = loaderData;
+  return (
+    <article className="mx-auto max-w-6xl px-4 py-8">
+      <h1 className="font-display text-4xl font-bold uppercase tracking-wide">Favorite Stories</h1>
+      <ExhibitList exhibits={exhibits} member={member} linkTo={(e) => favoriteStoryPath(e._id)} />
+    </article>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return seoMeta({
+    title: "Favorite Stories",
+    description: "The exhibits our visitors love most, from the Immaculate Reception to the Homestead Grays.",
+    canonical: loaderData?.canonical,
+  });
+}

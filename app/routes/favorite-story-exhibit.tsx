@@ -1,0 +1,16 @@
+/** /favoritestories/exhibit/{id}: an exhibit reached from the favorite stories list. */
+import type { Route } from "./+types/favorite-story-exhibit";
+import { ExhibitPage, exhibitMeta } from "~/components/ExhibitPage";
+import { loadExhibitPage } from "~/lib/exhibit-page.server";
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  return loadExhibitPage(context, params.id, { kind: "favorites" });
+}
+
+export default function FavoriteStoryExhibit({ loaderData }: Route.ComponentProps) {
+  return <ExhibitPage {...loaderData} />;
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return exhibitMeta(loaderData);
+}

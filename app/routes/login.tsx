@@ -1,0 +1,118 @@
+/**
+ * Login (spec sections 2, 4, 5): email pattern checked before any request ('Please enter a
+ * valid email address', 3.5 s); then paid (/ after 2 s), expired (/admission/payment after 5 s),
+ * unpaid (after 7.5 s), or the server's message for 4 s. Members are sent to /.
+ */
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { data, Link, redirect, useFetcher, useNavigate } from "react-router";
+import type { Route } from "./+types/login";
+import { useAlert } from "~/components/AlertBanner";
+import { PasswordField, SubmitButton, TextField } from "~/components/FormFields";
+import { EMAIL_PATTERN, loginSchema } from "~/lib/account-schemas";
+import { readFlash } from "~/lib/flash.server";
+import { pageMeta } from "~/lib/meta";
+import { SERVER_MESSAGES, VALIDATION } from "~/lib/messages";
+import { TIMING } from "~/lib/timing";
+import { useOnNewResult } from "~/lib/use-timed-result";
+import { sessionCookie, sessionTokenFrom } from "../../server/accounts/session-cookie";
+import { LOGIN_PER_ACCOUNT, LOGIN_PER_IP } from "../../server/security/throttle";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  if (context.viewer?.member) throw redirect("/");
+  const flash = readFlash(request.headers.get("cookie"));
+  const body = { loggedOut: flash.key === "logout" ? SERVER_MESSAGES.logout : null };
+  return flash.clear ? data(body, { headers: { "Set-Cookie": flash.clear } }) : body;
+}
+
+type LoginResult = { login: boolean; expired?: boolean; unpaid?: boolean; message: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = Object.fromEntries(await request.formData());
+  const parsed = loginSchema.safeParse(form);
+  if (!parsed.success) return data<LoginResult>({ login: false, message: parsed.error.issues[0].message }, { status: 400 });
+  const { throttle, accounts, sessions } = context.services;
+  const email = parsed.data.emailAddress.toLowerCase();
+  if (!(await throttle.allow(LOGIN_PER_IP, context.clientIp)) || !(await throttle.allow(LOGIN_PER_ACCOUNT, email))) {
+    return data<LoginResult>({ login: false, message: SERVER_MESSAGES.loginRateLimited }, { status: 429 });
+  }
+  const result = await accounts.login(parsed.data.emailAddress, parsed.data.password);
+  if (!result.ok) return data<LoginResult>({ login: false, message: SERVER_MESSAGES.loginFailed }, { status: 401 });
+  const old = sessionTokenFrom(request.headers.get("cookie"));
+  if (old) await sessions.destroy(old);
+  const headers = { "Set-Cookie": sessionCookie(result.token, context.settings.publicUrl.startsWith("https://")) };
+  const { status, account } = result;
+  const message =
+    status === "paid" ? SERVER_MESSAGES.loginSuccess(account.firstName) : status === "expired" ? SERVER_MESSAGES.loginExpired : SERVER_MESSAGES.loginUnpaid;
+  return data<LoginResult>({ login: status === "paid", expired: status === "expired", unpaid: status === "unpaid", message }, { headers });
+}
+
+export default function Login({ loaderData }: Route.ComponentProps) {
+  const fetcher = useFetcher<LoginResult>();
+  const navigate = useNavigate();
+  const { show } = useAlert();
+  const [email, setEmail] = useState("");
+  const shownLogout = useRef(false);
+
+  // After logout: the server's alert, scroll to top after 500 ms, alert cleared after 4500 ms.
+  useEffect(() => {
+    if (!loaderData.loggedOut || shownLogout.current) return;
+    shownLogout.current = true;
+    show({ type: "success", message: loaderData.loggedOut }, TIMING.logoutAlert);
+    const id = setTimeout(() => window.scrollTo({ top: 0 }), TIMING.logoutScroll);
+    return () => clearTimeout(id);
+  }, [loaderData.loggedOut, show]);
+
+  useOnNewResult(fetcher.data, (r) => {
+    let to: string | null = null;
+    let after = 0;
+    if (r.login) {
+      show({ type: "success", message: r.message });
+      [to, after] = ["/", TIMING.loginSuccessRedirect];
+    } else if (r.expired) {
+      show({ type: "warning", message: r.message });
+      [to, after] = ["/admission/payment", TIMING.loginExpiredRedirect];
+    } else if (r.unpaid) {
+      show({ type: "warning", message: r.message });
+      [to, after] = ["/admission/payment", TIMING.loginUnpaidRedirect];
+    } else {
+      show({ type: "danger", message: r.message }, TIMING.loginError);
+    }
+    if (!to) return;
+    const target = to;
+    const id = setTimeout(() => navigate(target), after);
+    return () => clearTimeout(id);
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    if (!EMAIL_PATTERN.test(email.trim())) {
+      event.preventDefault();
+      show({ type: "danger", message: VALIDATION.loginEmailInvalid }, TIMING.invalidEmail);
+    }
+  }
+
+  return (
+    <section className="mx-auto max-w-md px-4 py-10">
+      <h1 className="font-display text-4xl font-bold uppercase tracking-wide">Member Login</h1>
+      <fetcher.Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+        <TextField label="Email address" name="emailAddress" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <PasswordField label="Password" name="password" autoComplete="current-password" />
+        <SubmitButton busy={fetcher.state !== "idle"}>Login Now</SubmitButton>
+      </fetcher.Form>
+      <p className="mt-6">
+        <Link to="/password/request" className="text-blue-800 underline">
+          Forgot your password?
+        </Link>
+      </p>
+      <p className="mt-2">
+        Not a member yet?{" "}
+        <Link to="/admission" className="font-semibold text-blue-800 underline">
+          Sign Up Here
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+export function meta() {
+  return pageMeta("Login", "Log in to your museum account.");
+}

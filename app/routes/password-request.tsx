@@ -1,0 +1,68 @@
+/**
+ * Forgot password: one email field, 'Submit Request'. Empty: 'Please provide a valid email
+ * address.' The answer is the same whether or not the account exists; / after 3 s.
+ */
+import { useState, type FormEvent } from "react";
+import { data, useFetcher, useNavigate } from "react-router";
+import type { Route } from "./+types/password-request";
+import { useAlert } from "~/components/AlertBanner";
+import { SubmitButton, TextField } from "~/components/FormFields";
+import { passwordResetRequestSchema } from "~/lib/account-schemas";
+import { pageMeta } from "~/lib/meta";
+import { SERVER_MESSAGES, VALIDATION } from "~/lib/messages";
+import { TIMING } from "~/lib/timing";
+import { useOnNewResult } from "~/lib/use-timed-result";
+import { PASSWORD_RESET } from "../../server/security/throttle";
+
+type Result = { ok: boolean; message: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = passwordResetRequestSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data<Result>({ ok: false, message: VALIDATION.forgotEmailRequired }, { status: 400 });
+  if (!(await context.services.throttle.allow(PASSWORD_RESET, context.clientIp))) {
+    return data<Result>({ ok: false, message: SERVER_MESSAGES.tooManyRequests }, { status: 429 });
+  }
+  try {
+    await context.services.accounts.requestPasswordReset(parsed.data.emailAddress);
+  } catch (error) {
+    context.logger.error({ err: error }, "password reset request failed");
+    return data<Result>({ ok: false, message: SERVER_MESSAGES.forgotFallback }, { status: 503 });
+  }
+  return { ok: true, message: SERVER_MESSAGES.resetRequested } satisfies Result;
+}
+
+export default function PasswordRequest() {
+  const fetcher = useFetcher<Result>();
+  const navigate = useNavigate();
+  const { show } = useAlert();
+  const [email, setEmail] = useState("");
+
+  useOnNewResult(fetcher.data, (r) => {
+    if (!r.ok) return show({ type: "danger", message: r.message || SERVER_MESSAGES.forgotFallback });
+    show({ type: "success", message: r.message });
+    const id = setTimeout(() => navigate("/"), TIMING.forgotPasswordRedirect);
+    return () => clearTimeout(id);
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    if (email.trim() === "") {
+      event.preventDefault();
+      show({ type: "danger", message: VALIDATION.forgotEmailRequired });
+    }
+  }
+
+  return (
+    <section className="mx-auto max-w-md px-4 py-10">
+      <h1 className="font-display text-3xl font-bold uppercase tracking-wide">Forgot your password?</h1>
+      <p className="mt-3">Enter the email address of your account and we will send you a link to choose a new password.</p>
+      <fetcher.Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+        <TextField label="Email address" name="emailAddress" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <SubmitButton busy={fetcher.state !== "idle"}>Submit Request</SubmitButton>
+      </fetcher.Form>
+    </section>
+  );
+}
+
+export function meta() {
+  return pageMeta("Forgot password", "Request a link to reset your museum account password.");
+}

@@ -1,0 +1,21 @@
+/** Privacy policy (last modified March 20, 2023). */
+import type { Route } from "./+types/privacy";
+import { PrivacyText } from "~/content/PrivacyText";
+import { pageMeta } from "~/lib/meta";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { contactEmail: context.settings.contactEmail };
+}
+
+export default function Privacy({ loaderData }: Route.ComponentProps) {
+  return (
+    <article className="prose-museum mx-auto max-w-3xl px-4 py-10">
+      <h1 className="font-display text-4xl font-bold uppercase tracking-wide">Privacy Policy</h1>
+      <PrivacyText contactEmail={loaderData.contactEmail} />
+    </article>
+  );
+}
+
+export function meta() {
+  return pageMeta("Privacy Policy", "What personal information the museum website collects, why, and the choices you have.");
+}

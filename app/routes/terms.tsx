@@ -1,0 +1,23 @@
+/** Terms of use (last modified June 15, 2023); the ticket price and days come from config. */
+import type { Route } from "./+types/terms";
+import { TermsText } from "~/content/TermsText";
+import { pageMeta } from "~/lib/meta";
+import { formatPrice } from "~/lib/money";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const s = context.settings;
+  return { ticketDays: s.ticketDays, priceLabel: formatPrice(s.ticketPriceCents), contactEmail: s.contactEmail };
+}
+
+export default function Terms({ loaderData }: Route.ComponentProps) {
+  return (
+    <article className="prose-museum mx-auto max-w-3xl px-4 py-10">
+      <h1 className="font-display text-4xl font-bold uppercase tracking-wide">Terms and Conditions</h1>
+      <TermsText {...loaderData} />
+    </article>
+  );
+}
+
+export function meta() {
+  return pageMeta("Terms and Conditions", "The terms of use of the museum website and of its paid admission ticket.");
+}

@@ -1,0 +1,71 @@
+/**
+ * Browser tests in Debian's Chromium against the production build on a fresh DATA_DIR
+ * (PGlite, or PostgreSQL when DATABASE_URL is set). Without Chromium: an error in CI, a skip
+ * with a printed reason elsewhere.
+ */
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) {
+  if (process.env.CI) throw new Error(`Chromium is required in CI but ${CHROMIUM} does not exist`);
+  console.warn(`[e2e] skipping browser tests: ${CHROMIUM} not found (apt-get install -y chromium)`);
+}
+
+const PORT = Number(process.env.E2E_PORT ?? 4319);
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "museum-e2e-"));
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: hasChromium ? "**/*.spec.ts" : [],
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: process.env.CI ? "line" : "list",
+  timeout: 30_000,
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  webServer: hasChromium
+    ? {
+        command: "node build/host/index.js",
+        url: `http://127.0.0.1:${PORT}/healthz`,
+        reuseExistingServer: false,
+        timeout: 120_000,
+        stdout: "ignore",
+        stderr: "pipe",
+        env: {
+          PORT: String(PORT),
+          HOST: "127.0.0.1",
+          DATA_DIR: dataDir,
+          LOG_LEVEL: "warn",
+          ENABLE_ERROR_PROBE: "true",
+          RATE_LIMIT_RELAXED: "true",
+          NODE_ENV: "production",
+          PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+          ...(process.env.DATABASE_URL
+            ? { DATABASE_URL: process.env.DATABASE_URL, SESSION_SECRET: "e2e-session-secret-0123456789abcdef" }
+            : {}),
+        },
+      }
+    : undefined,
+});

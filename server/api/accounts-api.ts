@@ -1,0 +1,148 @@
+/**
+ * The account calls of spec section 7, with the spec's request and response field names:
+ * sign-up, login, relogin (session restore), logout, card payment, password reset, and the
+ * Stripe webhook. Bodies are validated; bad input answers 400 with a message.
+ */
+import { Router, type Request, type Response } from "express";
+import { z } from "zod";
+import { loginSchema, passwordResetRequestSchema, passwordResetSchema, signUpSchema } from "../../app/lib/account-schemas";
+import { SERVER_MESSAGES } from "../../app/lib/messages";
+import { accountView } from "../accounts/accounts-service";
+import { requestSessionToken } from "../accounts/request-auth";
+import { clearedSessionCookie, sessionCookie } from "../accounts/session-cookie";
+import type { Viewer } from "../../app/lib/access";
+import type { LimitTiers } from "../security/limits";
+import type { Services } from "../services";
+import { sendError, zodMessage } from "./http-errors";
+
+type SignedIn = Viewer & { userId: string };
+
+const paymentSchema = z.object({
+  id: z.string({ message: "id: the payment method id is required" }).min(3).max(255),
+  receipt_email: z.string().max(254).optional(),
+  idempotencyKey: z.string().min(8).max(200).optional(),
+});
+const confirmSchema = z.object({ paymentIntentId: z.string().min(3).max(255) });
+const logoutSchema = z.object({ emailAddress: z.string().max(254).optional() }).passthrough();
+
+export function createAccountsApi(services: Services, limits: LimitTiers): Router {
+  const { accounts, sessions, payments, config } = services;
+  const api = Router();
+  const secure = config.PUBLIC_URL.startsWith("https://");
+  const viewerOf = (res: Response) => (res.locals.viewer as SignedIn | null | undefined) ?? null;
+
+  function parse<T>(schema: z.ZodType<T>, req: Request, res: Response, extra: Record<string, unknown> = {}): T | null {
+    const parsed = schema.safeParse(req.body ?? {});
+    if (parsed.success) return parsed.data;
+    res.status(400).json({ ...extra, message: zodMessage(parsed.error).replace(/^[^:]+: /, "") });
+    return null;
+  }
+
+  api.post("/users", limits.writes, async (req, res) => {
+    const input = parse(signUpSchema, req, res, { success: false });
+    if (!input) return;
+    const result = await accounts.signUp(input);
+    if (!result.ok) return res.status(409).json({ success: false, message: SERVER_MESSAGES.emailTaken });
+    res.setHeader("Set-Cookie", sessionCookie(result.token, secure));
+    res.status(201).json({ success: true, account: result.account, message: SERVER_MESSAGES.signUpSuccess });
+  });
+
+  api.post("/users/login", limits.login, limits.loginPerAccount, async (req, res) => {
+    const input = parse(loginSchema, req, res, { login: false });
+    if (!input) return;
+    const result = await accounts.login(input.emailAddress, input.password);
+    if (!result.ok) return res.status(401).json({ login: false, message: SERVER_MESSAGES.loginFailed });
+    const old = requestSessionToken(req.headers.cookie, req.headers.authorization);
+    if (old) await sessions.destroy(old);
+    res.setHeader("Set-Cookie", sessionCookie(result.token, secure));
+    const { status, account } = result;
+    res.json({
+      login: status === "paid",
+      expired: status === "expired",
+      unpaid: status === "unpaid",
+      message:
+        status === "paid"
+          ? SERVER_MESSAGES.loginSuccess(account.firstName)
+          : status === "expired"
+            ? SERVER_MESSAGES.loginExpired
+            : SERVER_MESSAGES.loginUnpaid,
+      account,
+    });
+  });
+
+  api.post("/users/relogin", async (req, res) => {
+    const token = requestSessionToken(req.headers.cookie, req.headers.authorization);
+    const viewer = viewerOf(res);
+    if (!token || !viewer) return res.status(401).json({ message: "No active session." });
+    res.json({
+      token,
+      account: { firstName: viewer.firstName, lastName: viewer.lastName, emailAddress: viewer.emailAddress, validThrough: viewer.validThrough },
+    });
+  });
+
+  api.post("/users/logout", async (req, res) => {
+    if (!parse(logoutSchema, req, res, { logout: false })) return;
+    const token = requestSessionToken(req.headers.cookie, req.headers.authorization);
+    if (token) await sessions.destroy(token);
+    res.setHeader("Set-Cookie", clearedSessionCookie(secure));
+    res.json({ logout: true, alertType: "success", message: SERVER_MESSAGES.logout });
+  });
+
+  api.post("/users/request-reset", limits.passwordReset, async (req, res) => {
+    const input = parse(passwordResetRequestSchema, req, res);
+    if (!input) return;
+    await accounts.requestPasswordReset(input.emailAddress);
+    res.json({ message: SERVER_MESSAGES.resetRequested });
+  });
+
+  api.post("/users/reset-password", limits.passwordReset, async (req, res) => {
+    const input = parse(passwordResetSchema, req, res);
+    if (!input) return;
+    if (!(await accounts.resetPassword(input.token, input.password))) {
+      return sendError(res, 400, SERVER_MESSAGES.resetInvalidToken);
+    }
+    res.setHeader("Set-Cookie", clearedSessionCookie(secure));
+    res.json({ message: SERVER_MESSAGES.resetDone });
+  });
+
+  api.post("/stripe/payment", limits.writes, async (req, res) => {
+    const viewer = viewerOf(res);
+    if (!viewer) return res.status(401).json({ success: false, message: SERVER_MESSAGES.notLoggedInForPayment });
+    const input = parse(paymentSchema, req, res, { success: false });
+    if (!input) return;
+    const outcome = await payments.pay({
+      userId: viewer.userId,
+      paymentMethodId: input.id,
+      receiptEmail: viewer.emailAddress,
+      // Same payment method from the same account on the same request key = same payment.
+      idempotencyKey: `${viewer.userId}:${input.idempotencyKey ?? input.id}`,
+    });
+    await answerPayment(res, viewer.userId, outcome);
+  });
+
+  api.post("/stripe/payment/confirm", limits.writes, async (req, res) => {
+    const viewer = viewerOf(res);
+    if (!viewer) return res.status(401).json({ success: false, message: SERVER_MESSAGES.notLoggedInForPayment });
+    const input = parse(confirmSchema, req, res, { success: false });
+    if (!input) return;
+    const outcome = await payments.confirm({ userId: viewer.userId, providerPaymentId: input.paymentIntentId, receiptEmail: viewer.emailAddress });
+    await answerPayment(res, viewer.userId, outcome);
+  });
+
+  async function answerPayment(res: Response, userId: string, outcome: Awaited<ReturnType<typeof payments.pay>>) {
+    switch (outcome.status) {
+      case "succeeded": {
+        const user = await accounts.findById(userId);
+        return res.json({ success: true, account: user ? accountView(user) : null, message: outcome.message });
+      }
+      case "requires_action":
+        return res.status(202).json({ success: false, requiresAction: true, clientSecret: outcome.clientSecret, paymentIntentId: outcome.providerPaymentId });
+      case "card_error":
+        return res.status(402).json({ success: false, cardError: true, message: outcome.message });
+      case "server_error":
+        return res.status(503).json({ success: false, message: outcome.message });
+    }
+  }
+
+  return api;
+}

@@ -1,0 +1,186 @@
+/**
+ * The Express application: security headers, compression, static files, health check, the
+ * JSON API and the React Router request handler, in that order.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type Request, type RequestHandler, type Response } from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import type { AppLoadContext, ServerBuild } from "react-router";
+import { requestSessionToken } from "./accounts/request-auth";
+import { createAccountsApi } from "./api/accounts-api";
+import { createStripeClient } from "./payments/stripe-provider";
+import { createStripeWebhookRouter } from "./payments/stripe-webhook";
+import { createRateLimits } from "./security/limits";
+import { sameOriginOnly } from "./security/same-origin";
+import { createCatalogApi } from "./api/catalog-api";
+import { apiErrorHandler } from "./api/error-handler";
+import { sendError } from "./api/http-errors";
+import { createImageRouter } from "./images/image-routes";
+import { isMemberOnlyImage } from "./images/member-only";
+import type { PublicSettings } from "./load-context";
+import type { Viewer } from "../app/lib/access";
+import type { Services } from "./services";
+
+export interface AppOptions {
+  services: Services;
+  /** The React Router server build, or a loader of it (Vite dev server). */
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  /** Directory of the browser build (build/client); omitted in development (Vite serves it). */
+  clientDir?: string;
+  /** Extra middleware placed before the page handler (Vite's, in development). */
+  devMiddleware?: RequestHandler;
+}
+
+export function publicSettings(services: Services): PublicSettings {
+  const c = services.config;
+  return {
+    shopUrl: c.SHOP_URL,
+    publicUrl: c.PUBLIC_URL,
+    ticketPriceCents: c.TICKET_PRICE_CENTS,
+    ticketDays: c.TICKET_DAYS,
+    contactEmail: c.CONTACT_EMAIL_TO,
+  };
+}
+
+export function createApp({ services, build, clientDir, devMiddleware }: AppOptions) {
+  const { config, logger } = services;
+  const production = !devMiddleware;
+  const limits = createRateLimits(services.database.db, config.RATE_LIMIT_RELAXED);
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const id = randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url?.startsWith("/assets/") === true },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  });
+
+  app.use(
+    helmet({
+      contentSecurityPolicy: production
+        ? {
+            useDefaults: false,
+            directives: {
+              "default-src": ["'self'"],
+              "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
+              "style-src": ["'self'", "'unsafe-inline'"],
+              "img-src": ["'self'", "data:"],
+              "font-src": ["'self'"],
+              "connect-src": ["'self'"],
+              "frame-src": ["'none'"],
+              "frame-ancestors": ["'none'"],
+              "form-action": ["'self'"],
+              "base-uri": ["'self'"],
+              "object-src": ["'none'"],
+              ...(config.PUBLIC_URL.startsWith("https://") ? { "upgrade-insecure-requests": [] } : {}),
+            },
+          }
+        : false,
+      hsts: config.PUBLIC_URL.startsWith("https://"),
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+
+  app.use(compression());
+
+  if (clientDir) {
+    // Vite fingerprints everything under /assets: cache it for a year, never revalidate.
+    app.use(
+      "/assets",
+      express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
+    );
+    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  }
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await services.database.ping();
+      res.json({ status: "ok", database: services.database.kind });
+    } catch (error) {
+      logger.error({ err: error }, "health check failed");
+      res.status(503).json({ status: "unavailable" });
+    }
+  });
+
+  // Who is asking, decided once per request from the session, for the API and the pages alike.
+  app.use(async (req, res, next) => {
+    if (req.path.startsWith("/assets/")) return next();
+    try {
+      res.locals.viewer = await services.sessions.viewerFor(requestSessionToken(req.headers.cookie, req.headers.authorization));
+      next();
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  app.use(
+    createImageRouter({
+      images: services.images,
+      isMemberOnly: isMemberOnlyImage,
+      isMember: async (req) => (req.res?.locals.viewer as Viewer | null | undefined)?.member === true,
+    }),
+  );
+
+  app.use("/api", (_req, res, next) => {
+    res.setHeader("Cache-Control", "private, no-cache");
+    next();
+  });
+  if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
+    app.use(
+      createStripeWebhookRouter({
+        stripe: createStripeClient(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE),
+        webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+        membership: services.membership,
+        db: services.database.db,
+        logger,
+        priceCents: config.TICKET_PRICE_CENTS,
+      }),
+    );
+  }
+  app.use(sameOriginOnly(config.PUBLIC_URL, ["/api/stripe/webhook"]));
+  app.use("/api", express.json({ limit: "64kb" }));
+  app.use("/api", createCatalogApi(services.catalog));
+  app.use("/api", createAccountsApi(services, limits));
+  app.use("/api", (_req, res) => sendError(res, 404, "Not found"));
+  app.use("/api", apiErrorHandler);
+
+  if (devMiddleware) app.use(devMiddleware);
+
+  const settings = publicSettings(services);
+  const getLoadContext = async (req: Request, res: Response): Promise<AppLoadContext> => {
+    return {
+      services,
+      viewer: res.locals.viewer ?? null,
+      requestId: String(req.id),
+      cspNonce: String(res.locals.cspNonce),
+      logger: req.log,
+      settings,
+      clientIp: req.ip ?? "unknown",
+    };
+  };
+
+  app.all("/{*splat}", createRequestHandler({ build, getLoadContext, mode: production ? "production" : "development" }));
+
+  return app;
+}

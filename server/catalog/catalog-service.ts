@@ -1,0 +1,212 @@
+/**
+ * The collection: teams, categories, exhibits, enshrinees and home banners. Every read takes
+ * `member` and returns records already gated (server/catalog/gating.ts).
+ */
+import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
+import type {
+  BannerSlideView,
+  CategoryView,
+  EnshrineeSummary,
+  EnshrineeView,
+  ExhibitView,
+  TeamView,
+} from "../../app/lib/catalog-types";
+import { imageUrl, logoUrl, PHOTO_HEIGHT, THUMBNAIL_HEIGHT } from "../../app/lib/images";
+import type { Database } from "../db/client";
+import {
+  bannerSlides,
+  categories,
+  enshrineeExhibits,
+  enshrinees,
+  exhibitPhotos,
+  exhibits,
+  teams,
+} from "../db/schema";
+import { gateEnshrinee, gateExhibit } from "./gating";
+
+export interface ExhibitFilter {
+  team?: string;
+  category?: string;
+  active?: boolean;
+  favoriteStory?: boolean;
+}
+
+type TeamRow = typeof teams.$inferSelect;
+
+function teamView(t: TeamRow): TeamView {
+  return {
+    _id: t.id,
+    name: t.name,
+    league: t.league,
+    logo: logoUrl(imageUrl(t.logo)),
+    logoAlt: `${t.name} badge`,
+    headline: t.headline,
+    description: t.description,
+  };
+}
+
+export function createCatalog(db: Database) {
+  const exhibitColumns = {
+    id: exhibits.id,
+    title: exhibits.title,
+    shortTitle: exhibits.shortTitle,
+    description: exhibits.description,
+    thumbnail: exhibits.thumbnail,
+    thumbnailAlt: exhibits.thumbnailAlt,
+    matchingPhoto: exhibits.matchingPhoto,
+    matchingPhotoAlt: exhibits.matchingPhotoAlt,
+    active: exhibits.active,
+    year: exhibits.year,
+    favoriteStory: exhibits.favoriteStory,
+    teamId: teams.id,
+    teamName: teams.name,
+    categoryId: categories.id,
+    categoryName: categories.categoryName,
+  };
+
+  async function selectExhibits(where: SQL | undefined, member: boolean): Promise<ExhibitView[]> {
+    const rows = await db
+      .select(exhibitColumns)
+      .from(exhibits)
+      .innerJoin(teams, eq(teams.id, exhibits.teamId))
+      .innerJoin(categories, eq(categories.id, exhibits.categoryId))
+      .where(where)
+      .orderBy(asc(exhibits.year), asc(exhibits.title));
+    // Photos are member-only: visitors never cause them to be read.
+    const photos = new Map<string, { file: string; alt: string }[]>();
+    if (member && rows.length > 0) {
+      const photoRows = await db
+        .select()
+        .from(exhibitPhotos)
+        .where(inArray(exhibitPhotos.exhibitId, rows.map((r) => r.id)))
+        .orderBy(asc(exhibitPhotos.exhibitId), asc(exhibitPhotos.position));
+      for (const p of photoRows) {
+        const list = photos.get(p.exhibitId) ?? [];
+        list.push({ file: p.file, alt: p.alt });
+        photos.set(p.exhibitId, list);
+      }
+    }
+    return rows.map((r) => {
+      const list = photos.get(r.id) ?? [];
+      return gateExhibit(
+        {
+          _id: r.id,
+          title: r.title,
+          shortTitle: r.shortTitle,
+          team: { _id: r.teamId, name: r.teamName },
+          category: { _id: r.categoryId, categoryName: r.categoryName },
+          active: r.active,
+          year: r.year,
+          favoriteStory: r.favoriteStory,
+          description: r.description,
+          thumbnailURL: imageUrl(r.thumbnail, THUMBNAIL_HEIGHT),
+          thumbnailAlt: r.thumbnailAlt,
+          exhibitPhotos: list.map((p) => imageUrl(p.file, PHOTO_HEIGHT)),
+          exhibitPhotoAlts: list.map((p) => p.alt),
+          matchingPhoto: r.matchingPhoto ? imageUrl(r.matchingPhoto, PHOTO_HEIGHT) : null,
+          matchingPhotoAlt: r.matchingPhotoAlt,
+        },
+        member,
+      );
+    });
+  }
+
+  return {
+    async listTeams(): Promise<TeamView[]> {
+      const rows = await db.select().from(teams).orderBy(asc(teams.sortOrder), asc(teams.name));
+      return rows.map(teamView);
+    },
+
+    async getTeam(id: string): Promise<TeamView | null> {
+      const [row] = await db.select().from(teams).where(eq(teams.id, id)).limit(1);
+      return row ? teamView(row) : null;
+    },
+
+    async listCategories(): Promise<CategoryView[]> {
+      const rows = await db.select().from(categories).orderBy(asc(categories.sortOrder));
+      return rows.map((c) => ({ _id: c.id, categoryName: c.categoryName }));
+    },
+
+    async getCategory(id: string): Promise<CategoryView | null> {
+      const [row] = await db.select().from(categories).where(eq(categories.id, id)).limit(1);
+      return row ? { _id: row.id, categoryName: row.categoryName } : null;
+    },
+
+    /** Categories in which `teamId` has at least one active exhibit (team page buttons). */
+    async categoriesWithActiveExhibits(teamId: string): Promise<CategoryView[]> {
+      const rows = await db
+        .selectDistinct({ id: categories.id, categoryName: categories.categoryName, sortOrder: categories.sortOrder })
+        .from(categories)
+        .innerJoin(exhibits, eq(exhibits.categoryId, categories.id))
+        .where(and(eq(exhibits.teamId, teamId), eq(exhibits.active, true)))
+        .orderBy(asc(categories.sortOrder));
+      return rows.map((c) => ({ _id: c.id, categoryName: c.categoryName }));
+    },
+
+    listExhibits(filter: ExhibitFilter, member: boolean): Promise<ExhibitView[]> {
+      const conditions: SQL[] = [];
+      if (filter.team) conditions.push(eq(exhibits.teamId, filter.team));
+      if (filter.category) conditions.push(eq(exhibits.categoryId, filter.category));
+      if (filter.active !== undefined) conditions.push(eq(exhibits.active, filter.active));
+      if (filter.favoriteStory !== undefined) conditions.push(eq(exhibits.favoriteStory, filter.favoriteStory));
+      return selectExhibits(conditions.length ? and(...conditions) : undefined, member);
+    },
+
+    async getExhibit(id: string, member: boolean): Promise<ExhibitView | null> {
+      const [row] = await selectExhibits(eq(exhibits.id, id), member);
+      return row ?? null;
+    },
+
+    async listEnshrinees(): Promise<EnshrineeSummary[]> {
+      const rows = await db
+        .select({ _id: enshrinees.id, fullName: enshrinees.fullName, firstName: enshrinees.firstName, lastName: enshrinees.lastName })
+        .from(enshrinees)
+        .orderBy(asc(enshrinees.lastName), asc(enshrinees.firstName));
+      return rows;
+    },
+
+    async getEnshrinee(id: string, member: boolean): Promise<EnshrineeView | null> {
+      const [row] = await db.select().from(enshrinees).where(eq(enshrinees.id, id)).limit(1);
+      if (!row) return null;
+      const links = await db
+        .select({ exhibitId: enshrineeExhibits.exhibitId })
+        .from(enshrineeExhibits)
+        .where(eq(enshrineeExhibits.enshrineeId, id));
+      const linked = links.length
+        ? await selectExhibits(inArray(exhibits.id, links.map((l) => l.exhibitId)), member)
+        : [];
+      return gateEnshrinee(
+        {
+          _id: row.id,
+          fullName: row.fullName,
+          firstName: row.firstName,
+          lastName: row.lastName,
+          biography: row.biography,
+          exhibits: sortByYear(linked),
+        },
+        member,
+      );
+    },
+
+    async bannerSlides(): Promise<{ desktop: BannerSlideView[]; mobile: BannerSlideView[] }> {
+      const rows = await db.select().from(bannerSlides).orderBy(asc(bannerSlides.position));
+      const view = (variant: "desktop" | "mobile") =>
+        rows
+          .filter((r) => r.variant === variant)
+          .map((r) => ({ src: imageUrl(r.file, r.height), alt: r.alt, width: r.width, height: r.height }));
+      return { desktop: view("desktop"), mobile: view("mobile") };
+    },
+
+    async isEmpty(): Promise<boolean> {
+      const [row] = await db.select({ id: teams.id }).from(teams).limit(1);
+      return !row;
+    },
+  };
+}
+
+/** Exhibits and Mentions order: year ascending, then title. */
+export function sortByYear<T extends { year: number; title: string }>(list: T[]): T[] {
+  return [...list].sort((a, b) => a.year - b.year || a.title.localeCompare(b.title));
+}
+
+export type Catalog = ReturnType<typeof createCatalog>;

@@ -1,0 +1,96 @@
+/**
+ * Opens the database: PGlite under DATA_DIR by default, PostgreSQL when DATABASE_URL is set.
+ * Both are driven through Drizzle's Postgres dialect, so services see one `Database` type.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { sql, type SQL } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+/** Rows of a raw SQL query (both drivers answer with `{ rows }`). */
+export async function queryRows<T>(db: Database, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: "pglite" | "postgres";
+  /** Runs `fn` while holding a cross-process lock (a no-op lock for the single-process PGlite). */
+  withExclusiveLock<T>(lockId: number, fn: (db: Database) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  databaseUrl?: string;
+  /** Directory for PGlite files; omitted = in-memory PGlite (tests). */
+  pgliteDir?: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  return openPglite(options.pgliteDir);
+}
+
+async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
+  if (dir) mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
+  const client = dir ? new PGlite(dir) : new PGlite();
+  await client.waitReady;
+  const db = drizzlePglite({ client, schema }) as unknown as Database;
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    db,
+    kind: "pglite",
+    withExclusiveLock(_lockId, fn) {
+      // One process owns a PGlite directory; serialising inside the process is enough.
+      const run = queue.then(() => fn(db));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const db = drizzlePg({ client: pool, schema }) as unknown as Database;
+  return {
+    db,
+    kind: "postgres",
+    async withExclusiveLock(lockId, fn) {
+      // A session-level advisory lock must be taken and released on one connection.
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock($1)", [lockId]);
+        try {
+          return await fn(drizzlePg({ client, schema }) as unknown as Database);
+        } finally {
+          await client.query("select pg_advisory_unlock($1)", [lockId]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

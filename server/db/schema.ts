@@ -1,0 +1,254 @@
+/**
+ * The database schema (PostgreSQL dialect, shared by PGlite and PostgreSQL).
+ * `drizzle-kit generate` turns changes here into SQL migrations under drizzle/.
+ */
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+
+// ---- collection ---------------------------------------------------------------------------
+
+export const teams = pgTable("teams", {
+  id: uuid("id").primaryKey(),
+  slug: text("slug").notNull().unique(),
+  name: text("name").notNull(),
+  league: text("league").notNull(),
+  logo: text("logo").notNull(),
+  headline: text("headline").notNull(),
+  description: text("description").notNull(),
+  sortOrder: integer("sort_order").notNull().default(0),
+});
+
+export const categories = pgTable("categories", {
+  id: uuid("id").primaryKey(),
+  slug: text("slug").notNull().unique(),
+  categoryName: text("category_name").notNull(),
+  sortOrder: integer("sort_order").notNull().default(0),
+});
+
+export const exhibits = pgTable(
+  "exhibits",
+  {
+    id: uuid("id").primaryKey(),
+    slug: text("slug").notNull().unique(),
+    teamId: uuid("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    categoryId: uuid("category_id")
+      .notNull()
+      .references(() => categories.id, { onDelete: "restrict" }),
+    title: text("title").notNull(),
+    shortTitle: text("short_title").notNull(),
+    description: text("description").notNull(),
+    thumbnail: text("thumbnail").notNull(),
+    thumbnailAlt: text("thumbnail_alt").notNull(),
+    matchingPhoto: text("matching_photo"),
+    matchingPhotoAlt: text("matching_photo_alt"),
+    active: boolean("active").notNull().default(true),
+    year: integer("year").notNull(),
+    favoriteStory: boolean("favorite_story").notNull().default(false),
+  },
+  (t) => [
+    index("exhibits_team_category_idx").on(t.teamId, t.categoryId, t.active),
+    index("exhibits_favorite_idx").on(t.favoriteStory),
+  ],
+);
+
+export const exhibitPhotos = pgTable(
+  "exhibit_photos",
+  {
+    exhibitId: uuid("exhibit_id")
+      .notNull()
+      .references(() => exhibits.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    file: text("file").notNull(),
+    alt: text("alt").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.exhibitId, t.position] })],
+);
+
+export const enshrinees = pgTable("enshrinees", {
+  id: uuid("id").primaryKey(),
+  slug: text("slug").notNull().unique(),
+  fullName: text("full_name").notNull(),
+  firstName: text("first_name").notNull(),
+  lastName: text("last_name").notNull(),
+  biography: text("biography").notNull(),
+});
+
+export const enshrineeExhibits = pgTable(
+  "enshrinee_exhibits",
+  {
+    enshrineeId: uuid("enshrinee_id")
+      .notNull()
+      .references(() => enshrinees.id, { onDelete: "cascade" }),
+    exhibitId: uuid("exhibit_id")
+      .notNull()
+      .references(() => exhibits.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.enshrineeId, t.exhibitId] })],
+);
+
+/** The home page carousel: five slides per variant (desktop and mobile). */
+export const bannerSlides = pgTable(
+  "banner_slides",
+  {
+    variant: text("variant", { enum: ["desktop", "mobile"] }).notNull(),
+    position: integer("position").notNull(),
+    file: text("file").notNull(),
+    alt: text("alt").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.variant, t.position] })],
+);
+
+// ---- accounts -----------------------------------------------------------------------------
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    emailOptIn: boolean("email_opt_in").notNull().default(false),
+    termsAcceptedAt: timestamp("terms_accepted_at", { withTimezone: true }),
+    /** Last calendar day (museum time zone) on which the ticket is valid; null = never paid. */
+    validThrough: date("valid_through", { mode: "string" }),
+    role: text("role", { enum: ["member", "admin"] }).notNull().default("member"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`)],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    /** SHA-256 of the token held in the cookie; the token itself is never stored. */
+    tokenHash: text("token_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const passwordResetTokens = pgTable(
+  "password_reset_tokens",
+  {
+    /** SHA-256 of the emailed token; the token itself is never stored. */
+    tokenHash: text("token_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
+);
+
+// ---- payments -----------------------------------------------------------------------------
+
+export const payments = pgTable(
+  "payments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    provider: text("provider", { enum: ["test", "stripe"] }).notNull(),
+    /** The provider's payment id (PaymentIntent id): one ticket per payment, whatever retries. */
+    providerPaymentId: text("provider_payment_id").notNull().unique(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull().default("usd"),
+    status: text("status", { enum: ["succeeded", "refunded"] }).notNull(),
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
+    daysGranted: integer("days_granted").notNull(),
+    validThroughAfter: date("valid_through_after", { mode: "string" }).notNull(),
+    receiptEmail: text("receipt_email").notNull(),
+    createdAt: createdAt(),
+    refundedAt: timestamp("refunded_at", { withTimezone: true }),
+  },
+  (t) => [index("payments_user_idx").on(t.userId)],
+);
+
+/** Stripe webhook events already handled: a replay is acknowledged and ignored. */
+export const processedWebhookEvents = pgTable("processed_webhook_events", {
+  eventId: text("event_id").primaryKey(),
+  type: text("type").notNull(),
+  processedAt: timestamp("processed_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+// ---- messages, newsletter, outbox -----------------------------------------------------------
+
+export const contactMessages = pgTable("contact_messages", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  firstName: text("first_name").notNull(),
+  lastName: text("last_name").notNull(),
+  email: text("email").notNull(),
+  subject: text("subject").notNull(),
+  message: text("message").notNull(),
+  subscribe: boolean("subscribe").notNull(),
+  createdAt: createdAt(),
+});
+
+export const subscribers = pgTable(
+  "subscribers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Stored lower-cased: one row per address whatever its spelling. */
+    email: text("email").notNull().unique(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    consent: boolean("consent").notNull(),
+    consentAt: timestamp("consent_at", { withTimezone: true }),
+    source: text("source", { enum: ["signup", "contact", "subscribe"] }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("subscribers_email_lower", sql`${t.email} = lower(${t.email})`)],
+);
+
+/** Durable jobs (emails, Mailchimp calls) written in the same transaction as their data. */
+export const outbox = pgTable(
+  "outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind", { enum: ["email", "mailchimp"] }).notNull(),
+    payload: jsonb("payload").notNull(),
+    status: text("status", { enum: ["pending", "done", "dead"] }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    doneAt: timestamp("done_at", { withTimezone: true }),
+  },
+  (t) => [index("outbox_due_idx").on(t.status, t.nextAttemptAt)],
+);
+
+/** Fixed-window counters for rate limits, shared by every instance. */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  hits: integer("hits").notNull(),
+  resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
+});

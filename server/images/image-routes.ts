@@ -1,0 +1,106 @@
+/**
+ * GET /images/view/<file>?height=N: serves cached renditions from the image service with
+ * content negotiation (Vary: Accept), strong ETags and 304s, and keeps member-only images
+ * (exhibit photos) behind a valid ticket. Client mistakes get 4xx JSON, never a 500.
+ */
+import fs from "node:fs/promises";
+import { pipeline } from "node:stream/promises";
+import { Router, type ErrorRequestHandler, type Request, type Response } from "express";
+import { ImageRequestError, validateImageFile, validateImageHeight, type createImageService } from "./image-service";
+
+export const MEMBER_ONLY_IMAGE_MESSAGE = "A museum ticket is required to view this image.";
+
+function sendJsonError(res: Response, status: number, message: string, cacheControl = "no-store") {
+  res.setHeader("Cache-Control", cacheControl);
+  res.status(status).json({ message });
+}
+
+/** The query's height as a number; anything that is not plain digits becomes NaN (rejected later). */
+function parseHeight(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  return typeof value === "string" && /^[0-9]{1,6}$/.test(value) ? Number(value) : Number.NaN;
+}
+
+/** Express 5 hands a named wildcard over as decoded path segments. */
+function joinSegments(value: unknown): string {
+  if (Array.isArray(value)) return value.map(String).join("/");
+  return typeof value === "string" ? value : "";
+}
+
+/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored. */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim() === "*" || bare(tag) === bare(etag));
+}
+
+export function createImageRouter(o: {
+  images: ReturnType<typeof createImageService>;
+  isMemberOnly: (file: string) => boolean;
+  isMember: (req: Request) => Promise<boolean>;
+}): Router {
+  const router = Router();
+
+  router.get("/images/view/*file", async (req, res, next) => {
+    try {
+      const file = validateImageFile(joinSegments(req.params.file));
+      const height = validateImageHeight(parseHeight(req.query.height));
+
+      // Gate before touching the disk: a visitor learns nothing about member-only files.
+      const memberOnly = o.isMemberOnly(file);
+      if (memberOnly && !(await o.isMember(req))) {
+        sendJsonError(res, 403, MEMBER_ONLY_IMAGE_MESSAGE, "private, no-store");
+        return;
+      }
+
+      const rendition = await o.images.render(file, height, req.get("accept"));
+      res.setHeader("Cache-Control", memberOnly ? "private, max-age=3600" : "public, max-age=86400");
+      res.vary("Accept");
+      res.setHeader("ETag", rendition.etag);
+      if (etagMatches(req.get("if-none-match"), rendition.etag)) {
+        res.status(304).end();
+        return;
+      }
+
+      const handle = await fs.open(rendition.path, "r");
+      let size: number;
+      try {
+        size = (await handle.stat()).size;
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
+      res.status(200);
+      res.setHeader("Content-Type", rendition.contentType);
+      res.setHeader("Content-Length", String(size));
+      if (req.method === "HEAD") {
+        await handle.close();
+        res.end();
+        return;
+      }
+      // The stream owns the handle from here and closes it when done or destroyed.
+      await pipeline(handle.createReadStream(), res);
+    } catch (error) {
+      if (error instanceof ImageRequestError) {
+        if (!res.headersSent) sendJsonError(res, error.status, error.message);
+        return;
+      }
+      // Headers already out means the client went away mid-stream: nothing left to answer.
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      next(error);
+    }
+  });
+
+  // A malformed percent-escape in the path fails while Express decodes the parameters.
+  const badEncoding: ErrorRequestHandler = (err: unknown, _req, res, next) => {
+    const status = typeof err === "object" && err !== null && "status" in err ? err.status : undefined;
+    if (status === 400 && !res.headersSent) return sendJsonError(res, 400, "Invalid image path: bad URL encoding.");
+    next(err);
+  };
+  router.use("/images/view", badEncoding);
+
+  return router;
+}

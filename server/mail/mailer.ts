@@ -1,0 +1,44 @@
+/**
+ * Sends email with nodemailer over SMTP_URL. Without SMTP_URL the message is written to the log
+ * (so a person running the site locally can follow a reset link) and counts as delivered; the
+ * outbox row stays as the record.
+ */
+import nodemailer from "nodemailer";
+import type { Logger } from "../logger";
+import type { EmailJob } from "../outbox/outbox";
+
+export interface Mailer {
+  send(job: EmailJob): Promise<void>;
+}
+
+/** No CR/LF may reach a header: they would let input add headers of its own. */
+function headerSafe(value: string): string {
+  return value.replace(/[\r\n]+/g, " ").trim();
+}
+
+export function createMailer({ smtpUrl, from, logger }: { smtpUrl?: string; from: string; logger: Logger }): Mailer {
+  if (!smtpUrl) {
+    return {
+      async send(job) {
+        logger.info({ mail: { to: job.to, subject: job.subject, purpose: job.purpose }, text: job.text }, "email (no SMTP_URL set: logged, not sent)");
+      },
+    };
+  }
+  const url = new URL(smtpUrl);
+  // Timeouts so an unreachable server fails the attempt quickly; the outbox retries it.
+  for (const [k, v] of Object.entries({ connectionTimeout: "10000", greetingTimeout: "10000", socketTimeout: "30000" })) {
+    if (!url.searchParams.has(k)) url.searchParams.set(k, v);
+  }
+  const transport = nodemailer.createTransport(url.toString());
+  return {
+    async send(job) {
+      await transport.sendMail({
+        from,
+        to: headerSafe(job.to),
+        replyTo: job.replyTo ? headerSafe(job.replyTo) : undefined,
+        subject: headerSafe(job.subject),
+        text: job.text,
+      });
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * Ticket arithmetic. A purchase sets valid_through = max(today, valid_through) + days; a refund
+ * takes the days back. Dates are calendar days (YYYY-MM-DD) in the museum's time zone.
+ */
+
+export function addDays(date: string, days: number): string {
+  const t = Date.parse(`${date}T00:00:00Z`) + days * 86_400_000;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+export function ticketValidThrough(current: string | null, today: string, days: number): string {
+  const base = current && current > today ? current : today;
+  return addDays(base, days);
+}
+
+export type AccessStatus = "paid" | "expired" | "unpaid";
+
+/** Login's three outcomes (spec section 4): paid, expired (paid once), unpaid (never paid). */
+export function accessStatus(validThrough: string | null, today: string): AccessStatus {
+  if (validThrough === null) return "unpaid";
+  return validThrough >= today ? "paid" : "expired";
+}

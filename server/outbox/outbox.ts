@@ -1,0 +1,146 @@
+/**
+ * The durable outbox. A job (an email, a Mailchimp call) is a row written in the same
+ * transaction as the data it belongs to; the worker sends it later, retrying with exponential
+ * backoff, and marks it done once. Rows are claimed with FOR UPDATE SKIP LOCKED, so any number
+ * of server processes can run workers over one database without sending anything twice.
+ */
+import { sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { queryRows } from "../db/client";
+import { outbox } from "../db/schema";
+import type { Logger } from "../logger";
+
+export interface EmailJob {
+  to: string;
+  subject: string;
+  text: string;
+  replyTo?: string;
+  /** What the email is for (receipt, password-reset, contact), for logs. */
+  purpose: string;
+}
+
+export interface MailchimpJob {
+  email: string;
+  firstName: string;
+  lastName: string;
+  consent: boolean;
+}
+
+export type OutboxJob = { kind: "email"; payload: EmailJob } | { kind: "mailchimp"; payload: MailchimpJob };
+
+/** Anything that can insert: the database or an open transaction. */
+type Writer = Pick<Database, "insert">;
+
+export async function enqueue(db: Writer, job: OutboxJob): Promise<void> {
+  await db.insert(outbox).values({ kind: job.kind, payload: job.payload });
+}
+
+export type JobHandlers = {
+  email: (job: EmailJob) => Promise<void>;
+  mailchimp: (job: MailchimpJob) => Promise<void>;
+};
+
+/** Delay before retry n (1-based): 5 s doubling, capped at 10 minutes. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(5_000 * 2 ** (attempt - 1), 600_000);
+}
+/** After this many attempts (about three days at the cap) a job is parked as dead. */
+export const MAX_ATTEMPTS = 450;
+/** A claimed job is retried by another worker if not finished within this time. */
+export const LEASE_MS = 120_000;
+
+interface ClaimedRow {
+  id: string;
+  kind: "email" | "mailchimp";
+  payload: unknown;
+  attempts: number;
+}
+
+export interface OutboxWorkerDeps {
+  db: Database;
+  handlers: JobHandlers;
+  logger: Logger;
+  now?: () => Date;
+  batchSize?: number;
+}
+
+export function createOutboxWorker({ db, handlers, logger, now = () => new Date(), batchSize = 10 }: OutboxWorkerDeps) {
+  /**
+   * Claims due jobs with a short lease (one quick statement, rows locked with SKIP LOCKED so
+   * racing workers take different rows), then runs them outside any transaction: a slow SMTP
+   * server never holds a database connection or lock. A worker that dies mid-job leaves the
+   * lease to expire, and another worker retries the job.
+   */
+  async function runOnce(): Promise<number> {
+    const leaseUntil = new Date(now().getTime() + LEASE_MS).toISOString();
+    const rows = await queryRows<ClaimedRow>(
+      db,
+      sql`update ${outbox} set next_attempt_at = ${leaseUntil}, attempts = attempts + 1
+          where id in (
+            select id from ${outbox}
+            where status = 'pending' and next_attempt_at <= ${now().toISOString()}
+            order by next_attempt_at
+            limit ${batchSize}
+            for update skip locked)
+          returning id, kind, payload, attempts`,
+    );
+    for (const row of rows) {
+      const payload = typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload;
+      try {
+        if (row.kind === "email") await handlers.email(payload as EmailJob);
+        else await handlers.mailchimp(payload as MailchimpJob);
+        await db.execute(
+          sql`update ${outbox} set status = 'done', done_at = ${now().toISOString()}, last_error = null where id = ${row.id}`,
+        );
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        const dead = row.attempts >= MAX_ATTEMPTS;
+        const next = new Date(now().getTime() + retryDelayMs(row.attempts)).toISOString();
+        await db.execute(
+          sql`update ${outbox} set last_error = ${message.slice(0, 1000)},
+              status = ${dead ? "dead" : "pending"}, next_attempt_at = ${next} where id = ${row.id}`,
+        );
+        logger.warn({ job: row.id, kind: row.kind, attempt: row.attempts, err: message }, dead ? "outbox job dead" : "outbox job will retry");
+      }
+    }
+    return rows.length;
+  }
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = true;
+
+  function schedule(ms: number) {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(tick, ms);
+    timer.unref();
+  }
+  function tick() {
+    running = runOnce()
+      .then((n) => schedule(n > 0 ? 0 : 2_000))
+      .catch((error) => {
+        logger.error({ err: error }, "outbox worker failed");
+        schedule(5_000);
+      });
+  }
+
+  return {
+    runOnce,
+    start() {
+      stopped = false;
+      schedule(0);
+    },
+    /** Runs soon instead of at the next poll (after a job was enqueued). */
+    kick() {
+      schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+export type OutboxWorker = ReturnType<typeof createOutboxWorker>;

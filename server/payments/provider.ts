@@ -1,0 +1,38 @@
+/** What the payment service needs from a card payment provider (Stripe, or the test mode). */
+
+export interface ChargeRequest {
+  amountCents: number;
+  currency: "usd";
+  /** The provider's payment method id (Stripe `pm_...`). */
+  paymentMethodId: string;
+  receiptEmail: string;
+  userId: string;
+  /** Same key = same payment: retries and double clicks never charge twice. */
+  idempotencyKey: string;
+  description: string;
+}
+
+export type ChargeResult =
+  | { status: "succeeded"; providerPaymentId: string; cardBrand: string | null; cardLast4: string | null }
+  | { status: "requires_action"; providerPaymentId: string; clientSecret: string }
+  | { status: "card_error"; message: string };
+
+export interface RetrievedPayment {
+  providerPaymentId: string;
+  status: string;
+  amountCents: number;
+  currency: string;
+  userId: string | null;
+  receiptEmail: string | null;
+  cardBrand: string | null;
+  cardLast4: string | null;
+}
+
+export interface PaymentProvider {
+  kind: "test" | "stripe";
+  /** Shown to the browser (Stripe.js); null in test mode. */
+  publishableKey: string | null;
+  charge(request: ChargeRequest): Promise<ChargeResult>;
+  /** Reads a payment back (after 3-D Secure, or to double-check a webhook). */
+  retrieve(providerPaymentId: string): Promise<RetrievedPayment | null>;
+}

@@ -1,0 +1,81 @@
+/**
+ * POST /api/stripe/webhook. The raw body is checked against STRIPE_WEBHOOK_SECRET (400 and
+ * nothing written on a bad or missing signature); a table maps event types to handlers; events
+ * we do not handle get 200. Handlers upsert, because events arrive late, twice, in parallel and
+ * out of order: the ticket is granted by payment id exactly once, whichever of the browser and
+ * the webhook gets there first, and a processed event id is recorded so a replay does nothing.
+ */
+import { eq } from "drizzle-orm";
+import express, { Router } from "express";
+import type Stripe from "stripe";
+import type { Database } from "../db/client";
+import { processedWebhookEvents } from "../db/schema";
+import type { Logger } from "../logger";
+import type { Membership } from "../membership/membership-service";
+
+export interface WebhookDeps {
+  stripe: Stripe;
+  webhookSecret: string;
+  membership: Membership;
+  db: Database;
+  logger: Logger;
+  priceCents: number;
+}
+
+type Handler = (event: Stripe.Event) => Promise<void>;
+
+export function createStripeWebhookRouter({ stripe, webhookSecret, membership, db, logger, priceCents }: WebhookDeps): Router {
+  const handlers: Partial<Record<Stripe.Event["type"], Handler>> = {
+    "payment_intent.succeeded": async (event) => {
+      const pi = event.data.object as Stripe.PaymentIntent;
+      const userId = pi.metadata?.userId;
+      if (!userId) return logger.warn({ pi: pi.id }, "payment_intent without userId metadata ignored");
+      if (pi.amount !== priceCents) logger.warn({ pi: pi.id, amount: pi.amount }, "payment amount differs from the ticket price");
+      const charge = typeof pi.latest_charge === "object" ? pi.latest_charge : null;
+      await membership.grantTicket({
+        userId,
+        provider: "stripe",
+        providerPaymentId: pi.id,
+        amountCents: pi.amount,
+        currency: pi.currency,
+        cardBrand: charge?.payment_method_details?.card?.brand ?? null,
+        cardLast4: charge?.payment_method_details?.card?.last4 ?? null,
+        receiptEmail: pi.receipt_email ?? "",
+      });
+    },
+    "charge.refunded": async (event) => {
+      const charge = event.data.object as Stripe.Charge;
+      const pi = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
+      if (pi && charge.refunded) await membership.revokeTicket(pi);
+    },
+  };
+
+  const router = Router();
+  router.post("/api/stripe/webhook", express.raw({ type: "*/*", limit: "1mb" }), async (req, res) => {
+    let event: Stripe.Event;
+    try {
+      const signature = req.get("stripe-signature");
+      if (!signature || !Buffer.isBuffer(req.body)) throw new Error("missing signature");
+      event = stripe.webhooks.constructEvent(req.body, signature, webhookSecret);
+    } catch {
+      return res.status(400).json({ message: "Invalid webhook signature." });
+    }
+    const handler = handlers[event.type];
+    if (!handler) return res.json({ received: true, ignored: true });
+    const [seen] = await db
+      .select({ id: processedWebhookEvents.eventId })
+      .from(processedWebhookEvents)
+      .where(eq(processedWebhookEvents.eventId, event.id));
+    if (seen) return res.json({ received: true, duplicate: true });
+    try {
+      await handler(event);
+      await db.insert(processedWebhookEvents).values({ eventId: event.id, type: event.type }).onConflictDoNothing();
+      res.json({ received: true });
+    } catch (error) {
+      // Stripe retries non-2xx answers: a transient failure here is retried, never lost.
+      logger.error({ err: error, event: event.id, type: event.type }, "webhook handler failed");
+      res.status(500).json({ message: "Webhook processing failed; it will be retried." });
+    }
+  });
+  return router;
+}

@@ -1,0 +1,83 @@
+/**
+ * The domain services, built once per process from their dependencies and handed to both
+ * adapters (React Router loaders/actions through the load context, and the JSON API).
+ */
+import path from "node:path";
+import type { Config } from "./config";
+import type { DatabaseHandle } from "./db/client";
+import type { Logger } from "./logger";
+import { createAccounts } from "./accounts/accounts-service";
+import { createSessionStore } from "./accounts/sessions";
+import { createCatalog } from "./catalog/catalog-service";
+import { createImageService } from "./images/image-service";
+import { createMailer, type Mailer } from "./mail/mailer";
+import { createMembership } from "./membership/membership-service";
+import { createNewsletter } from "./newsletter/newsletter-service";
+import { createOutboxWorker, type JobHandlers } from "./outbox/outbox";
+import { createPaymentService } from "./payments/payment-service";
+import type { PaymentProvider } from "./payments/provider";
+import { createStripeClient, createStripeProvider } from "./payments/stripe-provider";
+import { createTestModeProvider } from "./payments/test-mode-provider";
+import { createThrottle } from "./security/throttle";
+
+export interface ServiceDeps {
+  config: Config;
+  database: DatabaseHandle;
+  logger: Logger;
+  sessionSecret: string;
+  now?: () => Date;
+  /** Replaces the provider chosen from config (tests). */
+  paymentProvider?: PaymentProvider;
+  mailer?: Mailer;
+  mailchimp?: JobHandlers["mailchimp"];
+}
+
+function paymentProviderFrom(config: Config): PaymentProvider {
+  if (config.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY) {
+    return createStripeProvider({
+      stripe: createStripeClient(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE),
+      publishableKey: config.STRIPE_PUBLISHABLE_KEY,
+    });
+  }
+  return createTestModeProvider();
+}
+
+export function createServices(deps: ServiceDeps) {
+  const { config, database, logger, sessionSecret, now } = deps;
+  const db = database.db;
+  const timeZone = config.MUSEUM_TIME_ZONE;
+  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
+  const outbox = createOutboxWorker({
+    db,
+    logger,
+    now,
+    handlers: {
+      email: (job) => mailer.send(job),
+      mailchimp:
+        deps.mailchimp ??
+        (async (job) => {
+          logger.info({ email: job.email }, "newsletter subscriber recorded (Mailchimp not configured)");
+        }),
+    },
+  });
+  const onEnqueued = () => outbox.kick();
+  const sessions = createSessionStore({ db, secret: sessionSecret, timeZone, now });
+  const newsletter = createNewsletter({ now });
+  const accounts = createAccounts({ db, sessions, newsletter, publicUrl: config.PUBLIC_URL, timeZone, now, onEnqueued });
+  const membership = createMembership({ db, ticketDays: config.TICKET_DAYS, timeZone, publicUrl: config.PUBLIC_URL, now, onEnqueued });
+  const payments = createPaymentService({
+    provider: deps.paymentProvider ?? paymentProviderFrom(config),
+    membership,
+    priceCents: config.TICKET_PRICE_CENTS,
+    logger,
+  });
+  const catalog = createCatalog(db);
+  const images = createImageService({
+    mediaDir: path.join(config.DATA_DIR, "media"),
+    cacheDir: path.join(config.DATA_DIR, "image-cache"),
+  });
+  const throttle = createThrottle(db, config.RATE_LIMIT_RELAXED, now);
+  return { config, database, logger, sessions, catalog, images, accounts, membership, payments, newsletter, outbox, mailer, throttle };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,90 @@
+/**
+ * Databases for integration tests: an in-memory PGlite, and a fresh PostgreSQL database created
+ * for the suite (dropped afterwards). PostgreSQL missing fails in CI, skips with a reason elsewhere.
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { openDatabase, type DatabaseHandle } from "../../server/db/client";
+import { runMigrations } from "../../server/db/migrate";
+
+/** Server on which suites create their own databases: DATABASE_URL's when set, else the local one. */
+export const POSTGRES_ADMIN_URL =
+  process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+export type DriverKind = "pglite" | "postgres";
+
+let postgresReachable: Promise<boolean> | undefined;
+export function isPostgresReachable(): Promise<boolean> {
+  postgresReachable ??= (async () => {
+    const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
+    try {
+      await client.connect();
+      await client.query("select 1");
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  })();
+  return postgresReachable;
+}
+
+/**
+ * Which drivers this run covers: both by default; PostgreSQL only when DATABASE_URL is set (the
+ * CI pass on PostgreSQL). In CI an unreachable PostgreSQL is an error, not a skip.
+ */
+export async function availableDrivers(): Promise<DriverKind[]> {
+  if (await isPostgresReachable()) return process.env.DATABASE_URL ? ["postgres"] : ["pglite", "postgres"];
+  if (process.env.CI) throw new Error(`PostgreSQL is required in CI but ${POSTGRES_ADMIN_URL} is unreachable`);
+  console.warn(`[tests] skipping PostgreSQL runs: ${POSTGRES_ADMIN_URL} is unreachable`);
+  return ["pglite"];
+}
+
+export interface TestDatabase {
+  handle: DatabaseHandle;
+  url?: string;
+  drop(): Promise<void>;
+}
+
+async function adminQuery(sql: string) {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates an empty PostgreSQL database and returns its URL. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `museum_t_${randomBytes(6).toString("hex")}`;
+  await adminQuery(`create database ${name}`);
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => adminQuery(`drop database if exists ${name} with (force)`),
+  };
+}
+
+/** An empty, migrated database of the given kind. */
+export async function openTestDatabase(kind: DriverKind): Promise<TestDatabase> {
+  if (kind === "pglite") {
+    const handle = await openDatabase({});
+    await runMigrations(handle);
+    return { handle, drop: () => handle.close() };
+  }
+  const created = await createPostgresDatabase();
+  const handle = await openDatabase({ databaseUrl: created.url, poolSize: 5 });
+  await runMigrations(handle);
+  return {
+    handle,
+    url: created.url,
+    drop: async () => {
+      await handle.close();
+      await created.drop();
+    },
+  };
+}

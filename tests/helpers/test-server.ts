@@ -1,0 +1,65 @@
+/**
+ * The real Express app and React Router build over a test database, listening on a free port.
+ * Requires `npm run build` (the test script builds before running the suites).
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ServerBuild } from "react-router";
+import { createApp } from "../../server/app";
+import { loadConfig, type Config } from "../../server/config";
+import { createLogger, type Logger } from "../../server/logger";
+import { createServices, type Services } from "../../server/services";
+import { seedCollection } from "../../server/db/seed/seed-collection";
+import { openTestDatabase, type DriverKind, type TestDatabase } from "./databases";
+
+const SERVER_BUILD = path.resolve("build/server/index.js");
+
+export async function loadServerBuild(): Promise<ServerBuild> {
+  if (!existsSync(SERVER_BUILD)) throw new Error("build/server/index.js is missing: run `npm run build` first");
+  return (await import(pathToFileURL(SERVER_BUILD).href)) as ServerBuild;
+}
+
+export interface TestServer {
+  url: string;
+  services: Services;
+  database: TestDatabase;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(
+  kind: DriverKind,
+  env: Record<string, string> = {},
+  options: { now?: () => Date; logger?: Logger; seed?: boolean } = {},
+): Promise<TestServer> {
+  const database = await openTestDatabase(kind);
+  const dataDir = mkdtempSync(path.join(tmpdir(), "museum-test-"));
+  const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", RATE_LIMIT_RELAXED: "true", DATA_DIR: dataDir, ...env });
+  const services = createServices({
+    config,
+    database: database.handle,
+    logger: options.logger ?? createLogger("silent"),
+    sessionSecret: "test-secret-test-secret-test-secret-0123",
+    now: options.now,
+  });
+  if (options.seed) await seedCollection({ db: database.handle.db, media: services.images });
+  const app = createApp({ services, build: await loadServerBuild(), clientDir: path.resolve("build/client") });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    services,
+    database,
+    config,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * The platform through HTTP on both databases: layout variants decided by the server, 404,
+ * the error fallback, health check, security headers, compression and asset caching.
+ */
+import { Writable } from "node:stream";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGES } from "~/lib/messages";
+import { availableDrivers } from "../helpers/databases";
+import { createSignedInAccount, dateFromToday } from "../helpers/fixtures";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+const drivers = await availableDrivers();
+
+/** Text of the <nav aria-label="..."> element in `html`. */
+function navHtml(html: string, label: string): string {
+  const start = html.indexOf(`aria-label="${label}"`);
+  expect(start, `nav ${label}`).toBeGreaterThan(-1);
+  return html.slice(start, html.indexOf("</nav>", start));
+}
+
+describe.each(drivers)("platform on %s", (kind) => {
+  let server: TestServer;
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        logLines.push(String(chunk));
+        done();
+      },
+    });
+    server = await startTestServer(kind, { ENABLE_ERROR_PROBE: "true", TICKET_DAYS: "90" }, { logger: pino({ level: "info" }, sink) });
+  });
+  afterAll(() => server?.close());
+
+  it("shows a visitor the Admission and Login links and no greeting", async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const top = navHtml(html, "Main");
+    for (const label of ["Shop", "About", "Admission", "Contact", "Login"]) expect(top).toContain(`>${label}<`);
+    const bottom = navHtml(html, "Bottom menu");
+    for (const label of ["Home", "Shop", "About", "Admission", "Contact", "Login"]) expect(bottom).toContain(`>${label}<`);
+    expect(bottom).not.toContain("Logout");
+    expect(html).not.toContain("Hello,");
+    expect(html).toContain('href="/subscribe"');
+  });
+
+  it("shows a member the greeting, no Admission or Login, and Logout at the bottom", async () => {
+    const member = await createSignedInAccount(server.services, { firstName: "Jane", validThrough: dateFromToday(30) });
+    const html = await (await fetch(`${server.url}/`, { headers: { cookie: member.cookie } })).text();
+    const top = navHtml(html, "Main");
+    expect(top).toContain("Hello, Jane");
+    expect(top).not.toContain(">Admission<");
+    expect(top).not.toContain(">Login<");
+    const bottom = navHtml(html, "Bottom menu");
+    for (const label of ["Home", "Shop", "About", "Contact", "Logout"]) expect(bottom).toContain(`>${label}<`);
+    expect(bottom).not.toContain(">Login<");
+    expect(html).toContain("JANE");
+    expect(html).not.toContain('href="/subscribe"');
+  });
+
+  it("treats an account whose ticket expired yesterday as a visitor", async () => {
+    const expired = await createSignedInAccount(server.services, { firstName: "Sam", validThrough: dateFromToday(-2) });
+    const html = await (await fetch(`${server.url}/`, { headers: { cookie: expired.cookie } })).text();
+    expect(navHtml(html, "Main")).toContain(">Admission<");
+    expect(html).not.toContain("Hello, Sam");
+  });
+
+  it("opens the Shop in a new tab with rel=noopener", async () => {
+    const html = await (await fetch(`${server.url}/about`)).text();
+    expect(html).toMatch(/href="https:\/\/shop\.[^"]+" target="_blank" rel="noopener noreferrer"/);
+  });
+
+  it("answers an unknown address with the 404 page and status 404", async () => {
+    const res = await fetch(`${server.url}/no/such/page`);
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain(MESSAGES.notFoundCode);
+    expect(html).toContain(MESSAGES.notFoundHeadline);
+  });
+
+  it("shows the error fallback with status 500, logs the error with the request id, never the stack", async () => {
+    const res = await fetch(`${server.url}/__error-probe`);
+    expect(res.status).toBe(500);
+    const html = await res.text();
+    expect(html).toContain(MESSAGES.errorHeadline);
+    expect(html).toContain('href="/contact"');
+    expect(html).not.toContain("deliberate failure");
+    expect(html).not.toMatch(/at .*\.js:\d+/);
+    const requestId = res.headers.get("x-request-id");
+    expect(requestId).toBeTruthy();
+    const logged = logLines.map((l) => JSON.parse(l)).find((l) => l.msg === "route error");
+    expect(logged?.requestId).toBe(requestId);
+    expect(logged?.err?.message).toContain("deliberate failure");
+  });
+
+  it("answers /healthz when the database is reachable", async () => {
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok", database: kind });
+  });
+
+  it("sends security headers and a nonce-based Content-Security-Policy", async () => {
+    const res = await fetch(`${server.url}/`);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain("unsafe-eval");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("x-powered-by")).toBeNull();
+    const html = await res.text();
+    // Executable scripts carry the nonce; JSON-LD data blocks are never executed.
+    const scripts = (html.match(/<script[^>]*>/g) ?? []).filter((tag) => !tag.includes("application/ld+json"));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  it("compresses pages and caches hashed assets for a year", async () => {
+    const res = await fetch(`${server.url}/about`, { headers: { "accept-encoding": "br, gzip" } });
+    expect(res.headers.get("content-encoding")).toMatch(/br|gzip/);
+    const html = await res.text();
+    const asset = /href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1];
+    expect(asset).toBeTruthy();
+    const css = await fetch(`${server.url}${asset}`);
+    expect(css.status).toBe(200);
+    expect(css.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  });
+
+  it("states the ticket period from config in the terms", async () => {
+    const html = await (await fetch(`${server.url}/termsandconditions`)).text();
+    expect(html).toContain("Last modified: June 15, 2023");
+    expect(html).toMatch(/90(<!-- -->)? consecutive days/);
+    expect(html).not.toMatch(/365/);
+  });
+});
