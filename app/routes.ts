@@ -12,6 +12,8 @@ export default [
   route("favoritestories", "routes/favorite-stories.tsx"),
   route("favoritestories/exhibit/:id", "routes/favorite-story-exhibit.tsx"),
   route("about", "routes/about.tsx"),
+  route("contact", "routes/contact.tsx"),
+  route("subscribe", "routes/subscribe.tsx"),
   route("termsandconditions", "routes/terms.tsx"),
   route("privacypolicy", "routes/privacy.tsx"),
   route("admission", "routes/admission.tsx"),

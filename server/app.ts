@@ -12,6 +12,7 @@ import { pinoHttp } from "pino-http";
 import type { AppLoadContext, ServerBuild } from "react-router";
 import { requestSessionToken } from "./accounts/request-auth";
 import { createAccountsApi } from "./api/accounts-api";
+import { createMessagesApi } from "./api/messages-api";
 import { createStripeClient } from "./payments/stripe-provider";
 import { createStripeWebhookRouter } from "./payments/stripe-webhook";
 import { createRateLimits } from "./security/limits";
@@ -43,13 +44,32 @@ export function publicSettings(services: Services): PublicSettings {
     ticketPriceCents: c.TICKET_PRICE_CENTS,
     ticketDays: c.TICKET_DAYS,
     contactEmail: c.CONTACT_EMAIL_TO,
+    recaptchaSiteKey: c.RECAPTCHA_SITE_KEY ?? null,
   };
+}
+
+/** Outside origins the pages may use: Stripe.js and reCAPTCHA, only when configured. */
+export function thirdPartyOrigins(config: Services["config"]) {
+  const o = { script: [] as string[], frame: [] as string[], connect: [] as string[], img: [] as string[] };
+  if (config.STRIPE_PUBLISHABLE_KEY) {
+    o.script.push("https://js.stripe.com");
+    o.frame.push("https://js.stripe.com", "https://hooks.stripe.com");
+    o.connect.push("https://api.stripe.com");
+  }
+  if (config.RECAPTCHA_SITE_KEY) {
+    o.script.push("https://www.google.com/recaptcha/", "https://www.gstatic.com/recaptcha/");
+    o.frame.push("https://www.google.com/recaptcha/", "https://recaptcha.google.com/recaptcha/");
+    o.connect.push("https://www.google.com/recaptcha/");
+    o.img.push("https://www.gstatic.com/recaptcha/");
+  }
+  return o;
 }
 
 export function createApp({ services, build, clientDir, devMiddleware }: AppOptions) {
   const { config, logger } = services;
   const production = !devMiddleware;
   const limits = createRateLimits(services.database.db, config.RATE_LIMIT_RELAXED);
+  const thirdParty = thirdPartyOrigins(config);
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", "loopback");
@@ -83,12 +103,12 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
             useDefaults: false,
             directives: {
               "default-src": ["'self'"],
-              "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
+              "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`, ...thirdParty.script],
               "style-src": ["'self'", "'unsafe-inline'"],
-              "img-src": ["'self'", "data:"],
+              "img-src": ["'self'", "data:", ...thirdParty.img],
               "font-src": ["'self'"],
-              "connect-src": ["'self'"],
-              "frame-src": ["'none'"],
+              "connect-src": ["'self'", ...thirdParty.connect],
+              "frame-src": thirdParty.frame.length ? thirdParty.frame : ["'none'"],
               "frame-ancestors": ["'none'"],
               "form-action": ["'self'"],
               "base-uri": ["'self'"],
@@ -162,6 +182,7 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
   app.use("/api", express.json({ limit: "64kb" }));
   app.use("/api", createCatalogApi(services.catalog));
   app.use("/api", createAccountsApi(services, limits));
+  app.use("/api", createMessagesApi(services, limits));
   app.use("/api", (_req, res) => sendError(res, 404, "Not found"));
   app.use("/api", apiErrorHandler);
 

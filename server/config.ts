@@ -52,6 +52,9 @@ const envSchema = z.object({
   MAILCHIMP_AUDIENCE_ID: optionalString,
   RECAPTCHA_SITE_KEY: optionalString,
   RECAPTCHA_SECRET: optionalString,
+  RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+  RECAPTCHA_VERIFY_URL: z.url().default("https://www.google.com/recaptcha/api/siteverify"),
+  MAILCHIMP_API_BASE: z.url().optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
   SEED_DEMO: booleanFromEnv.optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -79,6 +82,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (c.NODE_ENV === "production" && c.DATABASE_URL && !c.SESSION_SECRET) {
     throw new ConfigError(
       "Invalid environment variables:\n  SESSION_SECRET: required when NODE_ENV=production and DATABASE_URL is set",
+    );
+  }
+  if (Boolean(c.RECAPTCHA_SITE_KEY) !== Boolean(c.RECAPTCHA_SECRET)) {
+    throw new ConfigError("Invalid environment variables:\n  RECAPTCHA_SECRET: RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET must be set together");
+  }
+  const mailchimp = [c.MAILCHIMP_API_KEY, c.MAILCHIMP_SERVER_PREFIX, c.MAILCHIMP_AUDIENCE_ID].filter(Boolean).length;
+  if (mailchimp !== 0 && mailchimp !== 3) {
+    throw new ConfigError(
+      "Invalid environment variables:\n  MAILCHIMP_AUDIENCE_ID: MAILCHIMP_API_KEY, MAILCHIMP_SERVER_PREFIX and MAILCHIMP_AUDIENCE_ID must be set together",
     );
   }
   if (Boolean(c.STRIPE_SECRET_KEY) !== Boolean(c.STRIPE_PUBLISHABLE_KEY)) {

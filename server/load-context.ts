@@ -12,6 +12,8 @@ export interface PublicSettings {
   ticketPriceCents: number;
   ticketDays: number;
   contactEmail: string;
+  /** reCAPTCHA v3 site key, null when the bot check runs without it (honeypot + rate limit). */
+  recaptchaSiteKey: string | null;
 }
 
 export interface MuseumLoadContext {

@@ -19,6 +19,9 @@ import type { PaymentProvider } from "./payments/provider";
 import { createStripeClient, createStripeProvider } from "./payments/stripe-provider";
 import { createTestModeProvider } from "./payments/test-mode-provider";
 import { createThrottle } from "./security/throttle";
+import { createBotCheck } from "./botcheck/botcheck";
+import { createContactService } from "./contact/contact-service";
+import { createMailchimpSync } from "./newsletter/mailchimp";
 
 export interface ServiceDeps {
   config: Config;
@@ -42,6 +45,20 @@ function paymentProviderFrom(config: Config): PaymentProvider {
   return createTestModeProvider();
 }
 
+function mailchimpHandler(config: Config, logger: Logger): JobHandlers["mailchimp"] {
+  if (config.MAILCHIMP_API_KEY && config.MAILCHIMP_SERVER_PREFIX && config.MAILCHIMP_AUDIENCE_ID) {
+    return createMailchimpSync({
+      apiKey: config.MAILCHIMP_API_KEY,
+      serverPrefix: config.MAILCHIMP_SERVER_PREFIX,
+      audienceId: config.MAILCHIMP_AUDIENCE_ID,
+      apiBase: config.MAILCHIMP_API_BASE,
+    });
+  }
+  return async (job) => {
+    logger.info({ email: job.email }, "newsletter subscriber kept locally (Mailchimp not configured)");
+  };
+}
+
 export function createServices(deps: ServiceDeps) {
   const { config, database, logger, sessionSecret, now } = deps;
   const db = database.db;
@@ -53,11 +70,7 @@ export function createServices(deps: ServiceDeps) {
     now,
     handlers: {
       email: (job) => mailer.send(job),
-      mailchimp:
-        deps.mailchimp ??
-        (async (job) => {
-          logger.info({ email: job.email }, "newsletter subscriber recorded (Mailchimp not configured)");
-        }),
+      mailchimp: deps.mailchimp ?? mailchimpHandler(config, logger),
     },
   });
   const onEnqueued = () => outbox.kick();
@@ -77,7 +90,26 @@ export function createServices(deps: ServiceDeps) {
     cacheDir: path.join(config.DATA_DIR, "image-cache"),
   });
   const throttle = createThrottle(db, config.RATE_LIMIT_RELAXED, now);
-  return { config, database, logger, sessions, catalog, images, accounts, membership, payments, newsletter, outbox, mailer, throttle };
+  const contact = createContactService({ db, newsletter, museumEmail: config.CONTACT_EMAIL_TO, now, onEnqueued });
+  const botCheck = createBotCheck({ secret: config.RECAPTCHA_SECRET, verifyUrl: config.RECAPTCHA_VERIFY_URL, minScore: config.RECAPTCHA_MIN_SCORE });
+  return {
+    config,
+    database,
+    logger,
+    sessions,
+    catalog,
+    images,
+    accounts,
+    membership,
+    payments,
+    newsletter,
+    outbox,
+    mailer,
+    throttle,
+    contact,
+    botCheck,
+    onEnqueued,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

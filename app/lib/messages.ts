@@ -53,3 +53,32 @@ export const SERVER_MESSAGES = {
   crossOrigin: "This request came from another site and was refused.",
   tooManyRequests: "Too many requests. Please wait a moment and try again.",
 } as const;
+
+/** Spec section 8: contact and subscribe outcomes, word for word. */
+export const CONTACT_MESSAGES = {
+  success:
+    "Your message was sent successfully. Due to the volume, we are not able to respond to every message, but we very much appreciate your consideration! Thank you for submitting!",
+  failure: "There was an issue submitting your message, please try again later",
+} as const;
+
+export const SUBSCRIBE_MESSAGES = {
+  headline: "Subscribe to our Newsletter!",
+  success: "You have been successfully subscribed!  Thank you!",
+  failure: (email: string) => `There was an issue subscribing, please send an email to ${email} and we will subscribe you`,
+} as const;
+
+export const BOTCHECK_MESSAGES = {
+  failed: "We could not confirm that you are not a robot. Please reload the page and try again.",
+  honeypot: "Your submission looked automated and was not accepted. Please try again.",
+} as const;
+
+/** Spec section 5: the contact form's subject options, in order. */
+export const CONTACT_SUBJECTS = [
+  "Question",
+  "Comment",
+  "I have an item for your museum",
+  "Mistakes, Errors, Typos or Grammar",
+  "Media enquiry",
+  "Enshrinee Nominations",
+  "I'm a troll",
+] as const;

@@ -146,7 +146,7 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, timeZone, 
               "Pittsburgh Sports Museum & Hall of Fame",
             ].join("\n"),
           },
-        });
+        }, now());
       });
       onEnqueued?.();
     },

@@ -209,6 +209,8 @@ export const contactMessages = pgTable("contact_messages", {
   subject: text("subject").notNull(),
   message: text("message").notNull(),
   subscribe: boolean("subscribe").notNull(),
+  /** When the email to the museum was queued; a message is emailed at most once. */
+  emailQueuedAt: timestamp("email_queued_at", { withTimezone: true }),
   createdAt: createdAt(),
 });
 

@@ -88,7 +88,7 @@ export function createMembership({ db, ticketDays, timeZone, publicUrl, now = ()
               .filter((l) => l !== null)
               .join("\n"),
           },
-        });
+        }, now());
         return { granted: true, validThrough };
       });
       if (result.granted) onEnqueued?.();

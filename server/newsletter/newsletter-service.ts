@@ -14,6 +14,8 @@ export interface SubscriptionInput {
   lastName: string;
   consent: boolean;
   source: "signup" | "contact" | "subscribe";
+  /** Queue the Mailchimp sync (default: when consent is given). */
+  syncMailchimp?: boolean;
 }
 
 type Writer = Pick<Database, "insert">;
@@ -46,11 +48,11 @@ export function createNewsletter({ now = () => new Date() }: { now?: () => Date 
             updatedAt: at,
           },
         });
-      if (input.consent) {
+      if (input.syncMailchimp ?? input.consent) {
         await enqueue(db, {
           kind: "mailchimp",
           payload: { email: input.email.trim(), firstName: input.firstName, lastName: input.lastName, consent: true },
-        });
+        }, at);
       }
     },
   };

@@ -31,8 +31,9 @@ export type OutboxJob = { kind: "email"; payload: EmailJob } | { kind: "mailchim
 /** Anything that can insert: the database or an open transaction. */
 type Writer = Pick<Database, "insert">;
 
-export async function enqueue(db: Writer, job: OutboxJob): Promise<void> {
-  await db.insert(outbox).values({ kind: job.kind, payload: job.payload });
+/** Queues a job, due at `at` (the caller's clock, so tests with a fixed clock see it due). */
+export async function enqueue(db: Writer, job: OutboxJob, at: Date = new Date()): Promise<void> {
+  await db.insert(outbox).values({ kind: job.kind, payload: job.payload, nextAttemptAt: at, createdAt: at });
 }
 
 export type JobHandlers = {

@@ -1,0 +1,118 @@
+/**
+ * Contact (spec sections 2, 4, 5): first and last name, email, subject (seven options), message,
+ * newsletter consent checked by default. On submit: spinner and scroll to top; success hides the
+ * form with the green message and goes to / after 3.5 s; failure shows the red message and the
+ * form again. The message is stored and emailed to the museum in one transaction.
+ */
+import { useState, type FormEvent } from "react";
+import { data, useFetcher, useNavigate } from "react-router";
+import type { Route } from "./+types/contact";
+import { AlertBox } from "~/components/AlertBanner";
+import { Honeypot, RecaptchaNotice, useRecaptcha } from "~/components/BotCheck";
+import { Spinner, SubmitButton, TextField } from "~/components/FormFields";
+import { contactSchema } from "~/lib/contact-schemas";
+import { pageMeta } from "~/lib/meta";
+import { BOTCHECK_MESSAGES, CONTACT_MESSAGES, CONTACT_SUBJECTS, VALIDATION } from "~/lib/messages";
+import { TIMING } from "~/lib/timing";
+import { useOnNewResult } from "~/lib/use-timed-result";
+import { FORMS } from "../../server/security/throttle";
+
+type Result = { ok: boolean; message: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = Object.fromEntries(await request.formData());
+  const { botCheck, throttle, contact, logger } = context.services;
+  if (!(await throttle.allow(FORMS, context.clientIp))) return data<Result>({ ok: false, message: CONTACT_MESSAGES.failure }, { status: 429 });
+  const check = await botCheck.verify({ honeypot: form.website, token: form.recaptchaToken, ip: context.clientIp });
+  if (!check.ok) return data<Result>({ ok: false, message: check.reason === "honeypot" ? BOTCHECK_MESSAGES.honeypot : BOTCHECK_MESSAGES.failed }, { status: 400 });
+  const parsed = contactSchema.safeParse({ ...form, subscribe: form.subscribe ?? false });
+  if (!parsed.success) return data<Result>({ ok: false, message: parsed.error.issues[0].message }, { status: 400 });
+  try {
+    await contact.submit(parsed.data, { email: true, subscription: true });
+  } catch (error) {
+    logger.error({ err: error }, "contact message failed");
+    return data<Result>({ ok: false, message: CONTACT_MESSAGES.failure }, { status: 503 });
+  }
+  return { ok: true, message: CONTACT_MESSAGES.success } satisfies Result;
+}
+
+export default function Contact() {
+  const fetcher = useFetcher<Result>();
+  const navigate = useNavigate();
+  const { getToken } = useRecaptcha();
+  const [result, setResult] = useState<Result | null>(null);
+  const [sending, setSending] = useState(false);
+
+  useOnNewResult(fetcher.data, (r) => {
+    setSending(false);
+    setResult(r);
+    if (!r.ok) return;
+    window.scrollTo({ top: 0 });
+    const id = setTimeout(() => navigate("/"), TIMING.contactRedirect);
+    return () => clearTimeout(id);
+  });
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formData = new FormData(event.currentTarget);
+    window.scrollTo({ top: 0 });
+    setResult(null);
+    setSending(true);
+    formData.set("recaptchaToken", await getToken());
+    fetcher.submit(formData, { method: "post" });
+  }
+
+  const done = result?.ok === true;
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-10">
+      <h1 className="font-display text-4xl font-bold uppercase tracking-wide">Contact Us</h1>
+      <div className="mt-4" aria-live="polite">
+        {sending ? <Spinner label="Sending your message" /> : null}
+        {result ? <AlertBox alert={{ type: result.ok ? "success" : "danger", message: result.message }} testId="contact-result" /> : null}
+      </div>
+      {done || sending ? null : (
+        <fetcher.Form method="post" onSubmit={onSubmit} className="mt-6 grid gap-4 sm:grid-cols-2" data-testid="contact-form">
+          <Honeypot />
+          <TextField label="First name" name="firstName" autoComplete="given-name" required onInvalid={(e) => e.currentTarget.setCustomValidity(VALIDATION.firstNameRequired)} onInput={(e) => e.currentTarget.setCustomValidity("")} />
+          <TextField label="Last name" name="lastName" autoComplete="family-name" required onInvalid={(e) => e.currentTarget.setCustomValidity(VALIDATION.lastNameRequired)} onInput={(e) => e.currentTarget.setCustomValidity("")} />
+          <TextField label="Email address" name="email" type="email" autoComplete="email" required className="sm:col-span-2" onInvalid={(e) => e.currentTarget.setCustomValidity(VALIDATION.emailRequired)} onInput={(e) => e.currentTarget.setCustomValidity("")} />
+          <div className="sm:col-span-2">
+            <label htmlFor="contact-subject" className="mb-1 block font-semibold">
+              Subject
+            </label>
+            <select id="contact-subject" name="subject" required defaultValue="" className="w-full rounded border border-gray-400 px-3 py-2" onInvalid={(e) => e.currentTarget.setCustomValidity(VALIDATION.subjectRequired)} onInput={(e) => e.currentTarget.setCustomValidity("")}>
+              <option value="" disabled>
+                Choose a subject
+              </option>
+              {CONTACT_SUBJECTS.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="sm:col-span-2">
+            <label htmlFor="contact-message" className="mb-1 block font-semibold">
+              Message
+            </label>
+            <textarea id="contact-message" name="message" required rows={7} maxLength={5000} className="w-full rounded border border-gray-400 px-3 py-2" onInvalid={(e) => e.currentTarget.setCustomValidity(VALIDATION.messageRequired)} onInput={(e) => e.currentTarget.setCustomValidity("")} />
+          </div>
+          <label className="flex items-start gap-2 sm:col-span-2">
+            <input type="checkbox" name="subscribe" defaultChecked className="mt-1 h-5 w-5" />
+            <span>Yes, subscribe me to the museum&apos;s newsletter</span>
+          </label>
+          <div className="sm:col-span-2">
+            <RecaptchaNotice />
+          </div>
+          <div className="sm:col-span-2">
+            <SubmitButton busy={false}>Send Message</SubmitButton>
+          </div>
+        </fetcher.Form>
+      )}
+    </section>
+  );
+}
+
+export function meta() {
+  return pageMeta("Contact", "Write to the Pittsburgh Sports Museum: questions, items for the museum, corrections and nominations.");
+}

@@ -1,0 +1,105 @@
+/**
+ * Subscribe (spec sections 2, 4, 5): 'Subscribe to our Newsletter!', First Name, Last Name,
+ * Email Address, consent checked by default, bot-check notice, Submit. Spinner with the form
+ * hidden while sending; green message and form hidden on success, red message and the form
+ * again on failure; scroll to top on load and on success; / 3 s after submitting.
+ */
+import { useEffect, useState, type FormEvent } from "react";
+import { data, useFetcher, useNavigate } from "react-router";
+import type { Route } from "./+types/subscribe";
+import { AlertBox } from "~/components/AlertBanner";
+import { Honeypot, RecaptchaNotice, useRecaptcha } from "~/components/BotCheck";
+import { Spinner, SubmitButton, TextField } from "~/components/FormFields";
+import { subscribeSchema } from "~/lib/contact-schemas";
+import { pageMeta } from "~/lib/meta";
+import { BOTCHECK_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "~/lib/messages";
+import { TIMING } from "~/lib/timing";
+import { useOnNewResult } from "~/lib/use-timed-result";
+import { FORMS } from "../../server/security/throttle";
+
+type Result = { ok: boolean; message: string };
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { museumEmail: context.settings.contactEmail };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = Object.fromEntries(await request.formData());
+  const { botCheck, throttle, newsletter, database, logger, onEnqueued } = context.services;
+  const failure = SUBSCRIBE_MESSAGES.failure(context.settings.contactEmail);
+  if (!(await throttle.allow(FORMS, context.clientIp))) return data<Result>({ ok: false, message: failure }, { status: 429 });
+  const check = await botCheck.verify({ honeypot: form.website, token: form.recaptchaToken, ip: context.clientIp });
+  if (!check.ok) return data<Result>({ ok: false, message: check.reason === "honeypot" ? BOTCHECK_MESSAGES.honeypot : BOTCHECK_MESSAGES.failed }, { status: 400 });
+  const parsed = subscribeSchema.safeParse({ ...form, subscribe: form.subscribe ?? false });
+  if (!parsed.success) return data<Result>({ ok: false, message: parsed.error.issues[0].message }, { status: 400 });
+  if (!parsed.data.subscribe) return data<Result>({ ok: false, message: VALIDATION.subscribeConsentRequired }, { status: 400 });
+  try {
+    const { firstName, lastName, emailAddress } = parsed.data;
+    await database.db.transaction((tx) => newsletter.record(tx, { email: emailAddress, firstName, lastName, consent: true, source: "subscribe" }));
+    onEnqueued();
+  } catch (error) {
+    logger.error({ err: error }, "subscription failed");
+    return data<Result>({ ok: false, message: failure }, { status: 503 });
+  }
+  return { ok: true, message: SUBSCRIBE_MESSAGES.success } satisfies Result;
+}
+
+export default function Subscribe() {
+  const fetcher = useFetcher<Result>();
+  const navigate = useNavigate();
+  const { getToken } = useRecaptcha();
+  const [result, setResult] = useState<Result | null>(null);
+  const [sending, setSending] = useState(false);
+
+  useEffect(() => window.scrollTo({ top: 0 }), []);
+
+  useOnNewResult(fetcher.data, (r) => {
+    setSending(false);
+    setResult(r);
+    if (r.ok) window.scrollTo({ top: 0 });
+  });
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formData = new FormData(event.currentTarget);
+    setResult(null);
+    setSending(true);
+    formData.set("recaptchaToken", await getToken());
+    fetcher.submit(formData, { method: "post" });
+    setTimeout(() => navigate("/"), TIMING.subscribeRedirect);
+  }
+
+  const done = result?.ok === true;
+  const required = (message: string) => ({
+    required: true,
+    onInvalid: (e: FormEvent<HTMLInputElement>) => e.currentTarget.setCustomValidity(message),
+    onInput: (e: FormEvent<HTMLInputElement>) => e.currentTarget.setCustomValidity(""),
+  });
+  return (
+    <section className="mx-auto max-w-xl px-4 py-10">
+      <h1 className="font-display text-4xl font-bold uppercase tracking-wide">{SUBSCRIBE_MESSAGES.headline}</h1>
+      <div className="mt-4" aria-live="polite">
+        {sending ? <Spinner label="Subscribing" /> : null}
+        {result ? <AlertBox alert={{ type: result.ok ? "success" : "danger", message: result.message }} testId="subscribe-result" /> : null}
+      </div>
+      {done || sending ? null : (
+        <fetcher.Form method="post" onSubmit={onSubmit} className="mt-6 space-y-4" data-testid="subscribe-form">
+          <Honeypot />
+          <TextField label="First Name" name="firstName" autoComplete="given-name" {...required(VALIDATION.firstNameRequired)} />
+          <TextField label="Last Name" name="lastName" autoComplete="family-name" {...required(VALIDATION.lastNameRequired)} />
+          <TextField label="Email Address" name="emailAddress" type="email" autoComplete="email" {...required(VALIDATION.emailRequired)} />
+          <label className="flex items-start gap-2">
+            <input type="checkbox" name="subscribe" defaultChecked className="mt-1 h-5 w-5" {...required(VALIDATION.subscribeConsentRequired)} />
+            <span>Yes, I would like to receive emails from the Pittsburgh Sports Museum &amp; Hall of Fame</span>
+          </label>
+          <RecaptchaNotice />
+          <SubmitButton busy={false}>Submit</SubmitButton>
+        </fetcher.Form>
+      )}
+    </section>
+  );
+}
+
+export function meta() {
+  return pageMeta("Subscribe", "Subscribe to the museum's newsletter.");
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "contact_messages" ADD COLUMN "email_queued_at" timestamp with time zone;

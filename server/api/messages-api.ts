@@ -1,0 +1,73 @@
+/**
+ * The contact and newsletter calls of spec section 7: POST /api/email/contact (bot check, then
+ * the message stored and emailed), POST /api/contact (stored), POST /api/mc/subscribe (Mailchimp
+ * sync with consent), POST /api/subscribes (local subscriber). The page actions call the same
+ * services in one transaction.
+ */
+import { Router, type Request, type Response } from "express";
+import type { z } from "zod";
+import { contactSchema, mailchimpSubscribeSchema, subscribeSchema } from "../../app/lib/contact-schemas";
+import { BOTCHECK_MESSAGES, CONTACT_MESSAGES, SUBSCRIBE_MESSAGES } from "../../app/lib/messages";
+import { HONEYPOT_FIELD } from "../botcheck/botcheck";
+import type { LimitTiers } from "../security/limits";
+import type { Services } from "../services";
+import { zodMessage } from "./http-errors";
+
+export function createMessagesApi(services: Services, limits: LimitTiers): Router {
+  const { contact, newsletter, botCheck, database, onEnqueued, config } = services;
+  const api = Router();
+
+  function parse<T>(schema: z.ZodType<T>, req: Request, res: Response): T | null {
+    const parsed = schema.safeParse(req.body ?? {});
+    if (parsed.success) return parsed.data;
+    res.status(400).json({ success: false, message: zodMessage(parsed.error).replace(/^[^:]+: /, "") });
+    return null;
+  }
+
+  api.post("/email/contact", limits.forms, async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const check = await botCheck.verify({ honeypot: body[HONEYPOT_FIELD], token: body.recaptchaToken ?? body["g-recaptcha-response"], ip: req.ip });
+    if (!check.ok) {
+      return res.status(400).json({ success: false, message: check.reason === "honeypot" ? BOTCHECK_MESSAGES.honeypot : BOTCHECK_MESSAGES.failed });
+    }
+    const input = parse(contactSchema, req, res);
+    if (!input) return;
+    await contact.submit(input, { email: true, subscription: false });
+    res.json({ success: true, message: CONTACT_MESSAGES.success });
+  });
+
+  api.post("/contact", limits.forms, async (req, res) => {
+    const input = parse(contactSchema, req, res);
+    if (!input) return;
+    await contact.submit(input, { email: false, subscription: false });
+    res.status(201).json({ success: true });
+  });
+
+  api.post("/mc/subscribe", limits.forms, async (req, res) => {
+    const input = parse(mailchimpSubscribeSchema, req, res);
+    if (!input) return;
+    await database.db.transaction((tx) =>
+      newsletter.record(tx, { email: input.email, firstName: input.firstName, lastName: input.lastName, consent: true, source: "subscribe", syncMailchimp: true }),
+    );
+    onEnqueued();
+    res.json({ success: true, message: SUBSCRIBE_MESSAGES.success });
+  });
+
+  api.post("/subscribes", limits.forms, async (req, res) => {
+    const input = parse(subscribeSchema, req, res);
+    if (!input) return;
+    await database.db.transaction((tx) =>
+      newsletter.record(tx, {
+        email: input.emailAddress,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        consent: input.subscribe,
+        source: "subscribe",
+        syncMailchimp: false,
+      }),
+    );
+    res.json({ success: true, message: input.subscribe ? SUBSCRIBE_MESSAGES.success : SUBSCRIBE_MESSAGES.failure(config.CONTACT_EMAIL_TO) });
+  });
+
+  return api;
+}
