@@ -24,5 +24,6 @@ if (built < sources) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+if (process.argv.includes("--build-only")) process.exit(0);
 process.env.NODE_ENV ??= "production";
 await import(path.resolve(STAMP));

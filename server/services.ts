@@ -8,6 +8,7 @@ import type { DatabaseHandle } from "./db/client";
 import type { Logger } from "./logger";
 import { createAccounts } from "./accounts/accounts-service";
 import { createSessionStore } from "./accounts/sessions";
+import { cacheCatalog } from "./catalog/cached-catalog";
 import { createCatalog } from "./catalog/catalog-service";
 import { createImageService } from "./images/image-service";
 import { createMailer, type Mailer } from "./mail/mailer";
@@ -84,7 +85,7 @@ export function createServices(deps: ServiceDeps) {
     priceCents: config.TICKET_PRICE_CENTS,
     logger,
   });
-  const catalog = createCatalog(db);
+  const catalog = config.CATALOG_CACHE_SECONDS > 0 ? cacheCatalog(createCatalog(db), config.CATALOG_CACHE_SECONDS * 1000) : createCatalog(db);
   const images = createImageService({
     mediaDir: path.join(config.DATA_DIR, "media"),
     cacheDir: path.join(config.DATA_DIR, "image-cache"),

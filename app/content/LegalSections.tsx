@@ -11,7 +11,7 @@ export interface LegalSection {
 export function LegalDocument({ lastModified, sections }: { lastModified: string; sections: LegalSection[] }): ReactElement {
   return (
     <>
-      <p className="font-semibold">Last modified: {lastModified}</p>
+      <p className="font-semibold">{`Last modified: ${lastModified}`}</p>
       <nav aria-label="Contents" className="my-6 rounded bg-white p-4 shadow-sm">
         <ol>
           {sections.map((s) => (

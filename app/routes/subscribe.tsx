@@ -14,7 +14,7 @@ import { subscribeSchema } from "~/lib/contact-schemas";
 import { pageMeta } from "~/lib/meta";
 import { BOTCHECK_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "~/lib/messages";
 import { TIMING } from "~/lib/timing";
-import { useOnNewResult } from "~/lib/use-timed-result";
+import { postJson } from "~/lib/post-json";
 import { FORMS } from "../../server/security/throttle";
 
 type Result = { ok: boolean; message: string };
@@ -44,32 +44,58 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { ok: true, message: SUBSCRIBE_MESSAGES.success } satisfies Result;
 }
 
-export default function Subscribe() {
+/**
+ * In the browser: the bot check runs with action 'submit', then POST /api/subscribes always and
+ * POST /api/mc/subscribe with consent (spec section 7). Any exception counts as failure.
+ */
+async function sendSubscription(form: FormData, museumEmail: string): Promise<Result> {
+  const firstName = String(form.get("firstName") ?? "");
+  const lastName = String(form.get("lastName") ?? "");
+  const emailAddress = String(form.get("emailAddress") ?? "");
+  const consent = form.get("subscribe") === "on";
+  try {
+    const local = await postJson("/api/subscribes", { firstName, lastName, emailAddress, subscribe: consent, website: form.get("website") ?? "" });
+    if (!local.ok) throw new Error(local.body.message ?? "subscribe failed");
+    if (consent) {
+      const synced = await postJson("/api/mc/subscribe", { firstName, lastName, email: emailAddress, audience: "museum-newsletter" });
+      if (!synced.ok) throw new Error(synced.body.message ?? "subscribe failed");
+    }
+    return { ok: true, message: SUBSCRIBE_MESSAGES.success };
+  } catch {
+    return { ok: false, message: SUBSCRIBE_MESSAGES.failure(museumEmail) };
+  }
+}
+
+export default function Subscribe({ loaderData }: Route.ComponentProps) {
   const fetcher = useFetcher<Result>();
   const navigate = useNavigate();
   const { getToken } = useRecaptcha();
   const [result, setResult] = useState<Result | null>(null);
   const [sending, setSending] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
 
   useEffect(() => window.scrollTo({ top: 0 }), []);
-
-  useOnNewResult(fetcher.data, (r) => {
-    setSending(false);
-    setResult(r);
-    if (r.ok) window.scrollTo({ top: 0 });
-  });
+  useEffect(() => {
+    if (!submitted) return;
+    const id = setTimeout(() => navigate("/"), TIMING.subscribeRedirect);
+    return () => clearTimeout(id);
+  }, [submitted, navigate]);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formData = new FormData(event.currentTarget);
     setResult(null);
     setSending(true);
-    formData.set("recaptchaToken", await getToken());
-    fetcher.submit(formData, { method: "post" });
-    setTimeout(() => navigate("/"), TIMING.subscribeRedirect);
+    setSubmitted(true);
+    await getToken();
+    const outcome = await sendSubscription(formData, loaderData.museumEmail);
+    setSending(false);
+    setResult(outcome);
+    if (outcome.ok) window.scrollTo({ top: 0 });
   }
 
-  const done = result?.ok === true;
+  const shown = result ?? fetcher.data ?? null;
+  const done = shown?.ok === true;
   const required = (message: string) => ({
     required: true,
     onInvalid: (e: FormEvent<HTMLInputElement>) => e.currentTarget.setCustomValidity(message),
@@ -80,7 +106,7 @@ export default function Subscribe() {
       <h1 className="font-display text-4xl font-bold uppercase tracking-wide">{SUBSCRIBE_MESSAGES.headline}</h1>
       <div className="mt-4" aria-live="polite">
         {sending ? <Spinner label="Subscribing" /> : null}
-        {result ? <AlertBox alert={{ type: result.ok ? "success" : "danger", message: result.message }} testId="subscribe-result" /> : null}
+        {shown ? <AlertBox alert={{ type: shown.ok ? "success" : "danger", message: shown.message }} testId="subscribe-result" /> : null}
       </div>
       {done || sending ? null : (
         <fetcher.Form method="post" onSubmit={onSubmit} className="mt-6 space-y-4" data-testid="subscribe-form">

@@ -43,7 +43,16 @@ export function createMessagesApi(services: Services, limits: LimitTiers): Route
     res.status(201).json({ success: true });
   });
 
+  /** The subscribe calls carry no reCAPTCHA token (spec); the honeypot still applies. */
+  async function honeypotRefused(req: Request, res: Response): Promise<boolean> {
+    const check = await botCheck.verify({ honeypot: (req.body as Record<string, unknown> | undefined)?.[HONEYPOT_FIELD], token: null });
+    if (check.ok || check.reason !== "honeypot") return false;
+    res.status(400).json({ success: false, message: BOTCHECK_MESSAGES.honeypot });
+    return true;
+  }
+
   api.post("/mc/subscribe", limits.forms, async (req, res) => {
+    if (await honeypotRefused(req, res)) return;
     const input = parse(mailchimpSubscribeSchema, req, res);
     if (!input) return;
     await database.db.transaction((tx) =>
@@ -54,6 +63,7 @@ export function createMessagesApi(services: Services, limits: LimitTiers): Route
   });
 
   api.post("/subscribes", limits.forms, async (req, res) => {
+    if (await honeypotRefused(req, res)) return;
     const input = parse(subscribeSchema, req, res);
     if (!input) return;
     await database.db.transaction((tx) =>

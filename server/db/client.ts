@@ -37,6 +37,9 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
 }
 
+/** LOG_SQL=true prints every statement (diagnostics only). */
+const sqlLogging = () => process.env.LOG_SQL === "true";
+
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
   return openPglite(options.pgliteDir);
@@ -46,7 +49,7 @@ async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
   if (dir) mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
   const client = dir ? new PGlite(dir) : new PGlite();
   await client.waitReady;
-  const db = drizzlePglite({ client, schema }) as unknown as Database;
+  const db = drizzlePglite({ client, schema, logger: sqlLogging() }) as unknown as Database;
   let queue: Promise<unknown> = Promise.resolve();
   return {
     db,
@@ -68,7 +71,7 @@ async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
 
 async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  const db = drizzlePg({ client: pool, schema }) as unknown as Database;
+  const db = drizzlePg({ client: pool, schema, logger: sqlLogging() }) as unknown as Database;
   return {
     db,
     kind: "postgres",
