@@ -1,38 +1,43 @@
 /**
  * The home banner: five slides, autoplay every 4000 ms (spec), paused while hovered or focused,
- * and not started at all when the visitor prefers reduced motion.
+ * and not started at all when the visitor prefers reduced motion. The first slide is server
+ * rendered; Embla and its autoplay plugin load after hydration, so they are not part of the
+ * page's first-load JavaScript.
  */
-import Autoplay from "embla-carousel-autoplay";
-import useEmblaCarousel from "embla-carousel-react";
-import { useEffect, useState } from "react";
+import type { EmblaCarouselType } from "embla-carousel";
+import { useEffect, useRef, useState } from "react";
 import type { BannerSlideView } from "~/lib/catalog-types";
 import { TIMING } from "~/lib/timing";
 
-function prefersReducedMotion(): boolean {
-  return typeof window !== "undefined" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-}
-
 export function BannerCarousel({ slides, label, className }: { slides: BannerSlideView[]; label: string; className: string }) {
-  const [plugins] = useState(() =>
-    prefersReducedMotion()
-      ? []
-      : [Autoplay({ delay: TIMING.carouselAutoplay, stopOnMouseEnter: true, stopOnFocusIn: true, stopOnInteraction: false })],
-  );
-  const [viewportRef, embla] = useEmblaCarousel({ loop: true }, plugins);
+  const viewportRef = useRef<HTMLDivElement>(null);
+  const [embla, setEmbla] = useState<EmblaCarouselType | null>(null);
   const [selected, setSelected] = useState(0);
 
   useEffect(() => {
-    if (!embla) return;
-    const onSelect = () => setSelected(embla.selectedScrollSnap());
-    embla.on("select", onSelect);
+    const viewport = viewportRef.current;
+    if (!viewport) return;
+    let api: EmblaCarouselType | undefined;
+    let cancelled = false;
+    const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    void Promise.all([import("embla-carousel"), import("embla-carousel-autoplay")]).then(([{ default: EmblaCarousel }, { default: Autoplay }]) => {
+      if (cancelled) return;
+      const plugins = reducedMotion
+        ? []
+        : [Autoplay({ delay: TIMING.carouselAutoplay, stopOnMouseEnter: true, stopOnFocusIn: true, stopOnInteraction: false })];
+      api = EmblaCarousel(viewport, { loop: true }, plugins);
+      api.on("select", () => setSelected(api!.selectedScrollSnap()));
+      setEmbla(api);
+    });
     return () => {
-      embla.off("select", onSelect);
+      cancelled = true;
+      api?.destroy();
     };
-  }, [embla]);
+  }, []);
 
   if (slides.length === 0) return null;
   return (
-    <section aria-roledescription="carousel" aria-label={label} className={className} data-selected={selected}>
+    <section aria-roledescription="carousel" aria-label={label} className={className} data-selected={selected} data-ready={embla ? "true" : "false"}>
       <div className="overflow-hidden rounded-lg" ref={viewportRef}>
         <div className="flex">
           {slides.map((s, i) => (
