@@ -4,7 +4,7 @@
  * unpaid (after 7.5 s), or the server's message for 4 s. Members are sent to /.
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { data, Link, redirect, useFetcher, useNavigate } from "react-router";
+import { data, Link, redirect, useFetcher, useNavigate, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/login";
 import { useAlert } from "~/components/AlertBanner";
 import { PasswordField, SubmitButton, TextField } from "~/components/FormFields";
@@ -22,6 +22,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const flash = readFlash(request.headers.get("cookie"));
   const body = { loggedOut: flash.key === "logout" ? SERVER_MESSAGES.logout : null };
   return flash.clear ? data(body, { headers: { "Set-Cookie": flash.clear } }) : body;
+}
+
+/**
+ * After this page's own login the layout revalidates (member navigation), but this loader must
+ * not: it would send the new member to / at once instead of after the success message (2 s).
+ */
+export function shouldRevalidate({ formAction, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formAction === "/login") return false;
+  return defaultShouldRevalidate;
 }
 
 type LoginResult = { login: boolean; expired?: boolean; unpaid?: boolean; message: string };
