@@ -35,13 +35,15 @@ export interface OpenDatabaseOptions {
   /** Directory for PGlite files; omitted = in-memory PGlite (tests). */
   pgliteDir?: string;
   poolSize?: number;
+  /** Errors of idle PostgreSQL connections (a restart, a killed backend); without a listener they would crash the process. */
+  onIdleError?: (error: Error) => void;
 }
 
 /** LOG_SQL=true prints every statement (diagnostics only). */
 const sqlLogging = () => process.env.LOG_SQL === "true";
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onIdleError);
   return openPglite(options.pgliteDir);
 }
 
@@ -69,8 +71,10 @@ async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+async function openPostgres(url: string, poolSize: number, onIdleError?: (error: Error) => void): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // The pool replaces a broken idle connection on next use; the error itself must not go unhandled.
+  pool.on("error", (error) => onIdleError?.(error));
   const db = drizzlePg({ client: pool, schema, logger: sqlLogging() }) as unknown as Database;
   return {
     db,

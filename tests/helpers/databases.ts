@@ -65,7 +65,18 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => adminQuery(`drop database if exists ${name} with (force)`),
+    // Wait for the suite's connections to finish closing; force only as a last resort, since
+    // forcing kills backends whose clients are still saying goodbye.
+    async drop() {
+      for (let attempt = 0; attempt < 50; attempt++) {
+        try {
+          return await adminQuery(`drop database if exists ${name}`);
+        } catch {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      await adminQuery(`drop database if exists ${name} with (force)`);
+    },
   };
 }
 
