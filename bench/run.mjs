@@ -94,11 +94,30 @@ try {
   }
   staticServer.close();
 
+  // Sign-up and login one at a time, as a person does: median and p90 in ms (argon2id hashing).
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
+  const post = (p, body) => fetch(base + p, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const signUps = [];
+  const logins = [];
+  for (let i = 0; i < 20; i++) {
+    const email = `bench${i}.${Date.now()}@example.com`;
+    const person = { firstName: "Bench", lastName: "Fan", emailAddress: email, emailAddressConfirm: email, password: "Pirates1979", passwordConfirm: "Pirates1979", termsAndConditions: true };
+    let t = performance.now();
+    if ((await post("/api/users/", person)).status !== 201) throw new Error("sign-up failed");
+    signUps.push(performance.now() - t);
+    t = performance.now();
+    if ((await post("/api/users/login", { emailAddress: email, password: "Pirates1979" })).status !== 200) throw new Error("login failed");
+    logins.push(performance.now() - t);
+  }
+
   console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, Node ${process.version}, PGlite\n`);
   console.log("| target | req/s | p99 ms | static ceiling req/s | ratio | errors |");
   console.log("|---|---|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.name} | ${r.rps} | ${r.p99} | ${r.ceilingRps} | ${(r.ratio * 100).toFixed(0)}% | ${r.errors} |`);
   console.log(`\nFirst-load JavaScript (home page, ${scripts.length} files): ${(jsGzip / 1024).toFixed(1)} KB gzipped`);
+  console.log(`Sign-up (POST /api/users/, 20 in a row): median ${median(signUps).toFixed(1)} ms, p90 ${p90(signUps).toFixed(1)} ms`);
+  console.log(`Login (POST /api/users/login, 20 in a row): median ${median(logins).toFixed(1)} ms, p90 ${p90(logins).toFixed(1)} ms`);
 } finally {
   site.kill("SIGTERM");
   await new Promise((r) => site.once("exit", r));

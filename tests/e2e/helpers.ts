@@ -9,3 +9,19 @@ export async function expectNoSeriousA11yIssues(page: Page) {
     serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
   ).toEqual([]);
 }
+
+/** How far freezeClock jumps ahead before it stops the clock. */
+export const FREEZE_JUMP_MS = 1000;
+
+/**
+ * Stops the page's clock (installed with page.clock.install() before goto) FREEZE_JUMP_MS ahead
+ * of the page's current time, so from then on only page.clock.runFor() moves time and slow test
+ * steps can no longer eat into a timer. Timers started after the freeze are measured exactly.
+ */
+export async function freezeClock(page: Page) {
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + FREEZE_JUMP_MS);
+}
+
+/** Timers started while the page loaded have already run FREEZE_JUMP_MS plus up to this much. */
+export const LOAD_MARGIN_MS = 400;

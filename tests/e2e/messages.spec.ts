@@ -2,7 +2,7 @@
 import { expect, test } from "@playwright/test";
 import { CONTACT_MESSAGES, CONTACT_SUBJECTS, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/lib/messages";
 import { TIMING } from "../../app/lib/timing";
-import { expectNoSeriousA11yIssues } from "./helpers";
+import { expectNoSeriousA11yIssues, freezeClock } from "./helpers";
 
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
 
@@ -32,6 +32,7 @@ test.describe("contact", () => {
   test("sends, hides the form with the green message and goes home after 3.5 s", async ({ page }) => {
     await page.clock.install();
     await page.goto("/contact");
+    await freezeClock(page);
     const calls: string[] = [];
     page.on("request", (r) => {
       if (r.method() === "POST" && r.url().includes("/api/")) calls.push(new URL(r.url()).pathname);
@@ -74,6 +75,7 @@ test.describe("subscribe", () => {
   test("subscribes, hides the form, shows the green message and goes home after 3 s", async ({ page }) => {
     await page.clock.install();
     await page.goto("/subscribe");
+    await freezeClock(page);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(SUBSCRIBE_MESSAGES.headline);
     await expect(page.getByTestId("bot-check-notice")).toBeVisible();
     await expect(page.getByRole("checkbox", { name: /receive emails/ })).toBeChecked();

@@ -2,7 +2,7 @@
 import { expect, test } from "@playwright/test";
 import { MESSAGES } from "../../app/lib/messages";
 import { TIMING } from "../../app/lib/timing";
-import { expectNoSeriousA11yIssues } from "./helpers";
+import { expectNoSeriousA11yIssues, FREEZE_JUMP_MS, freezeClock, LOAD_MARGIN_MS } from "./helpers";
 
 test.describe("shared layout", () => {
   test("shows the visitor navigation, bottom menu and footer", async ({ page }) => {
@@ -90,26 +90,28 @@ test.describe("404 and error fallback", () => {
   test("an unknown address answers 404, shows the page, and goes home after 5 seconds", async ({ page }) => {
     await page.clock.install();
     const response = await page.goto("/this/does/not/exist");
+    await freezeClock(page);
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(MESSAGES.notFoundHeadline);
     await expect(page.getByTestId("not-found-code")).toHaveText(MESSAGES.notFoundCode);
     await expectNoSeriousA11yIssues(page);
-    await page.clock.runFor(TIMING.notFoundRedirect - 100);
+    await page.clock.runFor(TIMING.notFoundRedirect - FREEZE_JUMP_MS - LOAD_MARGIN_MS);
     await expect(page).toHaveURL(/\/this\/does\/not\/exist$/);
-    await page.clock.runFor(200);
+    await page.clock.runFor(LOAD_MARGIN_MS + 100);
     await expect(page).toHaveURL(/\/$/);
   });
 
   test("a failing page shows the fallback with Contact Us and goes home after 7 seconds", async ({ page }) => {
     await page.clock.install();
     const response = await page.goto("/__error-probe");
+    await freezeClock(page);
     expect(response?.status()).toBe(500);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(MESSAGES.errorHeadline);
     await expect(page.getByRole("main").getByRole("link", { name: "Contact Us" })).toHaveAttribute("href", "/contact");
     await expectNoSeriousA11yIssues(page);
-    await page.clock.runFor(TIMING.errorPageRedirect - 100);
+    await page.clock.runFor(TIMING.errorPageRedirect - FREEZE_JUMP_MS - LOAD_MARGIN_MS);
     await expect(page).toHaveURL(/__error-probe$/);
-    await page.clock.runFor(200);
+    await page.clock.runFor(LOAD_MARGIN_MS + 100);
     await expect(page).toHaveURL(/\/$/);
   });
 });
