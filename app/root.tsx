@@ -12,6 +12,7 @@ import {
   useRouteLoaderData,
   type LinksFunction,
 } from "react-router";
+import { useEffect } from "react";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { AlertBanner, AlertProvider } from "~/components/AlertBanner";
@@ -44,6 +45,10 @@ const FALLBACK_SHOP_URL = "https://shop.pittsburghsportsmuseum.example";
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  // Marks the document once React has hydrated it (tests wait for this before driving timers).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   const data = useRouteLoaderData<typeof loader>("root");
   const viewer = data?.viewer ?? null;
   const shopUrl = data?.settings.shopUrl ?? FALLBACK_SHOP_URL;

@@ -14,11 +14,12 @@ export async function expectNoSeriousA11yIssues(page: Page) {
 export const FREEZE_JUMP_MS = 1000;
 
 /**
- * Stops the page's clock (installed with page.clock.install() before goto) FREEZE_JUMP_MS ahead
+ * Waits for hydration, then stops the page's clock (installed with page.clock.install() before goto) FREEZE_JUMP_MS ahead
  * of the page's current time, so from then on only page.clock.runFor() moves time and slow test
  * steps can no longer eat into a timer. Timers started after the freeze are measured exactly.
  */
 export async function freezeClock(page: Page) {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
   const now = await page.evaluate(() => Date.now());
   await page.clock.pauseAt(now + FREEZE_JUMP_MS);
 }
