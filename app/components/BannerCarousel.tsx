@@ -11,6 +11,7 @@ import { TIMING } from "~/lib/timing";
 
 export function BannerCarousel({ slides, label, className }: { slides: BannerSlideView[]; label: string; className: string }) {
   const viewportRef = useRef<HTMLDivElement>(null);
+  const sectionRef = useRef<HTMLElement>(null);
   const [embla, setEmbla] = useState<EmblaCarouselType | null>(null);
   const [selected, setSelected] = useState(0);
 
@@ -24,7 +25,15 @@ export function BannerCarousel({ slides, label, className }: { slides: BannerSli
       if (cancelled) return;
       const plugins = reducedMotion
         ? []
-        : [Autoplay({ delay: TIMING.carouselAutoplay, stopOnMouseEnter: true, stopOnFocusIn: true, stopOnInteraction: false })];
+        : [
+            Autoplay({
+              delay: TIMING.carouselAutoplay,
+              stopOnMouseEnter: true,
+              stopOnInteraction: false,
+              // Hovering anywhere in the carousel, slide buttons included, pauses it.
+              rootNode: () => sectionRef.current,
+            }),
+          ];
       api = EmblaCarousel(viewport, { loop: true }, plugins);
       api.on("select", () => setSelected(api!.selectedScrollSnap()));
       setEmbla(api);
@@ -37,7 +46,19 @@ export function BannerCarousel({ slides, label, className }: { slides: BannerSli
 
   if (slides.length === 0) return null;
   return (
-    <section aria-roledescription="carousel" aria-label={label} className={className} data-selected={selected} data-ready={embla ? "true" : "false"}>
+    <section
+      ref={sectionRef}
+      aria-roledescription="carousel"
+      aria-label={label}
+      className={className}
+      data-selected={selected}
+      data-ready={embla ? "true" : "false"}
+      // Keyboard focus on the slide buttons pauses autoplay until focus leaves the carousel.
+      onFocus={() => embla?.plugins().autoplay?.stop()}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) embla?.plugins().autoplay?.play();
+      }}
+    >
       <div className="overflow-hidden rounded-lg" ref={viewportRef}>
         <div className="flex">
           {slides.map((s, i) => (
