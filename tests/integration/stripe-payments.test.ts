@@ -1,0 +1,136 @@
+/**
+ * Stripe through the official SDK against a local stand-in, and the webhook with payloads signed
+ * by the SDK itself: charge once per idempotency key, card errors, 3-D Secure, signature checks,
+ * replays, 20 parallel deliveries granting once, refunds taking the days back.
+ */
+import { eq } from "drizzle-orm";
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { calendarDateIn } from "~/lib/access";
+import { payments, processedWebhookEvents, users } from "../../server/db/schema";
+import { addDays } from "../../server/membership/ticket";
+import { availableDrivers } from "../helpers/databases";
+import { createSignedInAccount } from "../helpers/fixtures";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+import { startStripeApi } from "../mocks/stripe-api";
+
+const drivers = await availableDrivers();
+const WEBHOOK_SECRET = "whsec_test_standin";
+const signer = new Stripe("sk_test_signer");
+
+describe.each(drivers)("Stripe on %s", (kind) => {
+  let server: TestServer;
+  let stripe: Awaited<ReturnType<typeof startStripeApi>>;
+
+  beforeAll(async () => {
+    stripe = await startStripeApi();
+    server = await startTestServer(kind, {
+      STRIPE_SECRET_KEY: "sk_test_standin",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_standin",
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: stripe.url,
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await stripe?.close();
+  });
+
+  const today = () => calendarDateIn("America/New_York", new Date());
+  const db = () => server.services.database.db;
+  const post = (path: string, body: unknown, cookie?: string) =>
+    fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+  const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0];
+  const paymentRows = (userId: string) => db().select().from(payments).where(eq(payments.userId, userId));
+
+  function webhook(event: Record<string, unknown>, signature?: string) {
+    const payload = JSON.stringify(event);
+    const header = signature ?? signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    return fetch(`${server.url}/api/stripe/webhook`, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": header }, body: payload });
+  }
+  const succeeded = (eventId: string, pi: string, userId: string) => ({
+    id: eventId,
+    object: "event",
+    type: "payment_intent.succeeded",
+    data: { object: { id: pi, object: "payment_intent", amount: 699, currency: "usd", metadata: { userId }, receipt_email: "fan@example.com", latest_charge: null } },
+  });
+
+  it("charges through the SDK with an idempotency key and grants the ticket once", async () => {
+    const account = await createSignedInAccount(server.services);
+    const first = await post("/api/stripe/payment", { id: "pm_card_visa" }, account.cookie);
+    expect(first.status).toBe(200);
+    expect((await first.json()).account.validThrough).toBe(addDays(today(), 120));
+    const create = stripe.requests.find((r) => r.method === "POST" && r.body.get("metadata[userId]") === account.userId)!;
+    expect(create.idempotencyKey).toBeTruthy();
+    expect(create.body.get("amount")).toBe("699");
+    expect(create.body.get("currency")).toBe("usd");
+    expect(create.body.get("confirm")).toBe("true");
+    // The same request again: same key, same PaymentIntent, nothing more granted.
+    await post("/api/stripe/payment", { id: "pm_card_visa" }, account.cookie);
+    expect((await userRow(account.userId)).validThrough).toBe(addDays(today(), 120));
+    const rows = await paymentRows(account.userId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ provider: "stripe", cardBrand: "visa", cardLast4: "4242" });
+  });
+
+  it("shows the card's own message when Stripe declines it", async () => {
+    const account = await createSignedInAccount(server.services);
+    const res = await post("/api/stripe/payment", { id: "pm_card_chargeDeclined" }, account.cookie);
+    expect(res.status).toBe(402);
+    expect(await res.json()).toMatchObject({ success: false, message: "Your card was declined." });
+    expect(await paymentRows(account.userId)).toHaveLength(0);
+  });
+
+  it("completes 3-D Secure: action required, then confirmed and granted", async () => {
+    const account = await createSignedInAccount(server.services);
+    const res = await post("/api/stripe/payment", { id: "pm_card_authenticationRequired" }, account.cookie);
+    expect(res.status).toBe(202);
+    const body = await res.json();
+    expect(body).toMatchObject({ requiresAction: true, clientSecret: expect.stringContaining("_secret_") });
+    stripe.authenticate(body.paymentIntentId);
+    const confirmed = await post("/api/stripe/payment/confirm", { paymentIntentId: body.paymentIntentId }, account.cookie);
+    expect(confirmed.status).toBe(200);
+    expect((await userRow(account.userId)).validThrough).toBe(addDays(today(), 120));
+    // The webhook for the same payment arrives later: still one grant.
+    expect((await webhook(succeeded("evt_3ds", body.paymentIntentId, account.userId))).status).toBe(200);
+    expect(await paymentRows(account.userId)).toHaveLength(1);
+  });
+
+  it("refuses a bad or missing signature with 400 and writes nothing", async () => {
+    const account = await createSignedInAccount(server.services);
+    const bad = await webhook(succeeded("evt_bad", "pi_bad", account.userId), "t=1,v1=deadbeef");
+    expect(bad.status).toBe(400);
+    const missing = await fetch(`${server.url}/api/stripe/webhook`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(missing.status).toBe(400);
+    expect(await paymentRows(account.userId)).toHaveLength(0);
+    expect(await db().select().from(processedWebhookEvents).where(eq(processedWebhookEvents.eventId, "evt_bad"))).toHaveLength(0);
+  });
+
+  it("grants from payment_intent.succeeded exactly once under 20 parallel deliveries and replays", async () => {
+    const account = await createSignedInAccount(server.services);
+    const event = succeeded("evt_parallel", "pi_parallel", account.userId);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => webhook(event)));
+    for (const a of answers) expect(a.status).toBe(200);
+    expect((await webhook(event)).status).toBe(200);
+    expect(await paymentRows(account.userId)).toHaveLength(1);
+    expect((await userRow(account.userId)).validThrough).toBe(addDays(today(), 120));
+    expect(await db().select().from(processedWebhookEvents).where(eq(processedWebhookEvents.eventId, "evt_parallel"))).toHaveLength(1);
+  });
+
+  it("takes the ticket's days back on charge.refunded, once", async () => {
+    const account = await createSignedInAccount(server.services);
+    await webhook(succeeded("evt_to_refund", "pi_to_refund", account.userId));
+    expect((await userRow(account.userId)).validThrough).toBe(addDays(today(), 120));
+    const refund = (id: string) => ({ id, object: "event", type: "charge.refunded", data: { object: { id: "ch_1", object: "charge", refunded: true, payment_intent: "pi_to_refund" } } });
+    expect((await webhook(refund("evt_refund_1"))).status).toBe(200);
+    expect((await webhook(refund("evt_refund_2"))).status).toBe(200);
+    expect((await userRow(account.userId)).validThrough).toBe(today());
+    expect((await paymentRows(account.userId))[0].status).toBe("refunded");
+  });
+
+  it("acknowledges events it does not handle", async () => {
+    const res = await webhook({ id: "evt_other", object: "event", type: "customer.created", data: { object: { id: "cus_1" } } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ ignored: true });
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * A local stand-in for the two Stripe endpoints the SDK calls: POST /v1/payment_intents (honours
+ * Idempotency-Key) and GET /v1/payment_intents/:id. Payment methods follow Stripe's test ids.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+
+interface Intent {
+  id: string;
+  object: "payment_intent";
+  amount: number;
+  currency: string;
+  status: string;
+  client_secret: string;
+  metadata: Record<string, string>;
+  receipt_email: string | null;
+  latest_charge: unknown;
+  last_payment_error: null;
+}
+
+export async function startStripeApi() {
+  const intents = new Map<string, Intent>();
+  const byKey = new Map<string, Intent>();
+  const requests: { method: string; path: string; idempotencyKey?: string; body: URLSearchParams }[] = [];
+  let n = 0;
+  const card = { payment_method_details: { card: { brand: "visa", last4: "4242" } } };
+
+  const server = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (c) => (raw += c));
+    req.on("end", () => {
+      const body = new URLSearchParams(raw);
+      const key = req.headers["idempotency-key"] as string | undefined;
+      requests.push({ method: req.method ?? "", path: req.url ?? "", idempotencyKey: key, body });
+      const send = (status: number, json: unknown) => {
+        res.writeHead(status, { "content-type": "application/json", "request-id": `req_${++n}` });
+        res.end(JSON.stringify(json));
+      };
+      if (req.method === "POST" && req.url === "/v1/payment_intents") {
+        if (key && byKey.has(key)) return send(200, byKey.get(key));
+        const pm = body.get("payment_method");
+        if (pm === "pm_card_chargeDeclined") {
+          return send(402, { error: { type: "card_error", code: "card_declined", message: "Your card was declined." } });
+        }
+        const id = `pi_standin_${++n}`;
+        const needsAction = pm === "pm_card_authenticationRequired";
+        const intent: Intent = {
+          id,
+          object: "payment_intent",
+          amount: Number(body.get("amount")),
+          currency: body.get("currency") ?? "usd",
+          status: needsAction ? "requires_action" : "succeeded",
+          client_secret: `${id}_secret_x`,
+          metadata: { userId: body.get("metadata[userId]") ?? "" },
+          receipt_email: body.get("receipt_email"),
+          latest_charge: needsAction ? null : card,
+          last_payment_error: null,
+        };
+        intents.set(id, intent);
+        if (key) byKey.set(key, intent);
+        return send(200, intent);
+      }
+      const m = /^\/v1\/payment_intents\/([^/?]+)/.exec(req.url ?? "");
+      if (req.method === "GET" && m) {
+        const intent = intents.get(m[1]);
+        return intent ? send(200, intent) : send(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
+      }
+      send(404, { error: { type: "invalid_request_error", message: "Unrecognized request URL" } });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    /** Completes 3-D Secure for an intent, as the browser would. */
+    authenticate(id: string) {
+      const intent = intents.get(id);
+      if (intent) Object.assign(intent, { status: "succeeded", latest_charge: card });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
