@@ -17,10 +17,18 @@ if (!hasChromium) {
 
 const PORT = Number(process.env.E2E_PORT ?? 4319);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "museum-e2e-"));
+// Email goes to the capture server of tests/e2e/global-setup.ts, which writes each message into
+// mailDir. Chosen here (the config is evaluated before globalSetup) and handed on via process.env
+// to globalSetup and the test workers, which load this config again and must keep the same one.
+const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 4325);
+const mailDir = process.env.E2E_MAIL_DIR ?? mkdtempSync(path.join(tmpdir(), "museum-e2e-mail-"));
+process.env.E2E_MAIL_DIR = mailDir;
+process.env.E2E_SMTP_PORT = String(SMTP_PORT);
 
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: hasChromium ? "**/*.spec.ts" : [],
+  globalSetup: "./tests/e2e/global-setup.ts",
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -62,6 +70,8 @@ export default defineConfig({
           RATE_LIMIT_RELAXED: "true",
           NODE_ENV: "production",
           PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+          SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+          E2E_MAIL_DIR: mailDir,
           ...(process.env.DATABASE_URL
             ? { DATABASE_URL: process.env.DATABASE_URL, SESSION_SECRET: "e2e-session-secret-0123456789abcdef" }
             : {}),

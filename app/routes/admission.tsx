@@ -29,10 +29,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return data<SignUpResult>({ success: false, message: parsed.error.issues[0].message }, { status: 400 });
   const result = await context.services.accounts.signUp(parsed.data);
   if (!result.ok) return data<SignUpResult>({ success: false, message: SERVER_MESSAGES.emailTaken }, { status: 409 });
-  return data<SignUpResult>(
-    { success: true, message: SERVER_MESSAGES.signUpSuccess },
-    { headers: { "Set-Cookie": sessionCookie(result.token, context.settings.publicUrl.startsWith("https://")) } },
-  );
+  // The router follows the redirect itself; navigating from the page after the fetcher settles
+  // races React Router's revalidation and can leave the old page on screen.
+  return redirect("/admission/payment", {
+    headers: { "Set-Cookie": sessionCookie(result.token, context.settings.publicUrl.startsWith("https://")) },
+  });
 }
 
 const EMPTY = { firstName: "", lastName: "", emailAddress: "", emailAddressConfirm: "", password: "", passwordConfirm: "" };
@@ -46,11 +47,7 @@ export default function Admission({ loaderData }: Route.ComponentProps) {
   const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) => setF((v) => ({ ...v, [k]: e.target.value }));
 
   useOnNewResult(fetcher.data, (r) => {
-    if (r.success) {
-      setF(EMPTY);
-      navigate("/admission/payment");
-      return;
-    }
+    if (r.success) return;
     show({ type: "danger", message: r.message }, TIMING.signUpAlert);
     if (r.message !== SERVER_MESSAGES.emailTaken) return;
     const id = setTimeout(() => navigate("/login"), TIMING.signUpFailureRedirect);
