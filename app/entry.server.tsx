@@ -1,5 +1,6 @@
 /**
- * Server rendering entry: streams the HTML with the request's CSP nonce on every script, and
+ * Server rendering entry: streams the HTML with the request's CSP nonce on every script (none
+ * when rendered for the anonymous page cache, whose scripts are allowed by hash), and
  * logs route errors with the request id (never shown to the visitor).
  */
 import { PassThrough } from "node:stream";
@@ -23,14 +24,15 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const nonce = loadContext.cspNonce;
+  // No nonce for a page rendered for the anonymous page cache: its inline scripts go by hash.
+  const nonce = loadContext.cspNonce || undefined;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
     // Crawlers get the whole document at once; browsers get the shell as soon as it is ready.
     const readyOption = userAgent && isbot(userAgent) ? "onAllReady" : "onShellReady";
     const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
+      <NonceProvider value={nonce ?? ""}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {

@@ -44,7 +44,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet
 const FALLBACK_SHOP_URL = "https://shop.pittsburghsportsmuseum.example";
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const nonce = useNonce();
+  const nonce = useNonce() || undefined;
   // Marks the document once React has hydrated it (tests wait for this before driving timers).
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";

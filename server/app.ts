@@ -2,25 +2,28 @@
  * The Express application: security headers, compression, static files, health check, the
  * JSON API and the React Router request handler, in that order.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type Request, type RequestHandler, type Response } from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
-import type { AppLoadContext, ServerBuild } from "react-router";
+import { createRequestHandler as createFetchHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { requestSessionToken } from "./accounts/request-auth";
 import { createAccountsApi } from "./api/accounts-api";
 import { createMessagesApi } from "./api/messages-api";
 import { createStripeClient } from "./payments/stripe-provider";
 import { createStripeWebhookRouter } from "./payments/stripe-webhook";
 import { createRateLimits } from "./security/limits";
+import { cspNonce } from "./security/csp-nonce";
 import { sameOriginOnly } from "./security/same-origin";
 import { createCatalogApi } from "./api/catalog-api";
+import { collectionJson } from "./api/collection-json";
 import { apiErrorHandler } from "./api/error-handler";
 import { sendError } from "./api/http-errors";
 import { createImageRouter } from "./images/image-routes";
+import { createAnonymousPageCache } from "./pages/anonymous-page-cache";
 import { isMemberOnlyImage } from "./images/member-only";
 import type { PublicSettings } from "./load-context";
 import type { Viewer } from "../app/lib/access";
@@ -92,7 +95,7 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
   );
 
   app.use((_req, res, next) => {
-    res.locals.cspNonce = randomBytes(16).toString("base64");
+    res.locals.cspNonce = cspNonce();
     next();
   });
 
@@ -121,6 +124,29 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
       crossOriginEmbedderPolicy: false,
     }),
   );
+
+  const settings = publicSettings(services);
+  const loadContext = (req: Request, res: Response, viewer: AppLoadContext["viewer"], cspNonce: string): AppLoadContext => ({
+    services,
+    viewer,
+    requestId: String(req.id),
+    cspNonce,
+    logger: req.log,
+    settings,
+    clientIp: req.ip ?? "unknown",
+    renderState: { loadFailed: false },
+  });
+
+  // Pages every visitor sees alike, rendered once per instance and served compressed (decision 008).
+  if (production && config.PAGE_CACHE_SECONDS > 0) {
+    const pageCache = createAnonymousPageCache({
+      render: createFetchHandler(build, "production"),
+      loadContext: (req, res) => loadContext(req, res, null, ""),
+      origin: config.PUBLIC_URL,
+      ttlSeconds: config.PAGE_CACHE_SECONDS,
+    });
+    app.use(pageCache.middleware);
+  }
 
   app.use(compression());
 
@@ -180,7 +206,7 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
   }
   app.use(sameOriginOnly(config.PUBLIC_URL, ["/api/stripe/webhook"]));
   app.use("/api", express.json({ limit: "64kb" }));
-  app.use("/api", createCatalogApi(services.catalog));
+  app.use("/api", createCatalogApi(services.catalog, collectionJson({ resultsAreShared: config.CATALOG_CACHE_SECONDS > 0 })));
   app.use("/api", createAccountsApi(services, limits));
   app.use("/api", createMessagesApi(services, limits));
   app.use("/api", (_req, res) => sendError(res, 404, "Not found"));
@@ -188,18 +214,8 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
 
   if (devMiddleware) app.use(devMiddleware);
 
-  const settings = publicSettings(services);
-  const getLoadContext = async (req: Request, res: Response): Promise<AppLoadContext> => {
-    return {
-      services,
-      viewer: res.locals.viewer ?? null,
-      requestId: String(req.id),
-      cspNonce: String(res.locals.cspNonce),
-      logger: req.log,
-      settings,
-      clientIp: req.ip ?? "unknown",
-    };
-  };
+  const getLoadContext = async (req: Request, res: Response): Promise<AppLoadContext> =>
+    loadContext(req, res, res.locals.viewer ?? null, String(res.locals.cspNonce));
 
   app.all("/{*splat}", createRequestHandler({ build, getLoadContext, mode: production ? "production" : "development" }));
 

@@ -59,6 +59,8 @@ const envSchema = z.object({
   SEED_DEMO: booleanFromEnv.optional(),
   /** How long each instance may serve collection reads from memory (0 = always ask the database). */
   CATALOG_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /** How long each instance serves a rendered page to visitors who are not signed in (0 = off). */
+  PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Mounts /__error-probe, a route that throws, so tests can see the error fallback. */
   ENABLE_ERROR_PROBE: booleanFromEnv.default(false),

@@ -20,7 +20,10 @@ export interface MuseumLoadContext {
   services: Services;
   viewer: (Viewer & { userId: string }) | null;
   requestId: string;
+  /** The request's CSP nonce; empty when the page is rendered for the anonymous page cache. */
   cspNonce: string;
+  /** Set by a loader that showed its page without some data: such a page is never cached. */
+  renderState: { loadFailed: boolean };
   logger: Logger;
   settings: PublicSettings;
   /** Client address (trusted proxy aware), for rate limits. */

@@ -17,6 +17,7 @@ export async function softLoad<T>(context: AppLoadContext, what: string, load: (
     return await load();
   } catch (error) {
     context.logger.error({ err: error, requestId: context.requestId, what }, "data load failed");
+    context.renderState.loadFailed = true;
     return fallback;
   }
 }

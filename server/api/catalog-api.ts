@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Viewer } from "../../app/lib/access";
 import { canSeeMemberContent } from "../../app/lib/access";
 import type { Catalog } from "../catalog/catalog-service";
+import type { SendJson } from "./collection-json";
 import { sendError, zodMessage } from "./http-errors";
 
 const id = z.uuid({ message: "is not a valid id" });
@@ -20,7 +21,8 @@ function viewerOf(res: Response): Viewer | null {
   return (res.locals.viewer as Viewer | null | undefined) ?? null;
 }
 
-export function createCatalogApi(catalog: Catalog): Router {
+/** `sendJson` answers with a collection read (see collection-json.ts). */
+export function createCatalogApi(catalog: Catalog, sendJson: SendJson): Router {
   const api = Router();
 
   /** Parses `req.params[name]` as an id, or answers 400 and returns null. */
@@ -39,7 +41,7 @@ export function createCatalogApi(catalog: Catalog): Router {
 
   api.get("/teams", async (req, res) => {
     if (rejectQuery(req, res)) return;
-    res.json(await catalog.listTeams());
+    await sendJson(req, res, await catalog.listTeams());
   });
 
   api.get("/teams/:id", async (req, res) => {
@@ -47,12 +49,12 @@ export function createCatalogApi(catalog: Catalog): Router {
     if (!teamId) return;
     const team = await catalog.getTeam(teamId);
     if (!team) return sendError(res, 404, "Team not found");
-    res.json(team);
+    await sendJson(req, res, team);
   });
 
   api.get("/categories", async (req, res) => {
     if (rejectQuery(req, res)) return;
-    res.json(await catalog.listCategories());
+    await sendJson(req, res, await catalog.listCategories());
   });
 
   api.get("/categories/:id", async (req, res) => {
@@ -60,13 +62,13 @@ export function createCatalogApi(catalog: Catalog): Router {
     if (!categoryId) return;
     const category = await catalog.getCategory(categoryId);
     if (!category) return sendError(res, 404, "Category not found");
-    res.json(category);
+    await sendJson(req, res, category);
   });
 
   api.get("/exhibits", async (req, res) => {
     const parsed = exhibitQuery.safeParse(req.query);
     if (!parsed.success) return sendError(res, 400, zodMessage(parsed.error));
-    res.json(await catalog.listExhibits(parsed.data, canSeeMemberContent(viewerOf(res))));
+    await sendJson(req, res, await catalog.listExhibits(parsed.data, canSeeMemberContent(viewerOf(res))));
   });
 
   api.get("/exhibits/:id", async (req, res) => {
@@ -74,12 +76,12 @@ export function createCatalogApi(catalog: Catalog): Router {
     if (!exhibitId) return;
     const exhibit = await catalog.getExhibit(exhibitId, canSeeMemberContent(viewerOf(res)));
     if (!exhibit) return sendError(res, 404, "Exhibit not found");
-    res.json(exhibit);
+    await sendJson(req, res, exhibit);
   });
 
   api.get("/enshrinees", async (req, res) => {
     if (rejectQuery(req, res)) return;
-    res.json(await catalog.listEnshrinees());
+    await sendJson(req, res, await catalog.listEnshrinees());
   });
 
   api.get("/enshrinees/:enshrineeID", async (req, res) => {
@@ -87,7 +89,7 @@ export function createCatalogApi(catalog: Catalog): Router {
     if (!enshrineeId) return;
     const enshrinee = await catalog.getEnshrinee(enshrineeId, canSeeMemberContent(viewerOf(res)));
     if (!enshrinee) return sendError(res, 404, "Enshrinee not found");
-    res.json(enshrinee);
+    await sendJson(req, res, enshrinee);
   });
 
   return api;

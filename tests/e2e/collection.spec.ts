@@ -516,3 +516,40 @@ test.describe("favorite stories", () => {
     await expectNoSeriousA11yIssues(page);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// anonymous page cache
+
+test.describe("pages served to visitors from the page cache", () => {
+  test("a stored exhibit page hydrates and navigates with no script blocked by the CSP", async ({ page }) => {
+    const blocked: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error" && /Content Security Policy|Refused to/i.test(m.text())) blocked.push(m.text());
+    });
+    page.on("pageerror", (e) => blocked.push(e.message));
+    const exhibit = (await allExhibits(page.request)).find((e) => e.active)!;
+    await page.goto(exhibitPath(exhibit));
+    const again = await page.goto(exhibitPath(exhibit));
+    expect(again?.headers()["x-cache"]).toBe("HIT");
+    expect(again?.headers()["content-security-policy"]).toMatch(/script-src 'self' 'sha256-/);
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    // A client-side navigation: the next page's data comes from a fetch, with no document reload.
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+    await page.getByTestId("back-link").click();
+    await expect(page).toHaveURL(new RegExp(`${categoryPath(exhibit.team._id, exhibit.category._id)}$`));
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+    expect(blocked).toEqual([]);
+  });
+
+  test("a visitor who buys a ticket sees the member page at once, not the stored visitor page", async ({ page }) => {
+    const exhibit = (await allExhibits(page.request)).find((e) => e.active)!;
+    await page.goto(exhibitPath(exhibit));
+    await page.goto(exhibitPath(exhibit));
+    await expect(page.getByTestId("ticket-banner")).toBeVisible();
+    await becomeMember(page);
+    await page.reload();
+    await expect(page.getByTestId("ticket-banner")).toHaveCount(0);
+    await expect(page.getByTestId("exhibit-description")).toBeVisible();
+    await expect(page.getByTestId("photo-carousel")).toBeVisible();
+  });
+});

@@ -54,6 +54,25 @@ describe.each(drivers)("collection on %s", (kind) => {
     expect(teams[0]).toMatchObject({ _id: expect.any(String), name: expect.any(String), logo: expect.stringContaining("height=150") });
   });
 
+  it("answers collection reads compressed, with an ETag that a revalidation meets with 304", async () => {
+    const first = await fetch(`${server.url}/api/exhibits/?active=true`, { headers: { "accept-encoding": "br" } });
+    expect(first.headers.get("content-encoding")).toBe("br");
+    expect(first.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    const body = (await first.json()) as ExhibitView[];
+    expect(body.length).toBeGreaterThan(0);
+    expect(body[0].description).toBeUndefined();
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await fetch(`${server.url}/api/exhibits/?active=true`, { headers: { "if-none-match": etag, "cache-control": "max-age=0" } });
+    expect(again.status).toBe(304);
+    // A member's answer is another document: the visitor's ETag does not match it.
+    const asMember = await fetch(`${server.url}/api/exhibits/?active=true`, {
+      headers: { "if-none-match": etag, "cache-control": "max-age=0", cookie: memberCookie },
+    });
+    expect(asMember.status).toBe(200);
+    expect(((await asMember.json()) as ExhibitView[])[0].description).toEqual(expect.any(String));
+  });
+
   it("filters exhibits by team, category, active and favoriteStory", async () => {
     const [team] = await json<TeamView[]>("/api/teams/");
     const byTeam = await json<ExhibitView[]>(`/api/exhibits/?team=${team._id}&active=true`);

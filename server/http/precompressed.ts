@@ -1,0 +1,65 @@
+/**
+ * A response body compressed ahead of time, sent to many askers: brotli, gzip or plain as each
+ * one accepts, with an ETag that answers a revalidation with 304. Used by the anonymous page
+ * cache and by the JSON API for collection reads that are themselves cached.
+ */
+import { createHash } from "node:crypto";
+import { promisify } from "node:util";
+import { brotliCompress, constants as zlib, gzip } from "node:zlib";
+import type { Request, Response } from "express";
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/** Below this size compression saves less than it costs. */
+const MIN_COMPRESS_BYTES = 1024;
+
+export interface Precompressed {
+  body: Buffer;
+  etag: string;
+  gzip?: Buffer;
+  br?: Buffer;
+}
+
+/**
+ * `shared`: the body will be sent many times, so it is worth compressing hard in both encodings;
+ * otherwise it is sent once and only gzipped, quickly. Runs on libuv's thread pool.
+ */
+export async function precompress(body: Buffer, { shared }: { shared: boolean }): Promise<Precompressed> {
+  const etag = `"${createHash("sha1").update(body).digest("base64url")}"`;
+  if (body.length < MIN_COMPRESS_BYTES) return { body, etag };
+  if (!shared) return { body, etag, gzip: await gzipAsync(body) };
+  const [gz, br] = await Promise.all([
+    gzipAsync(body, { level: 9 }),
+    brotliAsync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  ]);
+  return { body, etag, gzip: gz, br };
+}
+
+export function precompressedSize(p: Precompressed): number {
+  return p.body.length + (p.gzip?.length ?? 0) + (p.br?.length ?? 0);
+}
+
+/**
+ * Sends `p` as the body of the response whose status and headers are already set. With
+ * `etag`, a request whose If-None-Match matches gets 304 and no body.
+ */
+export function sendPrecompressed(req: Request, res: Response, p: Precompressed, { etag }: { etag: boolean }): void {
+  res.vary("Accept-Encoding");
+  if (etag) {
+    res.setHeader("ETag", p.etag);
+    if (req.fresh) {
+      res.status(304).end();
+      return;
+    }
+  }
+  const names = (["br", "gzip"] as const).filter((e) => p[e]);
+  const encoding = names.length ? req.acceptsEncodings([...names, "identity"]) : false;
+  const compressed = encoding === "br" || encoding === "gzip" ? p[encoding] : undefined;
+  const body = compressed ?? p.body;
+  // A body already encoded is left alone by the compression middleware.
+  if (compressed) res.setHeader("Content-Encoding", encoding as string);
+  res.setHeader("Content-Length", body.length);
+  if (req.method === "HEAD") res.end();
+  else res.end(body);
+}

@@ -1,0 +1,157 @@
+/**
+ * Anonymous page cache. Everyone who is not signed in sees the same collection pages, so each
+ * instance renders such a page once, keeps it for PAGE_CACHE_SECONDS (compressed ahead, with an
+ * ETag) and serves it to the next visitors without rendering React again.
+ *
+ * - Only GET/HEAD requests that carry no session token (cookie or Bearer) are served from here;
+ *   members always get a fresh render through the normal handler, so nothing member-only can
+ *   end up in a cached page and no visitor is ever shown a member's page.
+ * - Pages are rendered without cookies or credentials, as a visitor.
+ * - A cached page cannot carry a per-request CSP nonce; its inline scripts are allowed by their
+ *   SHA-256 hashes instead (see docs/decisions/008-anonymous-page-cache.md).
+ * - Only a complete 200 answer without Set-Cookie is stored; a page shown without some data
+ *   because a read failed (`renderState.loadFailed`) is served but not stored.
+ */
+import { createHash } from "node:crypto";
+import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import { LRUCache } from "lru-cache";
+import type { AppLoadContext } from "react-router";
+import { requestSessionToken } from "../accounts/request-auth";
+import { precompress, precompressedSize, sendPrecompressed, type Precompressed } from "../http/precompressed";
+
+/** Paths of the pages every visitor sees alike (the collection, About, the legal pages). */
+const ANONYMOUS_PAGES = [
+  /^\/$/,
+  /^\/teams\/[^/]+(?:\/[^/]+){0,2}\/?$/,
+  /^\/enshrinees(?:\/[^/]+\/[^/]+)?\/?$/,
+  /^\/[^/]+\/[^/]+\/exhibit\/[^/]+\/?$/,
+  /^\/favoritestories(?:\/exhibit\/[^/]+)?\/?$/,
+  /^\/(?:about|termsandconditions|privacypolicy|sitemap\.xml|robots\.txt)\/?$/,
+];
+
+/** Paths the host serves itself, never pages. */
+const HOST_PATHS = /^\/(?:api|images|assets)\//;
+
+export function isAnonymousPage(path: string): boolean {
+  return !HOST_PATHS.test(path) && ANONYMOUS_PAGES.some((re) => re.test(path));
+}
+
+/** Request headers never passed to a shared render: whatever identifies or conditions the asker. */
+const PRIVATE_HEADERS = new Set(["cookie", "authorization", "if-none-match", "if-modified-since", "accept-encoding"]);
+/** Response headers recomputed when a stored page is sent. */
+const REWRITTEN_HEADERS = new Set(["content-length", "content-encoding", "transfer-encoding", "etag", "vary"]);
+
+export interface RenderedPage {
+  status: number;
+  headers: [string, string][];
+  content: Precompressed;
+  /** `'sha256-…'` sources for every inline script of the page. */
+  scriptHashes: string[];
+  /** Stored and shared; false for answers sent once (errors, redirects, partial pages). */
+  shared: boolean;
+}
+
+/** The CSP source of each executable inline script (a JSON-LD data block is never executed). */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    const [, attributes, text] = m;
+    if (/\bsrc\s*=/i.test(attributes) || /application\/(?:ld\+)?json/i.test(attributes) || text === "") continue;
+    hashes.add(`'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`);
+  }
+  return [...hashes];
+}
+
+export interface AnonymousPageCacheOptions {
+  /** React Router's fetch-style handler (`createRequestHandler(build)` from react-router). */
+  render: (request: Request, context: AppLoadContext) => Promise<Response>;
+  /** The load context of a render as a visitor. */
+  loadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
+  /** Origin the render URL is resolved against (the site's public URL). */
+  origin: string;
+  ttlSeconds: number;
+  /** Memory budget of stored pages, all encodings counted. */
+  maxBytes?: number;
+  /** Clock in milliseconds (tests). */
+  now?: () => number;
+}
+
+export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
+  const store = new LRUCache<string, RenderedPage>({
+    max: 2000,
+    maxSize: options.maxBytes ?? 64 * 1024 * 1024,
+    sizeCalculation: (p) => precompressedSize(p.content) + 512,
+    ttl: options.ttlSeconds * 1000,
+    ...(options.now ? { perf: { now: options.now } } : {}),
+  });
+  // One render per page at a time: visitors asking while it renders wait for the same result.
+  const inFlight = new Map<string, Promise<RenderedPage>>();
+
+  async function renderPage(req: ExpressRequest, res: ExpressResponse): Promise<RenderedPage> {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined || PRIVATE_HEADERS.has(name)) continue;
+      headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    }
+    const context = options.loadContext(req, res);
+    const response = await options.render(new Request(new URL(req.originalUrl, options.origin), { headers }), context);
+    const body = Buffer.from(await response.arrayBuffer());
+    const setsCookie = response.headers.has("set-cookie");
+    const kept: [string, string][] = [];
+    response.headers.forEach((value, name) => {
+      if (!REWRITTEN_HEADERS.has(name)) kept.push([name, value]);
+    });
+    const type = response.headers.get("content-type") ?? "";
+    const shared = response.status === 200 && !setsCookie && !context.renderState.loadFailed;
+    const page: RenderedPage = {
+      status: response.status,
+      headers: kept,
+      content: await precompress(body, { shared }),
+      scriptHashes: type.startsWith("text/html") ? inlineScriptHashes(body.toString("utf8")) : [],
+      shared,
+    };
+    if (page.shared) store.set(req.originalUrl, page);
+    return page;
+  }
+
+  function send(req: ExpressRequest, res: ExpressResponse, page: RenderedPage, cache: "HIT" | "MISS" | "BYPASS") {
+    res.status(page.status);
+    for (const [name, value] of page.headers) res.setHeader(name, value);
+    if (page.scriptHashes.length) {
+      const csp = res.getHeader("Content-Security-Policy");
+      if (typeof csp === "string") res.setHeader("Content-Security-Policy", withScriptHashes(csp, page.scriptHashes));
+    }
+    res.setHeader("Vary", "Cookie, Authorization");
+    res.setHeader("X-Cache", cache);
+    sendPrecompressed(req, res, page.content, { etag: page.status === 200 });
+  }
+
+  const middleware: RequestHandler = async (req, res, next) => {
+    if ((req.method !== "GET" && req.method !== "HEAD") || !isAnonymousPage(req.path)) return next();
+    if (requestSessionToken(req.headers.cookie, req.headers.authorization)) return next();
+    const key = req.originalUrl;
+    const stored = store.get(key);
+    if (stored) return send(req, res, stored, "HIT");
+    try {
+      let pending = inFlight.get(key);
+      const waited = pending !== undefined;
+      if (!pending) {
+        pending = renderPage(req, res).finally(() => inFlight.delete(key));
+        inFlight.set(key, pending);
+      }
+      const page = await pending;
+      // An answer that was not shareable belongs to the request that caused it; others render their own.
+      if (waited && !page.shared) return next();
+      send(req, res, page, waited ? "HIT" : page.shared ? "MISS" : "BYPASS");
+    } catch (error) {
+      next(error);
+    }
+  };
+
+  return { middleware, clear: () => store.clear(), size: () => store.size };
+}
+
+/** Replaces the per-request nonce (only `script-src` has one) by the page's script hashes. */
+export function withScriptHashes(csp: string, hashes: string[]): string {
+  return csp.replace(/'nonce-[^']*'/, () => hashes.join(" "));
+}

@@ -1,0 +1,136 @@
+/**
+ * The anonymous page cache in the real site on both databases: visitors share a stored page,
+ * members never see it nor fill it, its inline scripts run under a hash-based CSP, and a page
+ * shown without some data is not kept.
+ */
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExhibitView, TeamView } from "~/lib/catalog-types";
+import { exhibitPath, teamPath } from "~/lib/exhibit-links";
+import { availableDrivers } from "../helpers/databases";
+import { createSignedInAccount, dateFromToday } from "../helpers/fixtures";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+const drivers = await availableDrivers();
+
+/** The executable inline scripts of a page and the CSP hash each one needs. */
+function inlineScripts(html: string) {
+  return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
+    .filter(([, attrs, text]) => !/src=|application\/ld\+json/.test(attrs) && text !== "")
+    .map(([tag, , text]) => ({ tag, hash: `'sha256-${createHash("sha256").update(text).digest("base64")}'` }));
+}
+
+describe.each(drivers)("anonymous page cache on %s", (kind) => {
+  let server: TestServer;
+  let member: string;
+  let exhibit: ExhibitView;
+  let description: string;
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { headers });
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, {}, { seed: true });
+    member = (await createSignedInAccount(server.services, { validThrough: dateFromToday(30) })).cookie;
+    const all = (await (await get("/api/exhibits/?active=true", { cookie: member })).json()) as ExhibitView[];
+    exhibit = all.find((e) => (e.description ?? "").length > 200)!;
+    description = /[A-Za-z0-9][A-Za-z0-9 ,.;:()-]{38,}[A-Za-z0-9]/.exec(exhibit.description!)![0].slice(0, 40);
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it("serves visitors one stored exhibit page that holds nothing member-only", async () => {
+    const path = exhibitPath(exhibit);
+    const first = await get(path);
+    const second = await get(path);
+    expect(first.headers.get("x-cache")).toBe("MISS");
+    expect(second.headers.get("x-cache")).toBe("HIT");
+    const html = await second.text();
+    expect(html).toBe(await first.text());
+    expect(html).toContain(exhibit.title.replace(/&/g, "&amp;").replace(/'/g, "&#x27;"));
+    expect(html).not.toContain(description);
+  });
+
+  it("never serves a member from it, and a member's page never lands in it", async () => {
+    const path = exhibitPath(exhibit);
+    await get(path);
+    const asMember = await get(path, { cookie: member });
+    expect(asMember.headers.get("x-cache")).toBeNull();
+    expect(await asMember.text()).toContain(description);
+    expect(asMember.headers.get("content-security-policy")).toMatch(/'nonce-[^']+'/);
+    const asVisitor = await get(path);
+    expect(asVisitor.headers.get("x-cache")).toBe("HIT");
+    expect(await asVisitor.text()).not.toContain(description);
+  });
+
+  it("keeps the loader data of client-side navigation gated too", async () => {
+    const path = `${exhibitPath(exhibit)}.data`;
+    await get(path);
+    const visitor = await get(path);
+    expect(visitor.headers.get("x-cache")).toBe("HIT");
+    expect(await visitor.text()).not.toContain(description);
+    expect(await (await get(path, { cookie: member })).text()).toContain(description);
+  });
+
+  it("allows exactly the stored page's inline scripts, by hash, in place of a nonce", async () => {
+    const res = await get("/");
+    const csp = res.headers.get("content-security-policy") ?? "";
+    const html = await res.text();
+    const scripts = inlineScripts(html);
+    expect(scripts.length).toBeGreaterThan(0);
+    const scriptSrc = csp.split(";").find((d) => d.startsWith("script-src"))!.split(" ");
+    expect(scriptSrc.filter((s) => s.startsWith("'sha256-")).sort()).toEqual([...new Set(scripts.map((s) => s.hash))].sort());
+    expect(csp).not.toContain("'nonce-");
+    expect(scriptSrc).not.toContain("'unsafe-inline'");
+    for (const { tag } of scripts) expect(tag).not.toContain("nonce=");
+  });
+
+  it("leaves forms and account pages to a fresh render with a nonce", async () => {
+    for (const path of ["/contact", "/login", "/admission", "/subscribe"]) {
+      const res = await get(path);
+      expect(res.headers.get("x-cache"), path).toBeNull();
+      expect(res.headers.get("content-security-policy"), path).toMatch(/'nonce-[^']+'/);
+    }
+  });
+
+  it("does not keep a page shown without data after a failed read", async () => {
+    const [team] = (await (await get("/api/teams/")).json()) as TeamView[];
+    const { catalog } = server.services;
+    const read = catalog.categoriesWithActiveExhibits;
+    catalog.categoriesWithActiveExhibits = () => Promise.reject(new Error("database went away"));
+    try {
+      const partial = await get(teamPath(team._id));
+      expect(partial.status).toBe(200);
+      expect(partial.headers.get("x-cache")).toBe("BYPASS");
+      expect(await partial.text()).not.toMatch(/href="\/teams\/[^/"]+\/[^/"]+"/);
+    } finally {
+      catalog.categoriesWithActiveExhibits = read;
+    }
+    const whole = await get(teamPath(team._id));
+    expect(whole.headers.get("x-cache")).toBe("MISS");
+    expect(await whole.text()).toMatch(/href="\/teams\/[^/"]+\/[^/"]+"/);
+  });
+
+  it("answers an unknown exhibit with the 404 page without storing it", async () => {
+    const path = "/teams/00000000-0000-4000-8000-000000000000/nothing/00000000-0000-4000-8000-000000000000";
+    for (const _ of [1, 2]) {
+      const res = await get(path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get("x-cache")).toBe("BYPASS");
+      expect(await res.text()).toContain("404 PAGE NOT FOUND");
+    }
+  });
+});
+
+describe.each(drivers)("page cache turned off on %s", (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind, { PAGE_CACHE_SECONDS: "0" });
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it("renders every visitor's page afresh with a nonce", async () => {
+    for (const _ of [1, 2]) {
+      const res = await fetch(`${server.url}/about`);
+      expect(res.headers.get("x-cache")).toBeNull();
+      expect(res.headers.get("content-security-policy")).toMatch(/'nonce-[^']+'/);
+    }
+  });
+});

@@ -1,0 +1,220 @@
+/**
+ * The anonymous page cache in front of a stand-in renderer: who is served from it, what is
+ * stored, how long, and the CSP hashes of a stored page's inline scripts.
+ */
+import { createHash } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import type { AppLoadContext } from "react-router";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  createAnonymousPageCache,
+  inlineScriptHashes,
+  isAnonymousPage,
+  withScriptHashes,
+} from "../../server/pages/anonymous-page-cache";
+
+const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+const CSP = "default-src 'self';script-src 'self' 'nonce-abc123==';object-src 'none'";
+
+interface Stand {
+  url: string;
+  renders: string[];
+  clock: { ms: number };
+  close(): Promise<void>;
+}
+
+const open: Stand[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+/** An Express app with the cache, whose "renderer" answers per path as the test says. */
+async function stand(answer: (path: string, context: AppLoadContext, request: Request) => Response | Promise<Response>): Promise<Stand> {
+  const renders: string[] = [];
+  const clock = { ms: 1_000_000 };
+  const cache = createAnonymousPageCache({
+    render: async (request, context) => {
+      renders.push(new URL(request.url).pathname);
+      return answer(new URL(request.url).pathname, context, request);
+    },
+    loadContext: () => ({ renderState: { loadFailed: false } }) as AppLoadContext,
+    origin: "https://museum.example",
+    ttlSeconds: 30,
+    now: () => clock.ms,
+  });
+  const app = express();
+  app.use((_req, res, next) => {
+    res.setHeader("Content-Security-Policy", CSP);
+    next();
+  });
+  app.use(cache.middleware);
+  app.use((req, res) => {
+    res.setHeader("X-Handled-By", "normal handler");
+    res.send(`fresh render of ${req.path}`);
+  });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((r) => server.once("listening", () => r()));
+  const s: Stand = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    renders,
+    clock,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+  open.push(s);
+  return s;
+}
+
+const page = (body: string, init: ResponseInit = {}) =>
+  new Response(body, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-cache" }, ...init });
+
+describe("which requests the page cache serves", () => {
+  it("takes the collection, About and legal pages, not forms, accounts or the API", () => {
+    for (const p of ["/", "/teams/t1", "/teams/t1/c1", "/teams/t1/some-title/e1", "/enshrinees", "/enshrinees/roberto-clemente/x1",
+      "/roberto-clemente/x1/exhibit/e1", "/favoritestories", "/favoritestories/exhibit/e1", "/about", "/termsandconditions",
+      "/privacypolicy", "/sitemap.xml", "/robots.txt"]) expect(isAnonymousPage(p), p).toBe(true);
+    for (const p of ["/contact", "/login", "/logout", "/subscribe", "/admission", "/admission/payment", "/password/request",
+      "/password/reset", "/api/teams/", "/api/x/exhibit/y", "/images/view/a.svg", "/assets/a/b/exhibit/c", "/__error-probe"]) {
+      expect(isAnonymousPage(p), p).toBe(false);
+    }
+  });
+
+  it("sends anyone with a session cookie or a Bearer token to the normal handler", async () => {
+    const s = await stand(() => page("<p>visitor view</p>"));
+    const cookie = await fetch(`${s.url}/about`, { headers: { cookie: "museum_session=abcdefghijklmnopqrstuvwxyz012345" } });
+    expect(await cookie.text()).toBe("fresh render of /about");
+    const bearer = await fetch(`${s.url}/about`, { headers: { authorization: "Bearer abcdefghijklmnopqrstuvwxyz012345" } });
+    expect(await bearer.text()).toBe("fresh render of /about");
+    const post = await fetch(`${s.url}/about`, { method: "POST" });
+    expect(await post.text()).toBe("fresh render of /about");
+    expect(s.renders).toEqual([]);
+  });
+
+  it("renders a visitor's page without their cookies or credentials", async () => {
+    let seen: Headers | undefined;
+    const s = await stand((_p, _c, request) => {
+      seen = request.headers;
+      return page("<p>hi</p>");
+    });
+    await fetch(`${s.url}/about`, { headers: { cookie: "theme=dark", "accept-language": "en-US" } });
+    expect(seen?.get("cookie")).toBeNull();
+    expect(seen?.get("accept-language")).toBe("en-US");
+  });
+});
+
+describe("what the page cache stores", () => {
+  it("renders a page once and serves it again until its time is up", async () => {
+    const s = await stand((p) => page(`<h1>${p} at render ${s.renders.length}</h1>`));
+    const first = await fetch(`${s.url}/about`);
+    expect(first.headers.get("x-cache")).toBe("MISS");
+    const body = await first.text();
+    s.clock.ms += 29_000;
+    const second = await fetch(`${s.url}/about`);
+    expect(second.headers.get("x-cache")).toBe("HIT");
+    expect(await second.text()).toBe(body);
+    s.clock.ms += 2_000;
+    const third = await fetch(`${s.url}/about`);
+    expect(third.headers.get("x-cache")).toBe("MISS");
+    expect(s.renders).toEqual(["/about", "/about"]);
+  });
+
+  it("keeps pages apart by path and query", async () => {
+    const s = await stand((p) => page(`<h1>${p}</h1>`));
+    await fetch(`${s.url}/about`);
+    await fetch(`${s.url}/about?x=1`);
+    await fetch(`${s.url}/privacypolicy`);
+    expect(s.renders).toHaveLength(3);
+  });
+
+  it("renders once for visitors who ask at the same time", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const s = await stand(async () => {
+      await gate;
+      return page("<h1>busy page</h1>");
+    });
+    const asks = Array.from({ length: 5 }, () => fetch(`${s.url}/`));
+    await new Promise((r) => setTimeout(r, 100));
+    release();
+    const answers = await Promise.all(asks);
+    expect(await Promise.all(answers.map((a) => a.text()))).toEqual(Array(5).fill("<h1>busy page</h1>"));
+    expect(s.renders).toHaveLength(1);
+  });
+
+  it("does not store errors, redirects, answers that set a cookie or pages missing data", async () => {
+    const s = await stand((p, context) => {
+      if (p === "/teams/missing") return page("<h1>Not found</h1>", { status: 404 });
+      if (p === "/teams/moved") return new Response(null, { status: 302, headers: { Location: "/" } });
+      if (p === "/teams/cookie") return page("<h1>c</h1>", { headers: { "Set-Cookie": "a=b", "Content-Type": "text/html" } });
+      context.renderState.loadFailed = true;
+      return page("<h1>team without its categories</h1>");
+    });
+    for (const p of ["/teams/missing", "/teams/moved", "/teams/cookie", "/teams/partial"]) {
+      const first = await fetch(`${s.url}${p}`, { redirect: "manual" });
+      const again = await fetch(`${s.url}${p}`, { redirect: "manual" });
+      expect(first.headers.get("x-cache"), p).toBe("BYPASS");
+      expect(again.headers.get("x-cache"), p).toBe("BYPASS");
+    }
+    const missing = await fetch(`${s.url}/teams/missing`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toBe("<h1>Not found</h1>");
+    const moved = await fetch(`${s.url}/teams/moved`, { redirect: "manual" });
+    expect(moved.status).toBe(302);
+    expect(moved.headers.get("location")).toBe("/");
+    expect(s.renders).toHaveLength(10);
+  });
+});
+
+describe("how a stored page is sent", () => {
+  const html = `<html><head><script type="application/ld+json">{"@type":"Museum"}</script></head><body>${"<p>exhibit text</p>".repeat(200)}<script src="/assets/a.js"></script><script type="module">import "/assets/entry.js";</script><script>window.__ctx = {"a":1};</script></body></html>`;
+
+  it("allows its inline scripts by hash instead of the request's nonce", async () => {
+    const s = await stand(() => page(html));
+    for (const ask of [1, 2]) {
+      const res = await fetch(`${s.url}/`);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(csp, `request ${ask}`).toBe(
+        `default-src 'self';script-src 'self' ${sha('import "/assets/entry.js";')} ${sha('window.__ctx = {"a":1};')};object-src 'none'`,
+      );
+    }
+  });
+
+  it("sends brotli, gzip or plain bytes as the browser accepts, with an ETag that answers 304", async () => {
+    const s = await stand(() => page(html));
+    const br = await fetch(`${s.url}/about`, { headers: { "accept-encoding": "br" } });
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(await br.text()).toBe(html);
+    const gz = await fetch(`${s.url}/about`, { headers: { "accept-encoding": "gzip" } });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(await gz.text()).toBe(html);
+    const plain = await fetch(`${s.url}/about`, { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(await plain.text()).toBe(html);
+    expect(plain.headers.get("vary")?.split(", ").sort()).toEqual(["Accept-Encoding", "Authorization", "Cookie"]);
+    expect(plain.headers.get("cache-control")).toBe("private, no-cache");
+    const etag = plain.headers.get("etag")!;
+    // fetch adds "Cache-Control: no-cache" to a conditional request unless told otherwise, as a reload would.
+    const again = await fetch(`${s.url}/about`, { headers: { "if-none-match": etag, "cache-control": "max-age=0" } });
+    expect(again.status).toBe(304);
+    expect(s.renders).toHaveLength(1);
+  });
+
+  it("answers HEAD with the headers only", async () => {
+    const s = await stand(() => page(html));
+    const res = await fetch(`${s.url}/about`, { method: "HEAD", headers: { "accept-encoding": "identity" } });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get("content-length"))).toBe(Buffer.byteLength(html));
+    expect(await res.text()).toBe("");
+  });
+});
+
+describe("script hashes", () => {
+  it("hashes each executable inline script once, exactly as written", () => {
+    const doc = `<script>a()</script><script nonce="x">a()</script><script type="module">b()</script><script src="/c.js"></script><script type="application/ld+json">{}</script>`;
+    expect(inlineScriptHashes(doc)).toEqual([sha("a()"), sha("b()")]);
+  });
+
+  it("puts the hashes where the nonce was and touches no other directive", () => {
+    expect(withScriptHashes(CSP, ["'sha256-A'", "'sha256-B'"])).toBe("default-src 'self';script-src 'self' 'sha256-A' 'sha256-B';object-src 'none'");
+  });
+});
