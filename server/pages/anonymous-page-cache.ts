@@ -11,6 +11,9 @@
  *   SHA-256 hashes instead (see docs/decisions/008-anonymous-page-cache.md).
  * - Only a complete 200 answer without Set-Cookie is stored; a page shown without some data
  *   because a read failed (`renderState.loadFailed`) is served but not stored.
+ * - Only a page's own address is stored: no page reads the query string, so an address with
+ *   one (a campaign tag, a random cache-buster) is rendered for that request alone and cannot
+ *   fill the cache. The `_routes` parameter of client-side navigation's `.data` calls is kept.
  */
 import { createHash } from "node:crypto";
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
@@ -34,6 +37,13 @@ const HOST_PATHS = /^\/(?:api|images|assets)\//;
 
 export function isAnonymousPage(path: string): boolean {
   return !HOST_PATHS.test(path) && ANONYMOUS_PAGES.some((re) => re.test(path));
+}
+
+/** Whether the page at this address (path and query) may be stored and shared. */
+export function isStorableAddress(path: string, query: URLSearchParams): boolean {
+  const names = [...query.keys()];
+  if (names.length === 0) return true;
+  return path.endsWith(".data") && names.length === 1 && names[0] === "_routes";
 }
 
 /** Request headers never passed to a shared render: whatever identifies or conditions the asker. */
@@ -102,7 +112,8 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
       if (!REWRITTEN_HEADERS.has(name)) kept.push([name, value]);
     });
     const type = response.headers.get("content-type") ?? "";
-    const shared = response.status === 200 && !setsCookie && !context.renderState.loadFailed;
+    const storable = isStorableAddress(req.path, new URL(req.originalUrl, options.origin).searchParams);
+    const shared = storable && response.status === 200 && !setsCookie && !context.renderState.loadFailed;
     const page: RenderedPage = {
       status: response.status,
       headers: kept,
