@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import type { Request, Response } from "express";
+import { etagMatches } from "./etag";
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -48,7 +49,7 @@ export function sendPrecompressed(req: Request, res: Response, p: Precompressed,
   res.vary("Accept-Encoding");
   if (etag) {
     res.setHeader("ETag", p.etag);
-    if (req.fresh) {
+    if (etagMatches(req.get("if-none-match"), p.etag)) {
       res.status(304).end();
       return;
     }

@@ -6,6 +6,7 @@
 import fs from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { Router, type ErrorRequestHandler, type Request, type Response } from "express";
+import { etagMatches } from "../http/etag";
 import { ImageRequestError, validateImageFile, validateImageHeight, type createImageService } from "./image-service";
 
 export const MEMBER_ONLY_IMAGE_MESSAGE = "A museum ticket is required to view this image.";
@@ -25,13 +26,6 @@ function parseHeight(value: unknown): number | undefined {
 function joinSegments(value: unknown): string {
   if (Array.isArray(value)) return value.map(String).join("/");
   return typeof value === "string" ? value : "";
-}
-
-/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored. */
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, "");
-  return header.split(",").some((tag) => tag.trim() === "*" || bare(tag) === bare(etag));
 }
 
 export function createImageRouter(o: {

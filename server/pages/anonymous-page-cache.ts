@@ -159,7 +159,7 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
     }
   };
 
-  return { middleware, clear: () => store.clear(), size: () => store.size };
+  return { middleware };
 }
 
 /** Replaces the per-request nonce (only `script-src` has one) by the page's script hashes. */

@@ -210,7 +210,6 @@ describe("how a stored page is sent", () => {
     expect(plain.headers.get("vary")?.split(", ").sort()).toEqual(["Accept-Encoding", "Authorization", "Cookie"]);
     expect(plain.headers.get("cache-control")).toBe("private, no-cache");
     const etag = plain.headers.get("etag")!;
-    // fetch adds "Cache-Control: no-cache" to a conditional request unless told otherwise, as a reload would.
     const again = await fetch(`${s.url}/about`, { headers: { "if-none-match": etag, "cache-control": "max-age=0" } });
     expect(again.status).toBe(304);
     expect(s.renders).toHaveLength(1);
