@@ -1,33 +1,35 @@
 /**
- * The Express application: security headers, compression, static files, health check, the
- * JSON API and the React Router request handler, in that order.
+ * The Express application, composed from named middleware in this order: request log, security
+ * headers, the anonymous page cache, body limits, compression, static files, health check, rate
+ * limits, the viewer, images, the JSON API, and the pages (React Router).
  */
-import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type Request, type RequestHandler, type Response } from "express";
-import helmet from "helmet";
-import { pinoHttp } from "pino-http";
 import { createRequestHandler as createFetchHandler, type AppLoadContext, type ServerBuild } from "react-router";
-import { requestSessionToken } from "./accounts/request-auth";
+import { canSeeMemberContent, type Viewer } from "../app/lib/access";
 import { createAccountsApi } from "./api/accounts-api";
-import { createMessagesApi } from "./api/messages-api";
-import { createStripeClient } from "./payments/stripe-provider";
-import { createStripeWebhookRouter } from "./payments/stripe-webhook";
-import { createRateLimits } from "./security/limits";
-import { cspNonce } from "./security/csp-nonce";
-import { sameOriginOnly } from "./security/same-origin";
 import { createCatalogApi } from "./api/catalog-api";
 import { collectionJson } from "./api/collection-json";
-import { apiErrorHandler } from "./api/error-handler";
 import { sendError } from "./api/http-errors";
+import { createMessagesApi } from "./api/messages-api";
+import { enforceBodyLimits } from "./http/body-limits";
+import { healthCheck } from "./http/health";
+import { apiErrorHandler, pageErrorHandler } from "./http/host-errors";
+import { createPageHandler, fetchRequestFrom, sendFetchResponse } from "./http/page-handler";
+import { requestLog } from "./http/request-log";
+import { securityHeaders } from "./http/security-headers";
+import { resolveViewer } from "./http/viewer";
 import { createImageRouter } from "./images/image-routes";
-import { createAnonymousPageCache } from "./pages/anonymous-page-cache";
 import { isMemberOnlyImage } from "./images/member-only";
 import type { PublicSettings } from "./load-context";
-import type { Viewer } from "../app/lib/access";
+import { createAnonymousPageCache } from "./pages/anonymous-page-cache";
+import { createStripeWebhookRouter } from "./payments/stripe-webhook";
+import { createHostRateLimiter } from "./security/limits";
+import { sameOriginOnly } from "./security/same-origin";
 import type { Services } from "./services";
+
+export { thirdPartyOrigins } from "./http/security-headers";
 
 export interface AppOptions {
   services: Services;
@@ -48,82 +50,19 @@ export function publicSettings(services: Services): PublicSettings {
     ticketDays: c.TICKET_DAYS,
     contactEmail: c.CONTACT_EMAIL_TO,
     recaptchaSiteKey: c.RECAPTCHA_SITE_KEY ?? null,
+    testMode: { payments: c.PAYMENTS === "test", mail: c.MAIL === "log" },
   };
 }
 
-/** Outside origins the pages may use: Stripe.js and reCAPTCHA, only when configured. */
-export function thirdPartyOrigins(config: Services["config"]) {
-  const o = { script: [] as string[], frame: [] as string[], connect: [] as string[], img: [] as string[] };
-  if (config.STRIPE_PUBLISHABLE_KEY) {
-    o.script.push("https://js.stripe.com");
-    o.frame.push("https://js.stripe.com", "https://hooks.stripe.com");
-    o.connect.push("https://api.stripe.com");
-  }
-  if (config.RECAPTCHA_SITE_KEY) {
-    o.script.push("https://www.google.com/recaptcha/", "https://www.gstatic.com/recaptcha/");
-    o.frame.push("https://www.google.com/recaptcha/", "https://recaptcha.google.com/recaptcha/");
-    o.connect.push("https://www.google.com/recaptcha/");
-    o.img.push("https://www.gstatic.com/recaptcha/");
-  }
-  return o;
-}
+const viewerOf = (res: Response) => (res.locals.viewer as (Viewer & { userId: string }) | null | undefined) ?? null;
 
 export function createApp({ services, build, clientDir, devMiddleware }: AppOptions) {
   const { config, logger } = services;
   const production = !devMiddleware;
-  const limits = createRateLimits(services.database.db, config.RATE_LIMIT_RELAXED);
-  const thirdParty = thirdPartyOrigins(config);
+  const mode = production ? "production" : "development";
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
-
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const id = randomUUID();
-        res.setHeader("X-Request-Id", id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url?.startsWith("/assets/") === true },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
-
-  app.use((_req, res, next) => {
-    res.locals.cspNonce = cspNonce();
-    next();
-  });
-
-  app.use(
-    helmet({
-      contentSecurityPolicy: production
-        ? {
-            useDefaults: false,
-            directives: {
-              "default-src": ["'self'"],
-              "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`, ...thirdParty.script],
-              "style-src": ["'self'", "'unsafe-inline'"],
-              "img-src": ["'self'", "data:", ...thirdParty.img],
-              "font-src": ["'self'"],
-              "connect-src": ["'self'", ...thirdParty.connect],
-              "frame-src": thirdParty.frame.length ? thirdParty.frame : ["'none'"],
-              "frame-ancestors": ["'none'"],
-              "form-action": ["'self'"],
-              "base-uri": ["'self'"],
-              "object-src": ["'none'"],
-              ...(config.PUBLIC_URL.startsWith("https://") ? { "upgrade-insecure-requests": [] } : {}),
-            },
-          }
-        : false,
-      hsts: config.PUBLIC_URL.startsWith("https://"),
-      crossOriginEmbedderPolicy: false,
-    }),
-  );
+  app.set("trust proxy", config.TRUST_PROXY);
 
   const settings = publicSettings(services);
   const loadContext = (req: Request, res: Response, viewer: AppLoadContext["viewer"], cspNonce: string): AppLoadContext => ({
@@ -135,7 +74,13 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
     settings,
     clientIp: req.ip ?? "unknown",
     renderState: { loadFailed: false },
+    rateLimited: (res.locals.rateLimited as string | undefined) ?? null,
+    hostError: (res.locals.hostError as number | undefined) ?? null,
   });
+  const pageContext = (req: Request, res: Response) => loadContext(req, res, viewerOf(res), String(res.locals.cspNonce));
+
+  app.use(requestLog(logger));
+  app.use(securityHeaders(config, { csp: production }));
 
   // Pages every visitor sees alike, rendered once per instance and served compressed (decision 008).
   if (production && config.PAGE_CACHE_SECONDS > 0) {
@@ -148,54 +93,38 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
     app.use(pageCache.middleware);
   }
 
+  app.use(enforceBodyLimits);
   app.use(compression());
 
   if (clientDir) {
     // Vite fingerprints everything under /assets: cache it for a year, never revalidate.
-    app.use(
-      "/assets",
-      express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
-    );
+    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
 
-  app.get("/healthz", async (_req, res) => {
-    try {
-      await services.database.ping();
-      res.json({ status: "ok", database: services.database.kind });
-    } catch (error) {
-      logger.error({ err: error }, "health check failed");
-      res.status(503).json({ status: "unavailable" });
-    }
-  });
+  app.get("/healthz", healthCheck(services.database, logger));
 
-  // Who is asking, decided once per request from the session, for the API and the pages alike.
-  app.use(async (req, res, next) => {
-    if (req.path.startsWith("/assets/")) return next();
-    try {
-      res.locals.viewer = await services.sessions.viewerFor(requestSessionToken(req.headers.cookie, req.headers.authorization));
-      next();
-    } catch (error) {
-      next(error);
-    }
-  });
+  app.use(createHostRateLimiter(services.database.db, config.RATE_LIMIT_RELAXED));
+  app.use(resolveViewer(services.sessions, logger));
 
   app.use(
     createImageRouter({
       images: services.images,
       isMemberOnly: isMemberOnlyImage,
-      isMember: async (req) => (req.res?.locals.viewer as Viewer | null | undefined)?.member === true,
+      isMember: async (req) => canSeeMemberContent(req.res ? viewerOf(req.res) : null),
     }),
   );
 
   app.use("/api", (_req, res, next) => {
     res.setHeader("Cache-Control", "private, no-cache");
+    res.vary("Cookie");
+    if (res.locals.hostError) return sendError(res, res.locals.hostError as number, "The museum's website is briefly unavailable. Please try again in a minute.");
     next();
   });
-  if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
+  if (services.stripe && config.STRIPE_WEBHOOK_SECRET) {
     app.use(
       createStripeWebhookRouter({
-        stripe: createStripeClient(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE),
+        stripe: services.stripe,
         webhookSecret: config.STRIPE_WEBHOOK_SECRET,
         membership: services.membership,
         db: services.database.db,
@@ -207,17 +136,26 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
   app.use(sameOriginOnly(config.PUBLIC_URL, ["/api/stripe/webhook"]));
   app.use("/api", express.json({ limit: "64kb" }));
   app.use("/api", createCatalogApi(services.catalog, collectionJson({ resultsAreShared: config.CATALOG_CACHE_SECONDS > 0 })));
-  app.use("/api", createAccountsApi(services, limits));
-  app.use("/api", createMessagesApi(services, limits));
+  app.use("/api", createAccountsApi(services));
+  app.use("/api", createMessagesApi(services));
   app.use("/api", (_req, res) => sendError(res, 404, "Not found"));
   app.use("/api", apiErrorHandler);
 
   if (devMiddleware) app.use(devMiddleware);
 
-  const getLoadContext = async (req: Request, res: Response): Promise<AppLoadContext> =>
-    loadContext(req, res, res.locals.viewer ?? null, String(res.locals.cspNonce));
-
-  app.all("/{*splat}", createRequestHandler({ build, getLoadContext, mode: production ? "production" : "development" }));
+  const render = createFetchHandler(build, mode);
+  /** The route error page for `status`, rendered as a GET of the same address. */
+  async function renderErrorPage(req: Request, res: Response, status: number) {
+    res.locals.hostError = status;
+    const request = fetchRequestFrom(Object.assign(Object.create(req) as Request, { method: "GET" }), res);
+    await sendFetchResponse(res, await render(request, pageContext(req, res)));
+  }
+  app.use((req, res, next) => {
+    if (res.locals.hostError) return void renderErrorPage(req, res, res.locals.hostError as number).catch(next);
+    next();
+  });
+  app.all("/{*splat}", createPageHandler({ build, mode, getLoadContext: pageContext }));
+  app.use(pageErrorHandler(renderErrorPage));
 
   return app;
 }

@@ -55,7 +55,12 @@ const envSchema = z.object({
   RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
   RECAPTCHA_VERIFY_URL: z.url().default("https://www.google.com/recaptcha/api/siteverify"),
   MAILCHIMP_API_BASE: z.url().optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
+  /** The built-in stand-ins, chosen by name: `test` payments take Stripe's test cards and charge nothing. */
+  PAYMENTS: z.enum(["stripe", "test"], { message: "must be stripe or test" }).optional(),
+  /** `log` keeps outgoing mail in the outbox and the log instead of sending it. */
+  MAIL: z.enum(["smtp", "log"], { message: "must be smtp or log" }).optional(),
+  /** Reverse proxies in front of the site, for the client IP: a hop count or a list of addresses/subnets. */
+  TRUST_PROXY: optionalString,
   SEED_DEMO: booleanFromEnv.optional(),
   /** How long each instance may serve collection reads from memory (0 = always ask the database). */
   CATALOG_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
@@ -68,7 +73,17 @@ const envSchema = z.object({
   RATE_LIMIT_RELAXED: booleanFromEnv.default(false),
 });
 
-export type Config = z.infer<typeof envSchema> & { PUBLIC_URL: string };
+type ParsedEnv = z.infer<typeof envSchema>;
+
+export type Config = Omit<ParsedEnv, "PAYMENTS" | "MAIL" | "TRUST_PROXY"> & {
+  PUBLIC_URL: string;
+  /** Which payment provider runs: Stripe, or the built-in test mode (no card is charged). */
+  PAYMENTS: "stripe" | "test";
+  /** Whether mail is sent over SMTP or only kept in the outbox and the log. */
+  MAIL: "smtp" | "log";
+  /** Express's `trust proxy` value: false (no proxy), a hop count, or addresses and subnets. */
+  TRUST_PROXY: false | number | string[];
+};
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -102,5 +117,73 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "Invalid environment variables:\n  STRIPE_PUBLISHABLE_KEY: STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together",
     );
   }
-  return { ...c, PUBLIC_URL: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, "") };
+  const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, "");
+  return {
+    ...c,
+    PUBLIC_URL: publicUrl,
+    PAYMENTS: paymentsMode(c, publicUrl),
+    MAIL: mailMode(c, publicUrl),
+    TRUST_PROXY: trustProxy(c.TRUST_PROXY),
+  };
+}
+
+/** The embedded site on this machine: a PUBLIC_URL on localhost or a loopback address. */
+export function isLocalUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+const invalid = (name: string, message: string) => new ConfigError(`Invalid environment variables:\n  ${name}: ${message}`);
+
+/**
+ * Stripe when its keys are set; the test mode only when chosen by name (PAYMENTS=test) or on
+ * the embedded local site. A public site without keys refuses to start rather than hand out
+ * tickets for a test card number.
+ */
+function paymentsMode(c: ParsedEnv, publicUrl: string): Config["PAYMENTS"] {
+  const keyed = Boolean(c.STRIPE_SECRET_KEY && c.STRIPE_PUBLISHABLE_KEY);
+  if (c.PAYMENTS === "stripe" && !keyed) throw invalid("STRIPE_SECRET_KEY", "PAYMENTS=stripe needs STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY");
+  if (c.PAYMENTS) return c.PAYMENTS;
+  if (keyed) return "stripe";
+  if (isLocalUrl(publicUrl)) return "test";
+  throw invalid(
+    "STRIPE_SECRET_KEY",
+    `PUBLIC_URL ${publicUrl} is public but STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY (and STRIPE_WEBHOOK_SECRET) are not set; set them, or set PAYMENTS=test to run the test mode on purpose (no card is charged and every page says so)`,
+  );
+}
+
+/** SMTP when SMTP_URL is set; log-only mail only when chosen (MAIL=log) or on the local site. */
+function mailMode(c: ParsedEnv, publicUrl: string): Config["MAIL"] {
+  if (c.MAIL === "smtp" && !c.SMTP_URL) throw invalid("SMTP_URL", "MAIL=smtp needs SMTP_URL");
+  if (c.MAIL) return c.MAIL;
+  if (c.SMTP_URL) return "smtp";
+  if (isLocalUrl(publicUrl)) return "log";
+  throw invalid(
+    "SMTP_URL",
+    `PUBLIC_URL ${publicUrl} is public but SMTP_URL is not set, so no email (receipts, password resets, contact messages) would be sent; set SMTP_URL, or set MAIL=log to keep mail in the outbox and the log on purpose`,
+  );
+}
+
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+const IPV4_OR_SUBNET = /^\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2})?$/;
+const IPV6_OR_SUBNET = /^[0-9a-f:]*:[0-9a-f:.]*(?:\/\d{1,3})?$/i;
+
+/**
+ * TRUST_PROXY, as Express's `trust proxy` setting takes it: unset or `false` (no proxy: the
+ * socket's address is the client), a hop count (`1` behind one nginx), or a comma list of
+ * addresses, subnets and the names loopback, linklocal, uniquelocal. `true` (trust every hop)
+ * is refused: any client could then choose its own address by sending X-Forwarded-For.
+ */
+function trustProxy(value: string | undefined): Config["TRUST_PROXY"] {
+  if (value === undefined || value === "false" || value === "0") return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(",").map((v) => v.trim()).filter(Boolean);
+  const bad = entries.find((e) => !PROXY_NAMES.has(e) && !IPV4_OR_SUBNET.test(e) && !IPV6_OR_SUBNET.test(e));
+  if (bad !== undefined || entries.length === 0) {
+    throw invalid(
+      "TRUST_PROXY",
+      `must be a hop count (e.g. 1) or a comma list of addresses/subnets (e.g. 10.0.0.0/8, loopback); ${JSON.stringify(bad ?? value)} is neither${value === "true" ? " (true would let any client forge its address)" : ""}`,
+    );
+  }
+  return entries;
 }

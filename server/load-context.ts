@@ -14,6 +14,8 @@ export interface PublicSettings {
   contactEmail: string;
   /** reCAPTCHA v3 site key, null when the bot check runs without it (honeypot + rate limit). */
   recaptchaSiteKey: string | null;
+  /** The built-in stand-ins in use: every page says so (test payments charge no card; log-only mail is not sent). */
+  testMode: { payments: boolean; mail: boolean };
 }
 
 export interface MuseumLoadContext {
@@ -28,6 +30,10 @@ export interface MuseumLoadContext {
   settings: PublicSettings;
   /** Client address (trusted proxy aware), for rate limits. */
   clientIp: string;
+  /** Set when this client is over its rate limit for a page action: the action answers this message and does nothing. */
+  rateLimited: string | null;
+  /** Set by the host when the page must be the error page with this status (the database cannot answer: 503). */
+  hostError: number | null;
 }
 
 declare module "react-router" {

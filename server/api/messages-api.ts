@@ -9,11 +9,10 @@ import type { z } from "zod";
 import { contactSchema, mailchimpSubscribeSchema, subscribeSchema } from "../../app/lib/contact-schemas";
 import { BOTCHECK_MESSAGES, CONTACT_MESSAGES, SUBSCRIBE_MESSAGES } from "../../app/lib/messages";
 import { HONEYPOT_FIELD } from "../botcheck/botcheck";
-import type { LimitTiers } from "../security/limits";
 import type { Services } from "../services";
 import { zodMessage } from "./http-errors";
 
-export function createMessagesApi(services: Services, limits: LimitTiers): Router {
+export function createMessagesApi(services: Services): Router {
   const { contact, newsletter, botCheck, database, onEnqueued, config } = services;
   const api = Router();
 
@@ -24,7 +23,7 @@ export function createMessagesApi(services: Services, limits: LimitTiers): Route
     return null;
   }
 
-  api.post("/email/contact", limits.forms, async (req, res) => {
+  api.post("/email/contact", async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const check = await botCheck.verify({ honeypot: body[HONEYPOT_FIELD], token: body.recaptchaToken ?? body["g-recaptcha-response"], ip: req.ip });
     if (!check.ok) {
@@ -36,7 +35,7 @@ export function createMessagesApi(services: Services, limits: LimitTiers): Route
     res.json({ success: true, message: CONTACT_MESSAGES.success });
   });
 
-  api.post("/contact", limits.forms, async (req, res) => {
+  api.post("/contact", async (req, res) => {
     const input = parse(contactSchema, req, res);
     if (!input) return;
     await contact.submit(input, { email: false, subscription: false });
@@ -51,7 +50,7 @@ export function createMessagesApi(services: Services, limits: LimitTiers): Route
     return true;
   }
 
-  api.post("/mc/subscribe", limits.forms, async (req, res) => {
+  api.post("/mc/subscribe", async (req, res) => {
     if (await honeypotRefused(req, res)) return;
     const input = parse(mailchimpSubscribeSchema, req, res);
     if (!input) return;
@@ -62,7 +61,7 @@ export function createMessagesApi(services: Services, limits: LimitTiers): Route
     res.json({ success: true, message: SUBSCRIBE_MESSAGES.success });
   });
 
-  api.post("/subscribes", limits.forms, async (req, res) => {
+  api.post("/subscribes", async (req, res) => {
     if (await honeypotRefused(req, res)) return;
     const input = parse(subscribeSchema, req, res);
     if (!input) return;

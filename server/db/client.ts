@@ -71,8 +71,33 @@ async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
   };
 }
 
+/**
+ * Time limits on PostgreSQL, so one held lock or a lost server cannot hang every request: a
+ * bounded wait for a pooled connection (or a new one), for a lock, for a statement, and for an
+ * idle transaction. A request that meets one fails fast and is answered 503.
+ */
+export const POSTGRES_TIMEOUTS = {
+  /** Waiting for a free pooled connection, or for a new connection to open. */
+  connectMs: 3_000,
+  statementMs: 10_000,
+  lockMs: 3_000,
+  idleInTransactionMs: 15_000,
+  /** Client-side limit for an answer, in case the server stops answering altogether. */
+  queryMs: 12_000,
+} as const;
+
 async function openPostgres(url: string, poolSize: number, onIdleError?: (error: Error) => void): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const t = POSTGRES_TIMEOUTS;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: t.connectMs,
+    query_timeout: t.queryMs,
+    statement_timeout: t.statementMs,
+    lock_timeout: t.lockMs,
+    idle_in_transaction_session_timeout: t.idleInTransactionMs,
+    keepAlive: true,
+  });
   // The pool replaces a broken idle connection on next use; the error itself must not go unhandled.
   pool.on("error", (error) => onIdleError?.(error));
   const db = drizzlePg({ client: pool, schema, logger: sqlLogging() }) as unknown as Database;
@@ -83,13 +108,16 @@ async function openPostgres(url: string, poolSize: number, onIdleError?: (error:
       // A session-level advisory lock must be taken and released on one connection.
       const client = await pool.connect();
       try {
-        await client.query("select pg_advisory_lock($1)", [lockId]);
+        // Migrations and jobs may legitimately wait for another instance and run long.
+        await client.query("set statement_timeout = 0; set lock_timeout = 0");
+        await client.query({ text: "select pg_advisory_lock($1)", values: [lockId], query_timeout: 30 * 60_000 } as pg.QueryConfig);
         try {
           return await fn(drizzlePg({ client, schema }) as unknown as Database);
         } finally {
           await client.query("select pg_advisory_unlock($1)", [lockId]);
         }
       } finally {
+        await client.query("reset statement_timeout; reset lock_timeout").catch(() => undefined);
         client.release();
       }
     },

@@ -33,4 +33,50 @@ describe("loadConfig", () => {
   it("requires both Stripe keys or neither", () => {
     expect(() => loadConfig({ STRIPE_SECRET_KEY: "sk_test_x" })).toThrow(/STRIPE_PUBLISHABLE_KEY/);
   });
+
+  describe("the built-in stand-ins are a named choice", () => {
+    const publicSite = { PUBLIC_URL: "https://museum.example", SMTP_URL: "smtp://mail.example:587" };
+
+    it("runs test payments and log-only mail on the embedded local site", () => {
+      for (const url of [undefined, "http://localhost:8080", "http://127.0.0.1:3000", "http://[::1]:3000"]) {
+        const c = loadConfig(url ? { PUBLIC_URL: url } : {});
+        expect([c.PAYMENTS, c.MAIL]).toEqual(["test", "log"]);
+      }
+    });
+
+    it("refuses to start a public site without Stripe keys, naming the variables", () => {
+      expect(() => loadConfig(publicSite)).toThrow(ConfigError);
+      expect(() => loadConfig(publicSite)).toThrow(/STRIPE_SECRET_KEY.*STRIPE_PUBLISHABLE_KEY.*PAYMENTS=test/s);
+    });
+
+    it("refuses to start a public site without SMTP, naming the variables", () => {
+      const env = { PUBLIC_URL: "https://museum.example", STRIPE_SECRET_KEY: "sk_live_x", STRIPE_PUBLISHABLE_KEY: "pk_live_x" };
+      expect(() => loadConfig(env)).toThrow(/SMTP_URL.*MAIL=log/s);
+      expect(loadConfig({ ...env, SMTP_URL: "smtp://mail.example" }).MAIL).toBe("smtp");
+    });
+
+    it("runs a public site in test mode only when chosen by name", () => {
+      const c = loadConfig({ ...publicSite, PAYMENTS: "test", MAIL: "log" });
+      expect([c.PAYMENTS, c.MAIL]).toEqual(["test", "log"]);
+      expect(loadConfig({ ...publicSite, STRIPE_SECRET_KEY: "sk_live_x", STRIPE_PUBLISHABLE_KEY: "pk_live_x" }).PAYMENTS).toBe("stripe");
+      expect(() => loadConfig({ PAYMENTS: "stripe" })).toThrow(/STRIPE_SECRET_KEY/);
+      expect(() => loadConfig({ PAYMENTS: "free" })).toThrow(/PAYMENTS:/);
+    });
+  });
+
+  describe("TRUST_PROXY", () => {
+    it("trusts no proxy by default", () => {
+      expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    });
+
+    it("takes a hop count or a list of addresses, subnets and Express's names", () => {
+      expect(loadConfig({ TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+      expect(loadConfig({ TRUST_PROXY: "10.0.0.0/8, loopback, fd00::/8" }).TRUST_PROXY).toEqual(["10.0.0.0/8", "loopback", "fd00::/8"]);
+    });
+
+    it("refuses true and anything that is not an address", () => {
+      expect(() => loadConfig({ TRUST_PROXY: "true" })).toThrow(/TRUST_PROXY:.*forge/);
+      expect(() => loadConfig({ TRUST_PROXY: "nginx.local" })).toThrow(/TRUST_PROXY:/);
+    });
+  });
 });

@@ -1,0 +1,92 @@
+/**
+ * Hands page requests (documents and React Router's `.data` calls) to React Router. Only GET,
+ * HEAD and POST reach it (anything else: 405); a posted form is read here, within the body limit
+ * of server/http/body-limits.ts, before React Router sees it, so no page action can be made to
+ * buffer an unbounded body. Every answer depends on the session, so none may be stored by a
+ * browser or a proxy unless the route says otherwise.
+ */
+import express, { type Request, type RequestHandler, type Response } from "express";
+import { writeReadableStreamToWritable } from "@react-router/node";
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
+import { HOST_MESSAGES } from "../../app/lib/messages";
+import { bodyRuleFor } from "./body-limits";
+
+const PAGE_METHODS = ["GET", "HEAD", "POST"];
+
+export interface PageHandlerOptions {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  mode: "production" | "development";
+  getLoadContext: (req: Request, res: Response) => AppLoadContext;
+}
+
+/** The request as React Router takes it, with the body already read. */
+export function fetchRequestFrom(req: Request, res: Response, body?: Buffer): globalThis.Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  const host = (req.get("host") ?? "localhost").replace(/[^A-Za-z0-9.:[\]-]/g, "") || "localhost";
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const withBody = req.method !== "GET" && req.method !== "HEAD";
+  return new globalThis.Request(`${req.protocol}://${host}${req.originalUrl}`, {
+    method: req.method,
+    headers,
+    signal: controller.signal,
+    body: withBody ? new Uint8Array(body ?? Buffer.alloc(0)) : undefined,
+  });
+}
+
+export async function sendFetchResponse(res: Response, response: globalThis.Response): Promise<void> {
+  if (res.destroyed || res.writableEnded) {
+    await response.body?.cancel();
+    return;
+  }
+  res.status(response.status);
+  for (const [name, value] of response.headers.entries()) {
+    if (name === "set-cookie") continue;
+    res.append(name, value);
+  }
+  for (const cookie of response.headers.getSetCookie()) res.append("Set-Cookie", cookie);
+  if (!response.headers.has("cache-control")) res.setHeader("Cache-Control", "private, no-store");
+  res.vary("Cookie");
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  try {
+    await writeReadableStreamToWritable(response.body, res);
+  } catch (error) {
+    if (!res.destroyed && !res.writableEnded) throw error;
+  }
+}
+
+/** Reads a form post within its limit into `req.body` (a Buffer); 413 past the limit. */
+const readFormBody: RequestHandler = (req, res, next) => {
+  if (req.method !== "POST") return next();
+  const rule = bodyRuleFor(req.path);
+  express.raw({ type: () => true, limit: rule.maxBytes })(req, res, next);
+};
+
+export function createPageHandler({ build, mode, getLoadContext }: PageHandlerOptions): RequestHandler[] {
+  const handle = createRequestHandler(build, mode);
+  const onlyPageMethods: RequestHandler = (req, res, next) => {
+    if (PAGE_METHODS.includes(req.method)) return next();
+    res.setHeader("Allow", PAGE_METHODS.join(", "));
+    res.status(405).type("text/plain").send(HOST_MESSAGES.methodNotAllowed(PAGE_METHODS.join(", ")));
+  };
+  const render: RequestHandler = async (req, res, next) => {
+    try {
+      const body = Buffer.isBuffer(req.body) ? req.body : undefined;
+      const response = await handle(fetchRequestFrom(req, res, body), getLoadContext(req, res));
+      await sendFetchResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  };
+  return [onlyPageMethods, readFormBody, render];
+}

@@ -1,0 +1,79 @@
+/**
+ * Security headers for every answer: helmet's set with a strict Content-Security-Policy (a
+ * per-request nonce for scripts; outside origins only for Stripe and reCAPTCHA when they are
+ * configured), HSTS on an https PUBLIC_URL, and a Permissions-Policy that turns off the
+ * browser features the site never uses.
+ */
+import type { RequestHandler, Response } from "express";
+import helmet from "helmet";
+import type { Config } from "../config";
+import { cspNonce } from "../security/csp-nonce";
+
+/** Outside origins the pages may use: Stripe.js and reCAPTCHA, only when configured. */
+export function thirdPartyOrigins(config: Config) {
+  const o = { script: [] as string[], frame: [] as string[], connect: [] as string[], img: [] as string[] };
+  if (config.PAYMENTS === "stripe" && config.STRIPE_PUBLISHABLE_KEY) {
+    o.script.push("https://js.stripe.com");
+    o.frame.push("https://js.stripe.com", "https://hooks.stripe.com");
+    o.connect.push("https://api.stripe.com");
+  }
+  if (config.RECAPTCHA_SITE_KEY) {
+    o.script.push("https://www.google.com/recaptcha/", "https://www.gstatic.com/recaptcha/");
+    o.frame.push("https://www.google.com/recaptcha/", "https://recaptcha.google.com/recaptcha/");
+    o.connect.push("https://www.google.com/recaptcha/");
+    o.img.push("https://www.gstatic.com/recaptcha/");
+  }
+  return o;
+}
+
+/** Features no page uses; `payment` stays open to Stripe's frames when Stripe is configured. */
+export function permissionsPolicy(config: Config): string {
+  const payment = config.PAYMENTS === "stripe" ? 'payment=(self "https://js.stripe.com")' : "payment=()";
+  return [
+    "accelerometer=()",
+    "camera=()",
+    "geolocation=()",
+    "gyroscope=()",
+    "magnetometer=()",
+    "microphone=()",
+    "usb=()",
+    "interest-cohort=()",
+    "browsing-topics=()",
+    payment,
+  ].join(", ");
+}
+
+export function securityHeaders(config: Config, { csp }: { csp: boolean }): RequestHandler[] {
+  const thirdParty = thirdPartyOrigins(config);
+  const https = config.PUBLIC_URL.startsWith("https://");
+  const policy = permissionsPolicy(config);
+  const nonce: RequestHandler = (_req, res, next) => {
+    res.locals.cspNonce = cspNonce();
+    res.setHeader("Permissions-Policy", policy);
+    next();
+  };
+  const headers = helmet({
+    contentSecurityPolicy: csp
+      ? {
+          useDefaults: false,
+          directives: {
+            "default-src": ["'self'"],
+            "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`, ...thirdParty.script],
+            "style-src": ["'self'", "'unsafe-inline'"],
+            "img-src": ["'self'", "data:", ...thirdParty.img],
+            "font-src": ["'self'"],
+            "connect-src": ["'self'", ...thirdParty.connect],
+            "frame-src": thirdParty.frame.length ? thirdParty.frame : ["'none'"],
+            "frame-ancestors": ["'none'"],
+            "form-action": ["'self'"],
+            "base-uri": ["'self'"],
+            "object-src": ["'none'"],
+            ...(https ? { "upgrade-insecure-requests": [] } : {}),
+          },
+        }
+      : false,
+    hsts: https,
+    crossOriginEmbedderPolicy: false,
+  });
+  return [nonce, headers];
+}
