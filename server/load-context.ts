@@ -25,7 +25,11 @@ export interface MuseumLoadContext {
   /** The request's CSP nonce; empty when the page is rendered for the anonymous page cache. */
   cspNonce: string;
   /** Set by a loader that showed its page without some data: such a page is never cached. */
-  renderState: { loadFailed: boolean };
+  renderState: {
+    loadFailed: boolean;
+    /** The address built from the records a page shows (set by its loader); the page cache keeps only that one. */
+    pagePath?: string;
+  };
   logger: Logger;
   settings: PublicSettings;
   /** Client address (trusted proxy aware), for rate limits. */

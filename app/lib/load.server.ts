@@ -22,6 +22,11 @@ export async function softLoad<T>(context: AppLoadContext, what: string, load: (
   }
 }
 
+/** Names the address of the records this page shows (see the anonymous page cache). */
+export function namePagePath(context: AppLoadContext, path: string): void {
+  context.renderState.pagePath = path;
+}
+
 export function notFoundUnless<T>(value: T | null | undefined): T {
   if (value === null || value === undefined) throw data(null, { status: 404 });
   return value;

@@ -13,7 +13,10 @@
  *   because a read failed (`renderState.loadFailed`) is served but not stored.
  * - Only a page's own address is stored: no page reads the query string, so an address with
  *   one (a campaign tag, a random cache-buster) is rendered for that request alone and cannot
- *   fill the cache. The `_routes` parameter of client-side navigation's `.data` calls is kept.
+ *   fill the cache; the `_routes` parameter of client-side navigation's `.data` calls is kept
+ *   when it names at most two routes. A page of records (a team, an exhibit, an enshrinee) is
+ *   kept only under the address built from those records (`renderState.pagePath`), so free text
+ *   in a slug segment or a differently written id renders once and is not stored.
  */
 import { createHash } from "node:crypto";
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
@@ -39,11 +42,35 @@ export function isAnonymousPage(path: string): boolean {
   return !HOST_PATHS.test(path) && ANONYMOUS_PAGES.some((re) => re.test(path));
 }
 
-/** Whether the page at this address (path and query) may be stored and shared. */
+/** React Router's route ids, as client navigation names them in `_routes` (`root`, `routes/team`). */
+const ROUTE_ID = /^(?:root|routes\/[a-z-]+)$/;
+
+/**
+ * Whether the page at this address (path and query) may be stored and shared: no query string,
+ * except on a `.data` call a `_routes` list of at most two well-formed route ids (the layout and
+ * the page), so an asker cannot mint unlimited cache keys.
+ */
 export function isStorableAddress(path: string, query: URLSearchParams): boolean {
   const names = [...query.keys()];
   if (names.length === 0) return true;
-  return path.endsWith(".data") && names.length === 1 && names[0] === "_routes";
+  if (!path.endsWith(".data") || names.length !== 1 || names[0] !== "_routes") return false;
+  const ids = (query.get("_routes") ?? "").split(",");
+  return ids.length <= 2 && ids.every((id) => ROUTE_ID.test(id));
+}
+
+/** The page's own address for a `.data` call (`/teams/x.data` → `/teams/x`, `/_root.data` → `/`). */
+function pageAddress(path: string): string {
+  if (path === "/_root.data") return "/";
+  return path.endsWith(".data") ? path.slice(0, -".data".length) : path;
+}
+
+/**
+ * A page whose loader named its records' address (`renderState.pagePath`) is stored only when
+ * it was asked for by exactly that address: `/teams/<id>/<any text>/<exhibit>` renders the
+ * exhibit for any text, but only the real title's address is kept.
+ */
+export function isOwnAddress(path: string, pagePath: string | undefined): boolean {
+  return pagePath === undefined || pageAddress(path) === pagePath;
 }
 
 /** Request headers never passed to a shared render: whatever identifies or conditions the asker. */
@@ -113,7 +140,12 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
     });
     const type = response.headers.get("content-type") ?? "";
     const storable = isStorableAddress(req.path, new URL(req.originalUrl, options.origin).searchParams);
-    const shared = storable && response.status === 200 && !setsCookie && !context.renderState.loadFailed;
+    const shared =
+      storable &&
+      isOwnAddress(req.path, context.renderState.pagePath) &&
+      response.status === 200 &&
+      !setsCookie &&
+      !context.renderState.loadFailed;
     const page: RenderedPage = {
       status: response.status,
       headers: kept,

@@ -48,6 +48,22 @@ describe.each(drivers)("anonymous page cache on %s", (kind) => {
     expect(html).not.toContain(description);
   });
 
+  it("keeps a page only under the address built from its records, not under free text or odd route lists", async () => {
+    const real = exhibitPath(exhibit);
+    const forged = `/teams/${exhibit.team._id}/anything-at-all/${exhibit._id}`;
+    expect(forged).not.toBe(real);
+    const first = await get(forged);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-cache")).toBe("BYPASS");
+    expect((await get(forged)).headers.get("x-cache")).toBe("BYPASS");
+    const upper = `${teamPath(exhibit.team._id.toUpperCase())}`;
+    expect((await get(upper)).headers.get("x-cache")).toBe("BYPASS");
+    const data = `${teamPath(exhibit.team._id)}.data`;
+    expect((await get(`${data}?_routes=root,routes/team`)).headers.get("x-cache")).toMatch(/MISS|HIT/);
+    expect((await get(`${data}?_routes=${"x".repeat(40)}`)).headers.get("x-cache")).toBe("BYPASS");
+    expect((await get(`${data}?_routes=root,routes/team,routes/home`)).headers.get("x-cache")).toBe("BYPASS");
+  });
+
   it("never serves a member from it, and a member's page never lands in it", async () => {
     const path = exhibitPath(exhibit);
     await get(path);

@@ -141,6 +141,10 @@ describe("what the page cache stores", () => {
     expect(again.headers.get("x-cache")).toBe("HIT");
     expect(isStorableAddress("/teams/t1.data", new URLSearchParams("_routes=root&x=1"))).toBe(false);
     expect(isStorableAddress("/teams/t1", new URLSearchParams("_routes=root"))).toBe(false);
+    // Only a short list of well-formed route ids: anything else would mint new cache keys at will.
+    expect(isStorableAddress("/teams/t1.data", new URLSearchParams("_routes=root,routes/team"))).toBe(true);
+    expect(isStorableAddress("/teams/t1.data", new URLSearchParams("_routes=root,routes/team,routes/home"))).toBe(false);
+    expect(isStorableAddress("/teams/t1.data", new URLSearchParams(`_routes=${"a".repeat(30)}`))).toBe(false);
   });
 
   it("renders once for visitors who ask at the same time", async () => {
