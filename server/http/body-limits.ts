@@ -25,12 +25,8 @@ export const BODY_LIMITS: readonly BodyRule[] = [
   { name: "Stripe webhook", matches: (p) => p === "/api/stripe/webhook", maxBytes: 512 * KB, types: ["application/json"] },
   { name: "JSON API", matches: (p) => p.startsWith("/api/"), maxBytes: 64 * KB, types: ["application/json"] },
   // Page forms: the longest field is a 5,000-character contact message (at most ~45 KB encoded).
-  {
-    name: "page form",
-    matches: () => true,
-    maxBytes: 64 * KB,
-    types: ["application/x-www-form-urlencoded", "multipart/form-data"],
-  },
+  // No page takes files yet; an upload route gets its own, larger multipart rule above this one.
+  { name: "page form", matches: () => true, maxBytes: 64 * KB, types: ["application/x-www-form-urlencoded"] },
 ];
 
 export function bodyRuleFor(path: string): BodyRule {

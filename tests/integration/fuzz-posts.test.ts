@@ -1,0 +1,170 @@
+/**
+ * Every POST route of the site, pages and API, fed with hostile values on both databases: NUL
+ * bytes, lone surrogates, control characters, huge strings, wrong types, malformed encodings.
+ * Whatever comes in, the answer is never a 5xx (a client's input is a 4xx, or a success).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { availableDrivers } from "../helpers/databases";
+import { createSignedInAccount, dateFromToday } from "../helpers/fixtures";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+const drivers = await availableDrivers();
+
+const BASE = {
+  firstName: "Ada",
+  lastName: "Lovelace",
+  emailAddress: "ada@example.com",
+  emailAddressConfirm: "ada@example.com",
+  email: "ada@example.com",
+  password: "correct-horse1",
+  passwordConfirm: "correct-horse1",
+  confirmPassword: "correct-horse1",
+  subject: "Question",
+  message: "Hello museum",
+  subscribe: "on",
+  termsAndConditions: "on",
+  token: "a".repeat(43),
+  id: "pm_card_visa",
+  receipt_email: "ada@example.com",
+  cardNumber: "4242424242424242",
+  expiry: "12/40",
+  cvc: "123",
+  zip: "15212",
+  attemptId: "00000000-0000-4000-8000-000000000000",
+  paymentIntentId: "pi_123",
+  audience: "museum-newsletter",
+};
+
+type Fields = (keyof typeof BASE)[];
+
+const PAGE_ROUTES: [string, Fields][] = [
+  ["/admission", ["firstName", "lastName", "emailAddress", "emailAddressConfirm", "password", "passwordConfirm", "termsAndConditions"]],
+  ["/login", ["emailAddress", "password"]],
+  ["/contact", ["firstName", "lastName", "email", "subject", "message", "subscribe"]],
+  ["/subscribe", ["firstName", "lastName", "emailAddress", "subscribe"]],
+  ["/password/request", ["emailAddress"]],
+  ["/password/reset", ["token", "password", "confirmPassword"]],
+  ["/admission/payment", ["cardNumber", "expiry", "cvc", "zip", "attemptId"]],
+  ["/logout", []],
+];
+
+const API_ROUTES: [string, Fields][] = [
+  ["/api/users", ["firstName", "lastName", "emailAddress", "emailAddressConfirm", "password", "passwordConfirm", "termsAndConditions"]],
+  ["/api/users/login", ["emailAddress", "password"]],
+  ["/api/users/relogin", []],
+  ["/api/users/logout", ["emailAddress"]],
+  ["/api/users/request-reset", ["emailAddress"]],
+  ["/api/users/reset-password", ["token", "password", "confirmPassword"]],
+  ["/api/stripe/payment", ["id", "receipt_email"]],
+  ["/api/stripe/payment/confirm", ["paymentIntentId"]],
+  ["/api/email/contact", ["firstName", "lastName", "email", "subject", "message", "subscribe"]],
+  ["/api/contact", ["firstName", "lastName", "email", "subject", "message", "subscribe"]],
+  ["/api/mc/subscribe", ["firstName", "lastName", "email", "audience"]],
+  ["/api/subscribes", ["firstName", "lastName", "emailAddress", "subscribe"]],
+];
+
+/** Hostile values for one field: strings for forms, any JSON value for the API. */
+const HOSTILE: unknown[] = [
+  "",
+  "\u0000",
+  "Ada\u0000Lovelace",
+  "\ud800",
+  "x\udfffy",
+  "Ada\r\nBcc: victim@example.com",
+  "\u0001\u0007\u001b[31m",
+  "\u202eevil",
+  "x".repeat(70_000),
+  "é".repeat(5_000),
+  "'; drop table users; --",
+  "<script>alert(1)</script>",
+  "%00%ZZ",
+  "ada@example.com\u0000",
+  "🏒⚾🏈",
+  123,
+  -1.5e308,
+  true,
+  null,
+  ["a", "b"],
+  { $gt: "" },
+];
+
+const RAW_BODIES: [contentType: string, body: string | Uint8Array][] = [
+  ["application/json", "{not json"],
+  ["application/json", '{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}'],
+  ["application/json", "[]"],
+  ["application/json", '"just a string"'],
+  ["application/json", "null"],
+  ["application/json", new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])],
+  ["application/x-www-form-urlencoded", "firstName=%ZZ&lastName=%"],
+  ["application/x-www-form-urlencoded", "a=1&a=2&a=3&__proto__[x]=1"],
+  ["application/x-www-form-urlencoded", new Uint8Array([0x61, 0x3d, 0xc3, 0x28, 0xff])],
+  ["multipart/form-data; boundary=zz", "--zz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nb\r\n--zz--"],
+  ["multipart/form-data; boundary=zz", "--zz\r\nbroken"],
+  ["text/plain", "hello"],
+  ["application/xml", "<a/>"],
+];
+
+function formBody(fields: Fields, field: string | null, value: unknown): string {
+  const params = new URLSearchParams();
+  for (const f of fields) params.set(f, f === field ? String(value) : BASE[f]);
+  return params.toString();
+}
+
+function jsonBody(fields: Fields, field: string | null, value: unknown): string {
+  const body: Record<string, unknown> = {};
+  for (const f of fields) body[f] = f === field ? value : f === "subscribe" || f === "termsAndConditions" ? true : BASE[f];
+  return JSON.stringify(body);
+}
+
+describe.each(drivers)("hostile POST bodies on %s", (kind) => {
+  let server: TestServer;
+  let cookie: string;
+  const failures: string[] = [];
+  let sent = 0;
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, {}, { seed: false });
+    cookie = (await createSignedInAccount(server.services, { validThrough: dateFromToday(-3) })).cookie;
+  });
+  afterAll(() => server?.close());
+
+  async function send(path: string, contentType: string, body: string | Uint8Array, signedIn: boolean) {
+    const headers: Record<string, string> = { "content-type": contentType };
+    if (signedIn) headers.cookie = cookie;
+    const res = await fetch(`${server.url}${path}`, { method: "POST", headers, body, redirect: "manual" });
+    await res.arrayBuffer();
+    sent++;
+    if (res.status >= 500) failures.push(`${res.status} ${path} ${contentType} ${String(body).slice(0, 60)}`);
+  }
+
+  it("answers every hostile page form post (document and .data) below 500", async () => {
+    for (const [path, fields] of PAGE_ROUTES) {
+      for (const field of [null, ...fields]) {
+        for (const value of field === null ? [null] : HOSTILE) {
+          const body = formBody(fields, field, value);
+          await send(path, "application/x-www-form-urlencoded", body, false);
+          await send(`${path}.data`, "application/x-www-form-urlencoded", body, true);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it("answers every hostile API body below 500", async () => {
+    for (const [path, fields] of API_ROUTES) {
+      for (const field of [null, ...fields]) {
+        for (const value of field === null ? [null] : HOSTILE) {
+          await send(path, "application/json", jsonBody(fields, field, value), sent % 2 === 0);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it("answers malformed encodings and wrong content types below 500 on every route", async () => {
+    for (const [path] of [...PAGE_ROUTES, ...API_ROUTES]) {
+      for (const [type, body] of RAW_BODIES) await send(path, type, body, false);
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+});
