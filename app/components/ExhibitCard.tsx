@@ -1,7 +1,7 @@
 /** A member's exhibit card: thumbnail, title, year. */
 import { Link } from "react-router";
 import type { ExhibitView } from "~/lib/catalog-types";
-import { THUMBNAIL_HEIGHT } from "~/lib/images";
+import { imageSrcSet, THUMBNAIL_HEIGHT } from "~/lib/images";
 
 export function ExhibitCard({ exhibit, to }: { exhibit: ExhibitView; to: string }) {
   return (
@@ -13,6 +13,7 @@ export function ExhibitCard({ exhibit, to }: { exhibit: ExhibitView; to: string 
       {exhibit.thumbnailURL ? (
         <img
           src={exhibit.thumbnailURL}
+          srcSet={imageSrcSet(exhibit.thumbnailURL, THUMBNAIL_HEIGHT)}
           alt={exhibit.thumbnailAlt ?? ""}
           width={THUMBNAIL_HEIGHT * 1.5}
           height={THUMBNAIL_HEIGHT}

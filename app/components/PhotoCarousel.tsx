@@ -5,6 +5,7 @@
 import useEmblaCarousel from "embla-carousel-react";
 import { useCallback, useEffect, useState } from "react";
 import { TransformComponent, TransformWrapper } from "react-zoom-pan-pinch";
+import { PHOTO_STRIP_HEIGHT, withImageHeight } from "~/lib/images";
 
 export const ZOOM_NOTE = "Double-click or tap photos to zoom in/out";
 
@@ -86,7 +87,7 @@ export function PhotoCarousel({ photos, alts }: { photos: string[]; alts: string
                 aria-current={i === selected}
                 className={`block overflow-hidden rounded ring-2 ${i === selected ? "ring-gold" : "ring-transparent"}`}
               >
-                <img src={src.replace(/height=\d+/, "height=80")} alt="" width={120} height={80} className="h-16 w-24 object-cover" loading="lazy" />
+                <img src={withImageHeight(src, PHOTO_STRIP_HEIGHT)} alt="" width={120} height={80} className="h-16 w-24 object-cover" loading="lazy" />
               </button>
             </li>
           ))}

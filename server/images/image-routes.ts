@@ -1,13 +1,13 @@
 /**
  * GET /images/view/<file>?height=N: serves cached renditions from the image service with
  * content negotiation (Vary: Accept), strong ETags and 304s, and keeps member-only images
- * (exhibit photos) behind a valid ticket. Client mistakes get 4xx JSON, never a 500.
+ * (exhibit photos) behind a valid ticket. N must be one of IMAGE_HEIGHTS (app/lib/images.ts).
+ * Client mistakes get 4xx JSON, never a 500; a full render queue answers 503 with Retry-After.
  */
-import fs from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { Router, type ErrorRequestHandler, type Request, type Response } from "express";
 import { etagMatches } from "../http/etag";
-import { ImageRequestError, validateImageFile, validateImageHeight, type createImageService } from "./image-service";
+import { BUSY_RETRY_AFTER_SECONDS, ImageRequestError, validateImageFile, validateImageHeight, type ImageService } from "./image-service";
 
 export const MEMBER_ONLY_IMAGE_MESSAGE = "A museum ticket is required to view this image.";
 
@@ -29,7 +29,7 @@ function joinSegments(value: unknown): string {
 }
 
 export function createImageRouter(o: {
-  images: ReturnType<typeof createImageService>;
+  images: ImageService;
   isMemberOnly: (file: string) => boolean;
   isMember: (req: Request) => Promise<boolean>;
 }): Router {
@@ -47,23 +47,18 @@ export function createImageRouter(o: {
         return;
       }
 
-      const rendition = await o.images.render(file, height, req.get("accept"));
+      const rendition = await o.images.openRendition(file, height, req.get("accept"), (etag) =>
+        etagMatches(req.get("if-none-match"), etag),
+      );
       res.setHeader("Cache-Control", memberOnly ? "private, max-age=3600" : "public, max-age=86400");
       res.vary("Accept");
       res.setHeader("ETag", rendition.etag);
-      if (etagMatches(req.get("if-none-match"), rendition.etag)) {
+      if (!rendition.body) {
         res.status(304).end();
         return;
       }
 
-      const handle = await fs.open(rendition.path, "r");
-      let size: number;
-      try {
-        size = (await handle.stat()).size;
-      } catch (error) {
-        await handle.close();
-        throw error;
-      }
+      const { handle, size } = rendition.body;
       res.status(200);
       res.setHeader("Content-Type", rendition.contentType);
       res.setHeader("Content-Length", String(size));
@@ -72,11 +67,14 @@ export function createImageRouter(o: {
         res.end();
         return;
       }
-      // The stream owns the handle from here and closes it when done or destroyed.
+      // The stream owns the handle from here and closes it when done or destroyed. The file may
+      // be evicted from the cache meanwhile: an open file stays readable after it is unlinked.
       await pipeline(handle.createReadStream(), res);
     } catch (error) {
       if (error instanceof ImageRequestError) {
-        if (!res.headersSent) sendJsonError(res, error.status, error.message);
+        if (res.headersSent) return;
+        if (error.status === 503) res.setHeader("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
+        sendJsonError(res, error.status, error.message);
         return;
       }
       // Headers already out means the client went away mid-stream: nothing left to answer.

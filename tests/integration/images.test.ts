@@ -1,6 +1,7 @@
 // The image pipeline over real HTTP: an Express app with only the image router, over a temporary
-// media folder seeded with generated posters. Checks negotiation, resizing, ETags, the disk
-// cache, path and height validation, and member-only gating.
+// media folder seeded with generated posters. Checks negotiation, resizing to the fixed set of
+// heights, ETags, the bounded disk cache, the render queue, path and height validation, and
+// member-only gating.
 import { mkdtemp, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,10 +10,11 @@ import path from "node:path";
 import express, { type ErrorRequestHandler } from "express";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IMAGE_HEIGHTS, MAX_IMAGE_HEIGHT } from "../../app/lib/images";
 import { createImageRouter } from "../../server/images/image-routes";
-import { createImageService, ImageRequestError } from "../../server/images/image-service";
+import { createImageService, IMAGE_HEIGHT_MESSAGE, ImageRequestError, type ImageService } from "../../server/images/image-service";
 import { isMemberOnlyImage } from "../../server/images/member-only";
-import { bannerSvg, exhibitPosterSvg, teamLogoSvg } from "../../server/images/posters";
+import { bannerSvg, exhibitPosterSvg, teamLogoSvg } from "../../server/db/seed/posters";
 
 const colors = { primary: "#101820", secondary: "#ffb612", text: "#ffffff" };
 const MEMBER_HEADER = "x-test-member";
@@ -21,9 +23,35 @@ let root: string;
 let mediaDir: string;
 let cacheDir: string;
 let base: string;
-let server: http.Server;
-let images: ReturnType<typeof createImageService>;
+let images: ImageService;
+const servers: http.Server[] = [];
 const unexpectedErrors: unknown[] = [];
+
+/** An Express app with only the image router over `service`, listening on a free port. */
+async function serve(service: ImageService): Promise<string> {
+  const app = express();
+  app.use(
+    createImageRouter({
+      images: service,
+      isMemberOnly: isMemberOnlyImage,
+      isMember: async (req) => req.get(MEMBER_HEADER) === "yes",
+    }),
+  );
+  const recordErrors: ErrorRequestHandler = (err: unknown, _req, res, _next) => {
+    unexpectedErrors.push(err);
+    res.status(500).json({ message: "unexpected" });
+  };
+  app.use(recordErrors);
+  const server = app.listen(0, "127.0.0.1");
+  servers.push(server);
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A plain SVG of the given size (no text, so it renders fast). */
+function blockSvg(width: number, height: number, fill = "#ffb612"): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><rect width="${width}" height="${height}" fill="${fill}"/><circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 3}" fill="#101820"/></svg>`;
+}
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), "museum-images-"));
@@ -44,38 +72,25 @@ beforeAll(async () => {
   await images.writeOriginal("banners/desktop-1.svg", bannerSvg({ title: "City of Champions", subtitle: "Sports", colors, variant: "desktop", index: 0 }));
   const jpeg = await sharp(Buffer.from(poster)).jpeg().toBuffer();
   await images.writeOriginal("logos/photo.jpg", jpeg);
+  await images.writeOriginal("banners/tall.svg", blockSvg(1200, 3000));
+  await images.writeOriginal("banners/wide.svg", blockSvg(12000, 1000));
   // A file outside the media folder and a symlink inside pointing at it.
   await writeFile(path.join(root, "secret.svg"), poster);
   await symlink(path.join(root, "secret.svg"), path.join(mediaDir, "logos", "escape.svg"));
 
-  const app = express();
-  app.use(
-    createImageRouter({
-      images,
-      isMemberOnly: isMemberOnlyImage,
-      isMember: async (req) => req.get(MEMBER_HEADER) === "yes",
-    }),
-  );
-  const recordErrors: ErrorRequestHandler = (err: unknown, _req, res, _next) => {
-    unexpectedErrors.push(err);
-    res.status(500).json({ message: "unexpected" });
-  };
-  app.use(recordErrors);
-  server = app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await serve(images);
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
   await rm(root, { recursive: true, force: true });
   expect(unexpectedErrors).toEqual([]);
 });
 
-function get(file: string, o: { accept?: string; member?: boolean; headers?: Record<string, string>; method?: string } = {}) {
+function get(file: string, o: { accept?: string; member?: boolean; headers?: Record<string, string>; method?: string; base?: string } = {}) {
   const headers: Record<string, string> = { accept: o.accept ?? "*/*", ...o.headers };
   if (o.member) headers[MEMBER_HEADER] = "yes";
-  return fetch(`${base}/images/view/${file}`, { headers, method: o.method ?? "GET" });
+  return fetch(`${o.base ?? base}/images/view/${file}`, { headers, method: o.method ?? "GET" });
 }
 
 /** A raw request: the path goes out exactly as written (fetch would normalise "../"). */
@@ -98,11 +113,18 @@ async function imageOf(res: Response) {
   return { body, meta: await sharp(body).metadata() };
 }
 
-async function cacheFiles(): Promise<Map<string, number>> {
-  const names = await readdir(cacheDir).catch(() => []);
+async function cacheFiles(dir = cacheDir): Promise<Map<string, number>> {
+  const names = await readdir(dir).catch(() => []);
   const out = new Map<string, number>();
-  for (const name of names) out.set(name, (await stat(path.join(cacheDir, name))).mtimeMs);
+  for (const name of names) out.set(name, (await stat(path.join(dir, name))).mtimeMs);
   return out;
+}
+
+/** Total bytes of the files in a cache folder, as the disk sees them. */
+async function cacheBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const name of await readdir(dir).catch(() => [])) total += (await stat(path.join(dir, name))).size;
+  return total;
 }
 
 describe("format negotiation and resizing", () => {
@@ -149,12 +171,30 @@ describe("format negotiation and resizing", () => {
     expect([meta.width, meta.height]).toEqual([1600, 600]);
   });
 
+  it("caps an original without a height at the tallest rendition, and very wide ones at 2400 px", async () => {
+    const tall = await imageOf(await get("banners/tall.svg", { accept: "image/webp" }));
+    expect([tall.meta.width, tall.meta.height]).toEqual([400, MAX_IMAGE_HEIGHT]);
+    const wide = await imageOf(await get("banners/wide.svg", { accept: "image/webp" }));
+    expect([wide.meta.width, wide.meta.height]).toEqual([2400, 200]);
+    const wideTall = await imageOf(await get(`banners/wide.svg?height=${MAX_IMAGE_HEIGHT}`, { accept: "image/webp" }));
+    expect([wideTall.meta.width, wideTall.meta.height]).toEqual([2400, 200]);
+  });
+
+  it("renders every allowed height", async () => {
+    for (const height of IMAGE_HEIGHTS) {
+      const res = await get(`exhibits/immaculate/photo-1.svg?height=${height}`, { accept: "image/webp", member: true });
+      expect(res.status, String(height)).toBe(200);
+      const { meta } = await imageOf(res);
+      expect([meta.width, meta.height]).toEqual([height * 1.5, height]);
+    }
+  });
+
   it("falls back to JPEG for a JPEG original", async () => {
-    const res = await get("logos/photo.jpg?height=100");
+    const res = await get("logos/photo.jpg?height=200");
     expect(res.headers.get("content-type")).toBe("image/jpeg");
     const { meta } = await imageOf(res);
     expect(meta.format).toBe("jpeg");
-    expect(meta.height).toBe(100);
+    expect(meta.height).toBe(200);
   });
 
   it("answers HEAD with the headers only", async () => {
@@ -168,34 +208,47 @@ describe("format negotiation and resizing", () => {
 
 describe("caching", () => {
   it("gives a strong ETag and answers a matching If-None-Match with 304", async () => {
-    const first = await get("logos/steelers.svg?height=64", { accept: "image/webp" });
+    const first = await get("logos/steelers.svg?height=400", { accept: "image/webp" });
     await first.arrayBuffer();
     const etag = first.headers.get("etag");
     expect(etag).toMatch(/^"[0-9a-f]+"$/);
 
-    const again = await get("logos/steelers.svg?height=64", { accept: "image/webp", headers: { "if-none-match": etag! } });
+    const again = await get("logos/steelers.svg?height=400", { accept: "image/webp", headers: { "if-none-match": etag! } });
     expect(again.status).toBe(304);
     expect(again.headers.get("etag")).toBe(etag);
     expect(again.headers.get("cache-control")).toBe("public, max-age=86400");
     expect((await again.arrayBuffer()).byteLength).toBe(0);
 
-    const weak = await get("logos/steelers.svg?height=64", { accept: "image/webp", headers: { "if-none-match": `"nope", W/${etag}` } });
+    const weak = await get("logos/steelers.svg?height=400", { accept: "image/webp", headers: { "if-none-match": `"nope", W/${etag}` } });
     expect(weak.status).toBe(304);
 
     // Another height or format is another representation with another tag.
-    const other = await get("logos/steelers.svg?height=65", { accept: "image/webp", headers: { "if-none-match": etag! } });
+    const other = await get("logos/steelers.svg?height=300", { accept: "image/webp", headers: { "if-none-match": etag! } });
     expect(other.status).toBe(200);
     expect(other.headers.get("etag")).not.toBe(etag);
     await other.arrayBuffer();
-    const png = await get("logos/steelers.svg?height=64", { headers: { "if-none-match": etag! } });
+    const png = await get("logos/steelers.svg?height=400", { headers: { "if-none-match": etag! } });
     expect(png.status).toBe(200);
     expect(png.headers.get("etag")).not.toBe(etag);
     await png.arrayBuffer();
   });
 
+  it("answers a matching If-None-Match without rendering, even when the rendition was evicted", async () => {
+    const first = await get("banners/desktop-1.svg?height=150", { accept: "image/webp" });
+    await first.arrayBuffer();
+    const etag = first.headers.get("etag")!;
+    for (const name of (await cacheFiles()).keys()) await rm(path.join(cacheDir, name));
+    const started = images.stats().renders.started;
+    const again = await get("banners/desktop-1.svg?height=150", { accept: "image/webp", headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(images.stats().renders.started).toBe(started);
+    expect((await cacheFiles()).size).toBe(0);
+  });
+
   it("reuses the cached rendition instead of rendering again", async () => {
     const before = await cacheFiles();
-    const first = await get("logos/steelers.svg?height=123");
+    const first = await get("logos/steelers.svg?height=600");
     const firstBody = Buffer.from(await first.arrayBuffer());
     const afterFirst = await cacheFiles();
     const created = [...afterFirst.keys()].filter((name) => !before.has(name));
@@ -203,7 +256,7 @@ describe("caching", () => {
     const mtime = afterFirst.get(created[0]);
 
     await new Promise((resolve) => setTimeout(resolve, 30));
-    const second = await get("logos/steelers.svg?height=123");
+    const second = await get("logos/steelers.svg?height=600");
     expect(Buffer.from(await second.arrayBuffer()).equals(firstBody)).toBe(true);
     expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
     const afterSecond = await cacheFiles();
@@ -225,14 +278,14 @@ describe("caching", () => {
   it("changes the ETag when the original changes, and keeps it when re-seeded unchanged", async () => {
     const svg = teamLogoSvg({ name: "Pittsburgh Pirates", monogram: "PP", colors });
     await images.writeOriginal("logos/pirates.svg", svg);
-    const a = await get("logos/pirates.svg?height=50");
+    const a = await get("logos/pirates.svg?height=80");
     await a.arrayBuffer();
     await images.writeOriginal("logos/pirates.svg", svg);
-    const b = await get("logos/pirates.svg?height=50");
+    const b = await get("logos/pirates.svg?height=80");
     await b.arrayBuffer();
     expect(b.headers.get("etag")).toBe(a.headers.get("etag"));
     await images.writeOriginal("logos/pirates.svg", teamLogoSvg({ name: "Pittsburgh Pirates", monogram: "PIR", colors }));
-    const c = await get("logos/pirates.svg?height=50");
+    const c = await get("logos/pirates.svg?height=80");
     await c.arrayBuffer();
     expect(c.headers.get("etag")).not.toBe(a.headers.get("etag"));
   });
@@ -263,14 +316,23 @@ describe("client errors", () => {
     await expect400(await rawGet("/images/view/logos/escape.svg"));
   });
 
-  it("rejects heights that are not whole numbers from 16 to 2000", async () => {
-    for (const q of ["height=0", "height=99999", "height=abc", "height=15", "height=2001", "height=1.5", "height=-20", "height=", "height=100&height=200"]) {
+  it("rejects any height outside the fixed set, naming the allowed ones", async () => {
+    const refused = ["height=2000", "height=1999", "height=151", "height=100", "height=16", "height=1200", "height=0", "height=99999"];
+    const malformed = ["height=abc", "height=1.5", "height=-20", "height=", "height=100&height=200", "height=150&height=150"];
+    for (const q of [...refused, ...malformed]) {
       const res = await rawGet(`/images/view/logos/steelers.svg?${q}`);
       expect(res.status, q).toBe(400);
-      expect(JSON.parse(res.body).message).toMatch(/height/i);
+      expect(res.headers["cache-control"], q).toBe("no-store");
+      expect(JSON.parse(res.body), q).toEqual({ message: IMAGE_HEIGHT_MESSAGE });
     }
-    const ok = await rawGet("/images/view/logos/steelers.svg?height=2000");
-    expect(ok.status).toBe(200);
+    expect(IMAGE_HEIGHT_MESSAGE).toBe(
+      "Height must be one of 80, 150, 200, 300, 400, 600, 800, 1000 pixels, or left out for the original size (at most 1000 pixels high).",
+    );
+    // A refused height costs nothing: not even a member-only check or a look at the disk.
+    const before = images.stats().renders.started;
+    const res = await rawGet("/images/view/exhibits/immaculate/photo-1.svg?height=2000");
+    expect(res.status).toBe(400);
+    expect(images.stats().renders.started).toBe(before);
   });
 
   it("answers 404 JSON for a missing original", async () => {
@@ -324,11 +386,117 @@ describe("member-only images", () => {
 describe("image service", () => {
   it("rejects bad paths and heights with ImageRequestError", async () => {
     for (const file of ["/etc/passwd.svg", "../x.svg", "a\\b.svg", "a\u0000.svg", "logos/x.gif", "C:/x.svg"]) {
-      await expect(images.render(file, 100, undefined), file).rejects.toMatchObject({ status: 400 });
+      await expect(images.openRendition(file, 150, undefined), file).rejects.toMatchObject({ status: 400 });
     }
-    await expect(images.render("logos/steelers.svg", 10, undefined)).rejects.toBeInstanceOf(ImageRequestError);
-    await expect(images.render("logos/steelers.svg", 100.5, undefined)).rejects.toMatchObject({ status: 400 });
-    await expect(images.render("logos/nope.svg", undefined, undefined)).rejects.toMatchObject({ status: 404 });
+    await expect(images.openRendition("logos/steelers.svg", 10, undefined)).rejects.toBeInstanceOf(ImageRequestError);
+    await expect(images.openRendition("logos/steelers.svg", 2000, undefined)).rejects.toMatchObject({ status: 400 });
+    await expect(images.openRendition("logos/steelers.svg", 150.5, undefined)).rejects.toMatchObject({ status: 400 });
+    await expect(images.openRendition("logos/nope.svg", undefined, undefined)).rejects.toMatchObject({ status: 404 });
     await expect(images.writeOriginal("../outside.svg", "<svg/>")).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe("bounded disk cache", () => {
+  it("stays under its byte bound, evicts the least recently used, and re-renders evicted renditions", async () => {
+    const dir = path.join(root, "small-cache");
+    const bound = 40_000;
+    const small = createImageService({ mediaDir, cacheDir: dir, cacheMaxBytes: bound });
+    const open = async (file: string, height: number | undefined, accept = "image/webp") => {
+      const r = await small.openRendition(file, height, accept);
+      const body = await r.body!.handle.readFile();
+      await r.body!.handle.close();
+      return { etag: r.etag, body };
+    };
+
+    const first = await open("logos/steelers.svg", 150);
+    const requests: Array<[string, number]> = [];
+    for (const file of ["logos/steelers.svg", "exhibits/immaculate/photo-1.svg", "banners/desktop-1.svg"]) {
+      for (const height of IMAGE_HEIGHTS) requests.push([file, height]);
+    }
+    let written = first.body.length;
+    for (const [file, height] of requests) {
+      // Keep the first rendition in use: the least recently used ones go first.
+      if (file !== "logos/steelers.svg" || height !== 150) written += (await open(file, height)).body.length;
+      await open("logos/steelers.svg", 150);
+      expect(await cacheBytes(dir), `${file} ${height}`).toBeLessThanOrEqual(bound);
+    }
+    expect(written).toBeGreaterThan(3 * bound);
+    const stats = small.stats();
+    expect(stats.cache.evictions).toBeGreaterThan(0);
+    expect(stats.cache.bytes).toBe(await cacheBytes(dir));
+    expect(stats.cache.bytes).toBeLessThanOrEqual(bound);
+
+    // The often-used rendition survived; an early one was evicted and comes back on demand.
+    const startedBefore = small.stats().renders.started;
+    expect((await open("logos/steelers.svg", 150)).body.equals(first.body)).toBe(true);
+    expect(small.stats().renders.started).toBe(startedBefore);
+    const early = requests.find(([file, height]) => file === "logos/steelers.svg" && height === 80)!;
+    const again = await open(early[0], early[1]);
+    expect(small.stats().renders.started).toBe(startedBefore + 1);
+    const meta = await sharp(again.body).metadata();
+    expect(meta.height).toBe(80);
+    expect(await cacheBytes(dir)).toBeLessThanOrEqual(bound);
+  });
+
+  it("keeps serving a rendition that another process evicted while it was being sent", async () => {
+    const dir = path.join(root, "evicted-cache");
+    const service = createImageService({ mediaDir, cacheDir: dir });
+    const r = await service.openRendition("logos/steelers.svg", 200, "image/webp");
+    for (const name of (await cacheFiles(dir)).keys()) await rm(path.join(dir, name));
+    const body = await r.body!.handle.readFile();
+    await r.body!.handle.close();
+    expect(body.length).toBe(r.body!.size);
+    expect((await sharp(body).metadata()).height).toBe(200);
+  });
+});
+
+describe("render queue", () => {
+  const distinct = (n: number) =>
+    Array.from({ length: n }, (_, i) => [`logos/steelers.svg?height=${IMAGE_HEIGHTS[i % IMAGE_HEIGHTS.length]}`, i < IMAGE_HEIGHTS.length ? "image/webp" : "image/avif"] as const);
+
+  it("renders one at a time per process by default, whatever the number of concurrent misses", async () => {
+    const service = createImageService({ mediaDir, cacheDir: path.join(root, "queue-1") });
+    const at = await serve(service);
+    const responses = await Promise.all(distinct(12).map(([file, accept]) => get(file, { accept, base: at })));
+    await Promise.all(responses.map((r) => r.arrayBuffer()));
+    expect(responses.map((r) => r.status)).toEqual(Array(12).fill(200));
+    const { renders } = service.stats();
+    expect(renders.started).toBe(12);
+    expect(renders.peakActive).toBe(1);
+    expect([renders.active, renders.queued]).toEqual([0, 0]);
+  });
+
+  it("never runs more than the configured number at once", async () => {
+    const service = createImageService({ mediaDir, cacheDir: path.join(root, "queue-2"), renderConcurrency: 2 });
+    const at = await serve(service);
+    const responses = await Promise.all(distinct(10).map(([file, accept]) => get(file, { accept, base: at })));
+    await Promise.all(responses.map((r) => r.arrayBuffer()));
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    expect(service.stats().renders.peakActive).toBe(2);
+  });
+
+  it("answers 503 with Retry-After when the queue is full, and serves the rest", async () => {
+    const service = createImageService({ mediaDir, cacheDir: path.join(root, "queue-full"), renderConcurrency: 1, renderQueueLength: 2 });
+    const at = await serve(service);
+    // Large AVIF renders (a few hundred ms each), so the burst arrives while the first one runs.
+    const slow = ["banners/tall.svg", "banners/wide.svg", "banners/desktop-1.svg"].flatMap((file) =>
+      [600, 800, 1000].map((height) => `${file}?height=${height}`),
+    );
+    const responses = await Promise.all(slow.map((file) => get(file, { accept: "image/avif", base: at })));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(3);
+    expect(statuses.filter((s) => s === 503).length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+    for (const r of responses) {
+      if (r.status === 503) {
+        expect(r.headers.get("retry-after")).toBe("5");
+        expect(await r.json()).toEqual({ message: "The image service is busy. Please try again in a few seconds." });
+      } else await r.arrayBuffer();
+    }
+    expect(service.stats().renders.peakActive).toBe(1);
+    // Once the burst is over the refused ones render normally.
+    const retry = await get(slow[responses.findIndex((r) => r.status === 503)], { accept: "image/avif", base: at });
+    expect(retry.status).toBe(200);
+    await retry.arrayBuffer();
   });
 });

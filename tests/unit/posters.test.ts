@@ -2,7 +2,7 @@
 // caller text is escaped, and word wrapping keeps lines within their budget.
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { bannerSvg, escapeXml, exhibitPosterSvg, teamLogoSvg, wrapText, type PosterColors } from "../../server/images/posters";
+import { bannerSvg, escapeXml, exhibitPosterSvg, teamLogoSvg, wrapText, type PosterColors } from "../../server/db/seed/posters";
 
 const colors: PosterColors = { primary: "#101820", secondary: "#ffb612", text: "#ffffff" };
 const nasty = `Bats & Balls <1909> "Forbes" 'Field'`;

@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Logger } from "../../logger";
-import { bannerSvg, exhibitPosterSvg, teamLogoSvg } from "../../images/posters";
+import { bannerSvg, exhibitPosterSvg, teamLogoSvg } from "./posters";
 import type { Database } from "../client";
 import {
   bannerSlides,
