@@ -53,6 +53,8 @@ export function createImageRouter(o: {
       res.setHeader("Cache-Control", memberOnly ? "private, max-age=3600" : "public, max-age=86400");
       res.vary("Accept");
       res.setHeader("ETag", rendition.etag);
+      // MISS marks the expensive answers (a render), e.g. for a limiter that counts only those.
+      res.setHeader("X-Cache", rendition.cache);
       if (!rendition.body) {
         res.status(304).end();
         return;

@@ -206,6 +206,8 @@ export interface Rendition {
   etag: string;
   /** The rendition's bytes, or null when `skipIf` matched the ETag (nothing rendered or opened). */
   body: OpenRendition | null;
+  /** MISS when this request had to wait for a render (the expensive case), else HIT. */
+  cache: "HIT" | "MISS";
 }
 
 export function createImageService(o: {
@@ -328,7 +330,7 @@ export function createImageService(o: {
         const name = `${key}.${format === "jpeg" ? "jpg" : format}`;
         const contentType = CONTENT_TYPES[format];
         const etag = `"${key.slice(0, 40)}"`;
-        if (skipIf?.(etag)) return { contentType, etag, body: null };
+        if (skipIf?.(etag)) return { contentType, etag, body: null, cache: "HIT" };
 
         unpin = cache.pin(name);
         let original: Promise<Buffer> | undefined;
@@ -338,7 +340,7 @@ export function createImageService(o: {
           const cached = await openCached(path.join(cacheDir, name));
           if (cached) {
             cache.noteHit(name, cached.size, cached.mtimeMs);
-            return { contentType, etag, body: { handle: cached.handle, size: cached.size } };
+            return { contentType, etag, body: { handle: cached.handle, size: cached.size }, cache: attempt === 0 ? "HIT" : "MISS" };
           }
           await produce(key, name, read, ext, outHeight, format);
         }

@@ -255,8 +255,11 @@ describe("caching", () => {
     expect(created).toHaveLength(1);
     const mtime = afterFirst.get(created[0]);
 
+    expect(first.headers.get("x-cache")).toBe("MISS");
+
     await new Promise((resolve) => setTimeout(resolve, 30));
     const second = await get("logos/steelers.svg?height=600");
+    expect(second.headers.get("x-cache")).toBe("HIT");
     expect(Buffer.from(await second.arrayBuffer()).equals(firstBody)).toBe(true);
     expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
     const afterSecond = await cacheFiles();
