@@ -13,7 +13,7 @@ import { createCatalogApi } from "./api/catalog-api";
 import { collectionJson } from "./api/collection-json";
 import { sendError } from "./api/http-errors";
 import { createMessagesApi } from "./api/messages-api";
-import { enforceBodyLimits } from "./http/body-limits";
+import { enforceBodyLimits, readJsonBody } from "./http/body-limits";
 import { healthCheck } from "./http/health";
 import { apiErrorHandler, pageErrorHandler } from "./http/host-errors";
 import { createPageHandler, fetchRequestFrom, sendFetchResponse } from "./http/page-handler";
@@ -134,7 +134,7 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
     );
   }
   app.use(sameOriginOnly(config.PUBLIC_URL, ["/api/stripe/webhook"]));
-  app.use("/api", express.json({ limit: "64kb" }));
+  app.use("/api", readJsonBody);
   app.use("/api", createCatalogApi(services.catalog, collectionJson({ resultsAreShared: config.CATALOG_CACHE_SECONDS > 0 })));
   app.use("/api", createAccountsApi(services));
   app.use("/api", createMessagesApi(services));

@@ -26,10 +26,21 @@ export async function boot({ config, logger, migrationsFolder }: BootOptions): P
   logger.info({ database: database.kind }, "database opened");
   await runMigrations(database, migrationsFolder);
   logger.info("migrations applied");
+  warnAboutStandIns(config, logger);
   const sessionSecret = resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
   const services = createServices({ config, database, logger, sessionSecret });
   if (config.SEED_DEMO !== false && (await services.catalog.isEmpty())) {
     await seedCollection({ db: database.db, media: services.images, logger });
   }
   return services;
+}
+
+/** Says at boot, loudly, which built-in stand-ins run instead of the real providers. */
+export function warnAboutStandIns(config: Config, logger: Logger): void {
+  if (config.PAYMENTS === "test") {
+    logger.warn({ PAYMENTS: "test" }, "payments run in TEST MODE: Stripe's test card numbers buy tickets and no card is charged (set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY for real payments)");
+  }
+  if (config.MAIL === "log") {
+    logger.warn({ MAIL: "log" }, "email is NOT SENT: messages are kept in the outbox and written to the log (set SMTP_URL to send them)");
+  }
 }

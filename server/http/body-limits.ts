@@ -4,7 +4,7 @@
  * once, and a streamed (chunked) body is counted while it arrives and cut off at the limit by
  * the parser that reads it (body-parser for the API, the page handler for form posts).
  */
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { HOST_MESSAGES } from "../../app/lib/messages";
 
 export interface BodyRule {
@@ -65,4 +65,77 @@ export const enforceBodyLimits: RequestHandler = (req, res, next) => {
     return send(415, HOST_MESSAGES.unsupportedType(rule.types.join(" or ")));
   }
   next();
+};
+
+/**
+ * Reads the body of `req` into a Buffer, at most `rule.maxBytes`. Past the limit the answer is
+ * 413 at once (with `Connection: close`), without waiting for the rest of the body, which Node
+ * then discards: a client streaming gigabytes costs neither memory nor a held connection.
+ * Resolves null when it has answered.
+ */
+export function readLimitedBody(req: Request, res: Response): Promise<Buffer | null> {
+  const rule = bodyRuleFor(req.path);
+  return new Promise((resolve, reject) => {
+    const encoding = (req.headers["content-encoding"] ?? "identity").toLowerCase();
+    if (encoding !== "identity") {
+      res.status(415).type("text/plain").send(HOST_MESSAGES.unsupportedType("bodies without Content-Encoding"));
+      return resolve(null);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (value: Buffer | null, error?: Error) => {
+      if (done) return;
+      done = true;
+      req.off("data", onData).off("end", onEnd).off("error", onError).off("aborted", onAborted);
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= rule.maxBytes) return void chunks.push(chunk);
+      res.setHeader("Connection", "close");
+      const message = HOST_MESSAGES.bodyTooLarge(formatBytes(rule.maxBytes));
+      if (req.path.startsWith("/api/")) res.status(413).json({ message, success: false });
+      else res.status(413).type("text/plain").send(message);
+      req.pause();
+      res.once("finish", () => req.socket?.destroySoon?.());
+      finish(null);
+    };
+    const onEnd = () => finish(Buffer.concat(chunks, size));
+    const onError = (error: Error) => finish(null, error);
+    const onAborted = () => finish(null, Object.assign(new Error("request aborted"), { status: 400 }));
+    req.on("data", onData).on("end", onEnd).on("error", onError).on("aborted", onAborted);
+  });
+}
+
+/** Reads a body within its limit into `req.body` (a Buffer) for the next handler. */
+export const readBody: RequestHandler = async (req, res, next) => {
+  if (!hasBody(req.headers)) return next();
+  try {
+    const body = await readLimitedBody(req, res);
+    if (body === null) return;
+    req.body = body;
+    next();
+  } catch (error) {
+    next(error);
+  }
+};
+
+/** Reads a JSON body within its limit into `req.body`; 400 with a clear message when it is not JSON. */
+export const readJsonBody: RequestHandler = async (req, res, next) => {
+  if (!hasBody(req.headers)) return next();
+  try {
+    const body = await readLimitedBody(req, res);
+    if (body === null) return;
+    try {
+      req.body = body.length === 0 ? {} : (JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body)) as unknown);
+    } catch {
+      res.status(400).json({ message: "The request body is not valid JSON.", success: false });
+      return;
+    }
+    next();
+  } catch (error) {
+    next(error);
+  }
 };

@@ -5,11 +5,11 @@
  * buffer an unbounded body. Every answer depends on the session, so none may be stored by a
  * browser or a proxy unless the route says otherwise.
  */
-import express, { type Request, type RequestHandler, type Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { writeReadableStreamToWritable } from "@react-router/node";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { HOST_MESSAGES } from "../../app/lib/messages";
-import { bodyRuleFor } from "./body-limits";
+import { readBody } from "./body-limits";
 
 const PAGE_METHODS = ["GET", "HEAD", "POST"];
 
@@ -65,12 +65,6 @@ export async function sendFetchResponse(res: Response, response: globalThis.Resp
   }
 }
 
-/** Reads a form post within its limit into `req.body` (a Buffer); 413 past the limit. */
-const readFormBody: RequestHandler = (req, res, next) => {
-  if (req.method !== "POST") return next();
-  const rule = bodyRuleFor(req.path);
-  express.raw({ type: () => true, limit: rule.maxBytes })(req, res, next);
-};
 
 export function createPageHandler({ build, mode, getLoadContext }: PageHandlerOptions): RequestHandler[] {
   const handle = createRequestHandler(build, mode);
@@ -88,5 +82,5 @@ export function createPageHandler({ build, mode, getLoadContext }: PageHandlerOp
       next(error);
     }
   };
-  return [onlyPageMethods, readFormBody, render];
+  return [onlyPageMethods, readBody, render];
 }

@@ -80,3 +80,17 @@ describe("loadConfig", () => {
     });
   });
 });
+
+describe("warnAboutStandIns", () => {
+  it("warns at boot about each stand-in in use", async () => {
+    const { warnAboutStandIns } = await import("../../server/boot");
+    const lines: string[] = [];
+    const logger = { warn: (_o: unknown, message: string) => lines.push(message) } as unknown as Parameters<typeof warnAboutStandIns>[1];
+    warnAboutStandIns(loadConfig({ PUBLIC_URL: "https://museum.example", PAYMENTS: "test", MAIL: "log" }), logger);
+    expect(lines.join("\n")).toMatch(/TEST MODE.*no card is charged/);
+    expect(lines.join("\n")).toMatch(/email is NOT SENT/);
+    lines.length = 0;
+    warnAboutStandIns(loadConfig({ PUBLIC_URL: "https://museum.example", SMTP_URL: "smtp://m", STRIPE_SECRET_KEY: "sk", STRIPE_PUBLISHABLE_KEY: "pk" }), logger);
+    expect(lines).toEqual([]);
+  });
+});
