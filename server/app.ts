@@ -23,7 +23,7 @@ import { resolveViewer } from "./http/viewer";
 import { createImageRouter } from "./images/image-routes";
 import { isMemberOnlyImage } from "./images/member-only";
 import type { PublicSettings } from "./load-context";
-import { createAnonymousPageCache } from "./pages/anonymous-page-cache";
+import { createAnonymousPageCache, tierViewer } from "./pages/anonymous-page-cache";
 import { createStripeWebhookRouter } from "./payments/stripe-webhook";
 import { createHostRateLimiter } from "./security/limits";
 import { sameOriginOnly } from "./security/same-origin";
@@ -82,16 +82,17 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
   app.use(requestLog(logger));
   app.use(securityHeaders(config, { csp: production }));
 
-  // Pages every visitor sees alike, rendered once per instance and served compressed (decision 008).
-  if (production && config.PAGE_CACHE_SECONDS > 0) {
-    const pageCache = createAnonymousPageCache({
-      render: createFetchHandler(build, "production"),
-      loadContext: (req, res) => loadContext(req, res, null, ""),
-      origin: config.PUBLIC_URL,
-      ttlSeconds: config.PAGE_CACHE_SECONDS,
-    });
-    app.use(pageCache.middleware);
-  }
+  // Collection pages rendered once per instance and access tier, served compressed (decisions 008, 013).
+  const pageCache =
+    production && config.PAGE_CACHE_SECONDS > 0
+      ? createAnonymousPageCache({
+          render: createFetchHandler(build, "production"),
+          loadContext: (req, res, tier) => loadContext(req, res, tier ? tierViewer(tier) : null, ""),
+          origin: config.PUBLIC_URL,
+          ttlSeconds: config.PAGE_CACHE_SECONDS,
+        })
+      : null;
+  if (pageCache) app.use(pageCache.middleware);
 
   app.use(enforceBodyLimits);
   app.use(compression());
@@ -106,6 +107,7 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
 
   app.use(createHostRateLimiter(services.database.db, config.RATE_LIMIT_RELAXED));
   app.use(resolveViewer(services.sessions, logger));
+  if (pageCache) app.use(pageCache.tieredMiddleware);
 
   app.use(
     createImageRouter({

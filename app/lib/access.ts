@@ -34,7 +34,10 @@ export interface Viewer {
   member: boolean;
 }
 
+/** What the layout shows of the person looking: the greeting's first name and the access tier. */
+export type DisplayViewer = Pick<Viewer, "firstName" | "member">;
+
 /** Whether member-only content (photos, full texts, biographies) may be shown to `viewer`. */
-export function canSeeMemberContent(viewer: Viewer | null | undefined): boolean {
+export function canSeeMemberContent(viewer: Pick<Viewer, "member"> | null | undefined): boolean {
   return viewer?.member === true;
 }

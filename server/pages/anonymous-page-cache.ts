@@ -19,7 +19,7 @@
  *   in a slug segment or a differently written id renders once and is not stored.
  */
 import { createHash } from "node:crypto";
-import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import type { Request as ExpressRequest, NextFunction, RequestHandler, Response as ExpressResponse } from "express";
 import { LRUCache } from "lru-cache";
 import type { AppLoadContext } from "react-router";
 import { requestSessionToken } from "../accounts/request-auth";
@@ -99,11 +99,43 @@ export function inlineScriptHashes(html: string): string[] {
   return [...hashes];
 }
 
+/**
+ * Who a stored page was rendered for. Collection pages differ between visitors and members
+ * only by the member content and the greeting's first name, so a signed-in person is served the
+ * page stored for their tier and first name; nothing else about them enters the render.
+ */
+export interface PageTier {
+  member: boolean;
+  firstName: string;
+}
+
+/** The key of a stored page: the tier it was rendered for, and the address. */
+export function pageKey(tier: PageTier | null, url: string): string {
+  return tier ? `${tier.member ? "member" : "account"}\u0000${tier.firstName}\u0000${url}` : `visitor\u0000${url}`;
+}
+
+/**
+ * The viewer a tier's page is rendered with: the first name and the access tier, and nothing
+ * else. Reading any other personal field throws, so a page that would show more than the tier
+ * fails to render instead of storing one person's data for others.
+ */
+export function tierViewer(tier: PageTier): NonNullable<AppLoadContext["viewer"]> {
+  const personal = (field: string) => () => {
+    throw new Error(`a page rendered for a tier read viewer.${field}; it must not be in the tier page cache`);
+  };
+  return Object.defineProperties({ firstName: tier.firstName, member: tier.member } as NonNullable<AppLoadContext["viewer"]>, {
+    userId: { get: personal("userId"), enumerable: false },
+    lastName: { get: personal("lastName"), enumerable: false },
+    emailAddress: { get: personal("emailAddress"), enumerable: false },
+    validThrough: { get: personal("validThrough"), enumerable: false },
+  });
+}
+
 export interface AnonymousPageCacheOptions {
   /** React Router's fetch-style handler (`createRequestHandler(build)` from react-router). */
   render: (request: Request, context: AppLoadContext) => Promise<Response>;
-  /** The load context of a render as a visitor. */
-  loadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
+  /** The load context of a render for a tier (null: a visitor). */
+  loadContext: (req: ExpressRequest, res: ExpressResponse, tier: PageTier | null) => AppLoadContext;
   /** Origin the render URL is resolved against (the site's public URL). */
   origin: string;
   ttlSeconds: number;
@@ -124,13 +156,13 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
   // One render per page at a time: visitors asking while it renders wait for the same result.
   const inFlight = new Map<string, Promise<RenderedPage>>();
 
-  async function renderPage(req: ExpressRequest, res: ExpressResponse): Promise<RenderedPage> {
+  async function renderPage(req: ExpressRequest, res: ExpressResponse, tier: PageTier | null, key: string): Promise<RenderedPage> {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || PRIVATE_HEADERS.has(name)) continue;
       headers.set(name, Array.isArray(value) ? value.join(", ") : value);
     }
-    const context = options.loadContext(req, res);
+    const context = options.loadContext(req, res, tier);
     const response = await options.render(new Request(new URL(req.originalUrl, options.origin), { headers }), context);
     const body = Buffer.from(await response.arrayBuffer());
     const setsCookie = response.headers.has("set-cookie");
@@ -153,11 +185,11 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
       scriptHashes: type.startsWith("text/html") ? inlineScriptHashes(body.toString("utf8")) : [],
       shared,
     };
-    if (page.shared) store.set(req.originalUrl, page);
+    if (page.shared) store.set(key, page);
     return page;
   }
 
-  function send(req: ExpressRequest, res: ExpressResponse, page: RenderedPage, cache: "HIT" | "MISS" | "BYPASS") {
+  function send(req: ExpressRequest, res: ExpressResponse, page: RenderedPage, cache: "HIT" | "MISS" | "BYPASS", tier: PageTier | null) {
     res.status(page.status);
     for (const [name, value] of page.headers) res.setHeader(name, value);
     if (page.scriptHashes.length) {
@@ -165,33 +197,51 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
       if (typeof csp === "string") res.setHeader("Content-Security-Policy", withScriptHashes(csp, page.scriptHashes));
     }
     res.setHeader("Vary", "Cookie, Authorization");
+    // A signed-in person's page names them: no shared cache may keep it.
+    if (tier) res.setHeader("Cache-Control", "private, no-store");
     res.setHeader("X-Cache", cache);
     sendPrecompressed(req, res, page.content, { etag: page.status === 200 });
   }
 
-  const middleware: RequestHandler = async (req, res, next) => {
-    if ((req.method !== "GET" && req.method !== "HEAD") || !isAnonymousPage(req.path)) return next();
-    if (requestSessionToken(req.headers.cookie, req.headers.authorization)) return next();
-    const key = req.originalUrl;
+  async function serve(req: ExpressRequest, res: ExpressResponse, next: NextFunction, tier: PageTier | null) {
+    const key = pageKey(tier, req.originalUrl);
     const stored = store.get(key);
-    if (stored) return send(req, res, stored, "HIT");
+    if (stored) return send(req, res, stored, "HIT", tier);
     try {
       let pending = inFlight.get(key);
       const waited = pending !== undefined;
       if (!pending) {
-        pending = renderPage(req, res).finally(() => inFlight.delete(key));
+        pending = renderPage(req, res, tier, key).finally(() => inFlight.delete(key));
         inFlight.set(key, pending);
       }
       const page = await pending;
       // An answer that was not shareable belongs to the request that caused it; others render their own.
       if (waited && !page.shared) return next();
-      send(req, res, page, waited ? "HIT" : page.shared ? "MISS" : "BYPASS");
+      send(req, res, page, waited ? "HIT" : page.shared ? "MISS" : "BYPASS", tier);
     } catch (error) {
       next(error);
     }
+  }
+
+  const cacheable = (req: ExpressRequest) => (req.method === "GET" || req.method === "HEAD") && isAnonymousPage(req.path);
+
+  /** Visitors without a session token, served before the rest of the chain. */
+  const middleware: RequestHandler = async (req, res, next) => {
+    if (!cacheable(req) || requestSessionToken(req.headers.cookie, req.headers.authorization)) return next();
+    await serve(req, res, next, null);
   };
 
-  return { middleware };
+  /**
+   * Everyone with a session token, once the host has resolved who they are (`res.locals.viewer`,
+   * checked against the database on every request, so logout, expiry and refunds count at once).
+   */
+  const tieredMiddleware: RequestHandler = async (req, res, next) => {
+    if (!cacheable(req) || res.locals.hostError) return next();
+    const viewer = res.locals.viewer as { member: boolean; firstName: string } | null | undefined;
+    await serve(req, res, next, viewer ? { member: viewer.member, firstName: viewer.firstName } : null);
+  };
+
+  return { middleware, tieredMiddleware };
 }
 
 /** Replaces the per-request nonce (only `script-src` has one) by the page's script hashes. */
