@@ -13,7 +13,7 @@ import type { Services } from "../services";
 import { zodMessage } from "./http-errors";
 
 export function createMessagesApi(services: Services): Router {
-  const { contact, newsletter, botCheck, database, onEnqueued, config } = services;
+  const { contact, newsletter, botCheck, config } = services;
   const api = Router();
 
   function parse<T>(schema: z.ZodType<T>, req: Request, res: Response): T | null {
@@ -54,10 +54,7 @@ export function createMessagesApi(services: Services): Router {
     if (await honeypotRefused(req, res)) return;
     const input = parse(mailchimpSubscribeSchema, req, res);
     if (!input) return;
-    await database.db.transaction((tx) =>
-      newsletter.record(tx, { email: input.email, firstName: input.firstName, lastName: input.lastName, consent: true, source: "subscribe", syncMailchimp: true }),
-    );
-    onEnqueued();
+    await newsletter.subscribe({ email: input.email, firstName: input.firstName, lastName: input.lastName, consent: true, syncMailchimp: true });
     res.json({ success: true, message: SUBSCRIBE_MESSAGES.success });
   });
 
@@ -65,16 +62,7 @@ export function createMessagesApi(services: Services): Router {
     if (await honeypotRefused(req, res)) return;
     const input = parse(subscribeSchema, req, res);
     if (!input) return;
-    await database.db.transaction((tx) =>
-      newsletter.record(tx, {
-        email: input.emailAddress,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        consent: input.subscribe,
-        source: "subscribe",
-        syncMailchimp: false,
-      }),
-    );
+    await newsletter.subscribe({ email: input.emailAddress, firstName: input.firstName, lastName: input.lastName, consent: input.subscribe, syncMailchimp: false });
     res.json({ success: true, message: input.subscribe ? SUBSCRIBE_MESSAGES.success : SUBSCRIBE_MESSAGES.failure(config.CONTACT_EMAIL_TO) });
   });
 
