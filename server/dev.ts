@@ -21,4 +21,5 @@ const app = createApp({
   devMiddleware: vite.middlewares,
 });
 services.outbox.start();
+services.housekeeping.start();
 app.listen(config.PORT, () => logger.info(`dev server on http://localhost:${config.PORT}`));

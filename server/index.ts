@@ -27,6 +27,7 @@ const services = await boot({ config, logger, migrationsFolder: here("../../driz
 const build = (await import(new URL("../server/index.js", import.meta.url).href)) as ServerBuild;
 const app = createApp({ services, build, clientDir: here("../client") });
 services.outbox.start();
+services.housekeeping.start();
 
 const server = app.listen(config.PORT, config.HOST, () => {
   const address = server.address();
@@ -43,6 +44,7 @@ async function shutdown(signal: string) {
   force.unref();
   server.close(async () => {
     await services.outbox.stop();
+    await services.housekeeping.stop();
     await services.database.close();
     logger.info("stopped");
     process.exit(0);

@@ -15,6 +15,7 @@ import { createMailer, type Mailer } from "./mail/mailer";
 import { createMembership } from "./membership/membership-service";
 import { createNewsletter } from "./newsletter/newsletter-service";
 import { createOutboxWorker, type JobHandlers } from "./outbox/outbox";
+import { createHousekeeping } from "./jobs/housekeeping";
 import { createPaymentService } from "./payments/payment-service";
 import type { PaymentProvider } from "./payments/provider";
 import { createStripeClient, createStripeProvider } from "./payments/stripe-provider";
@@ -72,13 +73,14 @@ export function createServices(deps: ServiceDeps) {
     handlers: {
       email: (job) => mailer.send(job),
       mailchimp: deps.mailchimp ?? mailchimpHandler(config, logger),
+      passwordReset: (tx, job) => accounts.issuePasswordReset(tx, job),
     },
   });
   const onEnqueued = () => outbox.kick();
   const sessions = createSessionStore({ db, secret: sessionSecret, timeZone, now });
   const newsletter = createNewsletter({ now });
-  const accounts = createAccounts({ db, sessions, newsletter, publicUrl: config.PUBLIC_URL, timeZone, now, onEnqueued });
-  const membership = createMembership({ db, ticketDays: config.TICKET_DAYS, timeZone, publicUrl: config.PUBLIC_URL, now, onEnqueued });
+  const accounts = createAccounts({ db, sessions, newsletter, publicUrl: config.PUBLIC_URL, timeZone, now, onEnqueued, relaxedLimits: config.RATE_LIMIT_RELAXED });
+  const membership = createMembership({ db, ticketDays: config.TICKET_DAYS, priceCents: config.TICKET_PRICE_CENTS, timeZone, publicUrl: config.PUBLIC_URL, now, onEnqueued, logger });
   const payments = createPaymentService({
     provider: deps.paymentProvider ?? paymentProviderFrom(config),
     membership,
@@ -105,6 +107,7 @@ export function createServices(deps: ServiceDeps) {
     payments,
     newsletter,
     outbox,
+    housekeeping: createHousekeeping({ database, logger, now }),
     mailer,
     throttle,
     contact,

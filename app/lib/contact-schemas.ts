@@ -1,37 +1,40 @@
-/** Zod schemas for the contact and subscribe forms (spec section 5), shared by browser and server. */
+/**
+ * Zod schemas for the contact and subscribe forms (spec section 5), shared by browser and
+ * server. Every text field follows the site's text rules (account-schemas.ts): one-line fields
+ * refuse control characters, the message refuses all but line breaks and tabs.
+ */
 import { z } from "zod";
-import { EMAIL_PATTERN } from "./account-schemas";
+import { EMAIL_MAX, EMAIL_PATTERN, multiLineText, NAME_MAX, singleLineText } from "./account-schemas";
 import { CONTACT_SUBJECTS, VALIDATION as V } from "./messages";
 
 export const MESSAGE_MAX = 5000;
-const NO_LINE_BREAKS = /^[^\r\n]*$/;
 
-const name = (required: string) =>
-  z.string({ message: required }).trim().min(1, required).max(100, "Please use at most 100 characters.").regex(NO_LINE_BREAKS, "Names cannot contain line breaks.");
-const email = z.string({ message: V.emailRequired }).trim().min(1, V.emailRequired).max(254).regex(EMAIL_PATTERN, V.emailRequired);
+const firstName = singleLineText("First name", { max: NAME_MAX, required: V.firstNameRequired });
+const lastName = singleLineText("Last name", { max: NAME_MAX, required: V.lastNameRequired });
+const email = singleLineText("Email address", { max: EMAIL_MAX, required: V.emailRequired }).regex(EMAIL_PATTERN, V.emailRequired);
 const checkbox = z.union([z.boolean(), z.literal("on"), z.literal("true"), z.literal("false")]).transform((v) => v === true || v === "on" || v === "true");
 
 export const contactSchema = z.object({
-  firstName: name(V.firstNameRequired),
-  lastName: name(V.lastNameRequired),
+  firstName,
+  lastName,
   email,
   subject: z.enum(CONTACT_SUBJECTS, { message: V.subjectRequired }),
-  message: z.string({ message: V.messageRequired }).trim().min(1, V.messageRequired).max(MESSAGE_MAX, `Please keep your message under ${MESSAGE_MAX} characters.`),
+  message: multiLineText("Your message", { max: MESSAGE_MAX, required: V.messageRequired }),
   subscribe: checkbox.optional().default(false),
 });
 export type ContactInput = z.infer<typeof contactSchema>;
 
 export const subscribeSchema = z.object({
-  firstName: name(V.firstNameRequired),
-  lastName: name(V.lastNameRequired),
+  firstName,
+  lastName,
   emailAddress: email,
   subscribe: checkbox.optional().default(false),
 });
 
 /** POST /api/mc/subscribe names the address `email` and carries the audience id. */
 export const mailchimpSubscribeSchema = z.object({
-  firstName: name(V.firstNameRequired),
-  lastName: name(V.lastNameRequired),
+  firstName,
+  lastName,
   email,
-  audience: z.string().max(50).optional(),
+  audience: singleLineText("Audience", { max: 50 }).optional(),
 });

@@ -52,6 +52,20 @@ export const SERVER_MESSAGES = {
   resetFallback: "An error occurred resetting your password. Please try again.",
   crossOrigin: "This request came from another site and was refused.",
   tooManyRequests: "Too many requests. Please wait a moment and try again.",
+  paymentNeedsReview:
+    "We received a payment that does not match the ticket price, so no ticket was added. Our staff have been told and will put it right; please contact us if you have questions.",
+} as const;
+
+/**
+ * Messages of the text rules every form field follows (no control characters, no broken
+ * characters, a length limit), each naming its field, since an API answer carries only the
+ * message.
+ */
+export const TEXT_RULE_MESSAGES = {
+  controlCharacters: (field: string) => `${field} cannot contain line breaks, tabs or other control characters.`,
+  messageControlCharacters: (field: string) => `${field} cannot contain control characters other than line breaks and tabs.`,
+  brokenCharacters: (field: string) => `${field} contains a broken character (half of an emoji or symbol). Please retype it.`,
+  tooLong: (field: string, max: number) => `${field} can be at most ${max} characters long.`,
 } as const;
 
 /** Spec section 8: contact and subscribe outcomes, word for word. */

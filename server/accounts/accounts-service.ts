@@ -1,7 +1,11 @@
 /**
- * Accounts: sign-up, login (paid / expired / unpaid), session restore, logout, and password
- * reset by emailed single-use token. Sign-up with emailOptIn records the subscription in the
- * same transaction as the account.
+ * Accounts: sign-up, login (paid / expired / unpaid) under a slow-down per client IP and
+ * account, and password reset by emailed single-use token. Sign-up with emailOptIn records the
+ * subscription in the same transaction as the account.
+ *
+ * A reset request is one insert whatever the address (an outbox job carrying it), so the answer
+ * takes the same time for a known and an unknown email; the outbox worker looks the account
+ * up, creates the token and queues the email, and drops unknown addresses.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
@@ -11,12 +15,33 @@ import type { Database } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { passwordResetTokens, users } from "../db/schema";
 import { accessStatus, type AccessStatus } from "../membership/ticket";
-import { enqueue } from "../outbox/outbox";
+import { quotedLine } from "../outbox/email-quoting";
+import { enqueue, type PasswordResetJob } from "../outbox/outbox";
 import type { NewsletterService } from "../newsletter/newsletter-service";
+import { clientKey, createSlowDown, type SlowDownRule } from "../security/throttle";
 import { decoyHash, hashPassword, verifyPassword } from "./passwords";
 import type { SessionStore } from "./sessions";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * Login attempts per client IP and account (decision 010): five at once, then one after 1 min,
+ * 2 min, 4 min, 8 min, then every 15 min; counting restarts a day after the last attempt, and
+ * a correct password or a password reset clears it. There is no limit per account alone, so
+ * attempts from other addresses never keep the owner out; the host limits each IP overall.
+ */
+export const LOGIN_SLOWDOWN: SlowDownRule = {
+  name: "login-ip-account",
+  free: 5,
+  baseDelayMs: 60_000,
+  maxDelayMs: 15 * 60_000,
+  forgetAfterMs: 24 * 60 * 60_000,
+};
+
+export type SessionStart =
+  | { outcome: "signed_in"; status: AccessStatus; account: AccountView; token: string; userId: string }
+  | { outcome: "invalid" }
+  | { outcome: "throttled"; retryAfterMs: number };
 
 /** The account as the client holds it (spec section 3). */
 export interface AccountView {
@@ -33,6 +58,9 @@ export function accountView(u: Pick<UserRow, "firstName" | "lastName" | "email" 
 }
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+const normalEmail = (email: string) => email.trim().toLowerCase();
+/** The account part of a slow-down key: a hash, so the counters table holds no addresses. */
+const accountKey = (email: string) => `${sha256(normalEmail(email)).slice(0, 32)}|`;
 
 export interface AccountsDeps {
   db: Database;
@@ -42,14 +70,29 @@ export interface AccountsDeps {
   timeZone: string;
   now?: () => Date;
   onEnqueued?: () => void;
+  /** RATE_LIMIT_RELAXED: more free login attempts for automated test runs. */
+  relaxedLimits?: boolean;
 }
 
-export function createAccounts({ db, sessions, newsletter, publicUrl, timeZone, now = () => new Date(), onEnqueued }: AccountsDeps) {
+export function createAccounts({ db, sessions, newsletter, publicUrl, timeZone, now = () => new Date(), onEnqueued, relaxedLimits = false }: AccountsDeps) {
   const today = () => calendarDateIn(timeZone, now());
+  const loginSlowDown = createSlowDown(db, LOGIN_SLOWDOWN, relaxedLimits, now);
 
-  async function findByEmail(email: string): Promise<UserRow | undefined> {
-    const [row] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`).limit(1);
+  async function findByEmail(email: string, from: Pick<Database, "select"> = db): Promise<UserRow | undefined> {
+    const [row] = await from.select().from(users).where(sql`lower(${users.email}) = ${normalEmail(email)}`).limit(1);
     return row;
+  }
+
+  /** Checks the password; on success starts a session. Unknown emails cost the same hash check. */
+  async function verifyAndStart(email: string, password: string) {
+    const user = await findByEmail(email);
+    if (!user) {
+      await verifyPassword(await decoyHash(), password);
+      return null;
+    }
+    if (!(await verifyPassword(user.passwordHash, password))) return null;
+    const { token } = await sessions.create(user.id);
+    return { status: accessStatus(user.validThrough, today()), account: accountView(user), token, userId: user.id };
   }
 
   return {
@@ -96,65 +139,83 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, timeZone, 
       }
     },
 
-    /** Checks the password; on success starts a session and says whether the ticket is paid, expired or unpaid. */
-    async login(
-      email: string,
-      password: string,
-    ): Promise<{ ok: true; status: AccessStatus; account: AccountView; token: string; userId: string } | { ok: false }> {
-      const user = await findByEmail(email);
-      if (!user) {
-        await verifyPassword(await decoyHash(), password);
-        return { ok: false };
-      }
-      if (!(await verifyPassword(user.passwordHash, password))) return { ok: false };
-      const { token } = await sessions.create(user.id);
-      return { ok: true, status: accessStatus(user.validThrough, today()), account: accountView(user), token, userId: user.id };
+    /**
+     * Login (the use case both adapters call): the slow-down for this client IP and account
+     * first, so a held-back attempt never reaches the password check; then the password. Says
+     * whether the ticket is paid, expired or unpaid.
+     */
+    async startSession(email: string, password: string, clientIp: string | undefined): Promise<SessionStart> {
+      const key = accountKey(email) + clientKey(clientIp);
+      const verdict = await loginSlowDown.attempt(key);
+      if (!verdict.allowed) return { outcome: "throttled", retryAfterMs: verdict.retryAfterMs };
+      const started = await verifyAndStart(email, password);
+      if (!started) return { outcome: "invalid" };
+      await loginSlowDown.clear(key);
+      return { outcome: "signed_in", ...started };
     },
 
     status(validThrough: string | null): AccessStatus {
       return accessStatus(validThrough, today());
     },
 
-    /** Emails a reset link when the account exists; the caller answers the same either way. */
+    /**
+     * Queues a reset for the address: the same single insert whether or not an account has it
+     * (no enumeration by answer or by timing). The outbox runs `issuePasswordReset`.
+     */
     async requestPasswordReset(email: string): Promise<void> {
-      const user = await findByEmail(email);
-      if (!user) return;
-      const token = randomBytes(32).toString("base64url");
-      const link = `${publicUrl}/password/reset?token=${token}`;
-      await db.transaction(async (tx) => {
-        await tx.insert(passwordResetTokens).values({
-          tokenHash: sha256(token),
-          userId: user.id,
-          expiresAt: new Date(now().getTime() + RESET_TOKEN_TTL_MS),
-        });
-        await enqueue(tx, {
-          kind: "email",
-          payload: {
-            to: user.email,
-            purpose: "password-reset",
-            subject: "Reset your Pittsburgh Sports Museum password",
-            text: [
-              `Hello ${user.firstName},`,
-              "",
-              "Someone (we hope you) asked to reset the password of your museum account.",
-              "Open this link within one hour to choose a new password:",
-              "",
-              link,
-              "",
-              "If you did not ask for this, you can ignore this email: your password stays the same.",
-              "",
-              "Pittsburgh Sports Museum & Hall of Fame",
-            ].join("\n"),
-          },
-        }, now());
-      });
+      const job: PasswordResetJob = { email: normalEmail(email) };
+      await enqueue(db, { kind: "password-reset", payload: job }, now());
       onEnqueued?.();
     },
 
-    /** Sets a new password with a valid, unused, unexpired token; ends every session of the account. */
+    /**
+     * The outbox job behind a reset request, run in the transaction that marks the job done:
+     * for a known address, a token (stored as its hash) and the email with its link; an
+     * unknown address is dropped.
+     */
+    async issuePasswordReset(tx: Database, job: PasswordResetJob): Promise<void> {
+      const user = await findByEmail(job.email, tx);
+      if (!user) return;
+      const token = randomBytes(32).toString("base64url");
+      const link = `${publicUrl}/password/reset?token=${token}`;
+      await tx.insert(passwordResetTokens).values({
+        tokenHash: sha256(token),
+        userId: user.id,
+        expiresAt: new Date(now().getTime() + RESET_TOKEN_TTL_MS),
+      });
+      await enqueue(tx, {
+        kind: "email",
+        payload: {
+          to: user.email,
+          purpose: "password-reset",
+          subject: "Reset your Pittsburgh Sports Museum password",
+          text: [
+            "Hello,",
+            "",
+            "Someone (we hope you) asked to reset the password of the museum account for this",
+            "email address. The name given when the account was created is:",
+            "",
+            `    ${quotedLine(`${user.firstName} ${user.lastName}`)}`,
+            "",
+            "Open this link within one hour to choose a new password:",
+            "",
+            link,
+            "",
+            "If you did not ask for this, you can ignore this email: your password stays the same.",
+            "",
+            "Pittsburgh Sports Museum & Hall of Fame",
+          ].join("\n"),
+        },
+      }, now());
+    },
+
+    /**
+     * Sets a new password with a valid, unused, unexpired token. Ends every session and every
+     * other reset token of the account, and clears its login slow-downs (decision 010).
+     */
     async resetPassword(token: string, password: string): Promise<boolean> {
       const passwordHash = await hashPassword(password);
-      const userId = await db.transaction(async (tx) => {
+      const user = await db.transaction(async (tx) => {
         const [claimed] = await tx
           .update(passwordResetTokens)
           .set({ usedAt: now() })
@@ -167,11 +228,20 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, timeZone, 
           )
           .returning({ userId: passwordResetTokens.userId });
         if (!claimed) return null;
-        await tx.update(users).set({ passwordHash }).where(eq(users.id, claimed.userId));
-        return claimed.userId;
+        await tx
+          .update(passwordResetTokens)
+          .set({ usedAt: now() })
+          .where(and(eq(passwordResetTokens.userId, claimed.userId), isNull(passwordResetTokens.usedAt)));
+        const [updated] = await tx
+          .update(users)
+          .set({ passwordHash })
+          .where(eq(users.id, claimed.userId))
+          .returning({ id: users.id, email: users.email });
+        return updated ?? null;
       });
-      if (!userId) return false;
-      await sessions.destroyAllFor(userId);
+      if (!user) return false;
+      await sessions.destroyAllFor(user.id);
+      await loginSlowDown.clearPrefix(accountKey(user.email));
       return true;
     },
   };

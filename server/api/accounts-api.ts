@@ -50,8 +50,13 @@ export function createAccountsApi(services: Services, limits: LimitTiers): Route
   api.post("/users/login", limits.login, limits.loginPerAccount, async (req, res) => {
     const input = parse(loginSchema, req, res, { login: false });
     if (!input) return;
-    const result = await accounts.login(input.emailAddress, input.password);
-    if (!result.ok) return res.status(401).json({ login: false, message: SERVER_MESSAGES.loginFailed });
+    // Slowed down per client IP and account (decision 010); the host limits each IP overall.
+    const result = await accounts.startSession(input.emailAddress, input.password, req.ip);
+    if (result.outcome === "throttled") {
+      res.setHeader("Retry-After", String(Math.ceil(result.retryAfterMs / 1000)));
+      return res.status(429).json({ login: false, message: SERVER_MESSAGES.loginRateLimited });
+    }
+    if (result.outcome === "invalid") return res.status(401).json({ login: false, message: SERVER_MESSAGES.loginFailed });
     const old = requestSessionToken(req.headers.cookie, req.headers.authorization);
     if (old) await sessions.destroy(old);
     res.setHeader("Set-Cookie", sessionCookie(result.token, secure));

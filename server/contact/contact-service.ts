@@ -1,6 +1,8 @@
 /**
  * Contact messages: stored, then emailed to the museum through the outbox in the same
- * transaction (reply-to set to the sender, plain text only, so HTML in a message stays inert).
+ * transaction (reply-to set to the sender, plain text only, so HTML in a message stays inert;
+ * the visitor's name and message are quoted and labelled as theirs, so no line of it can pass
+ * as the museum's).
  * The legacy client sends the same message to two endpoints; an identical message from the same
  * address within ten minutes is the same message, stored and emailed once.
  */
@@ -9,6 +11,7 @@ import type { ContactInput } from "../../app/lib/contact-schemas";
 import type { Database } from "../db/client";
 import { contactMessages } from "../db/schema";
 import type { NewsletterService } from "../newsletter/newsletter-service";
+import { oneLine, quotedBlock, quotedLine } from "../outbox/email-quoting";
 import { enqueue } from "../outbox/outbox";
 
 const DUPLICATE_WINDOW_MS = 10 * 60_000;
@@ -60,14 +63,8 @@ export function createContactService({ db, newsletter, museumEmail, now = () => 
                 to: museumEmail,
                 replyTo: input.email,
                 purpose: "contact",
-                subject: `Website message: ${input.subject} (from ${input.firstName} ${input.lastName})`,
-                text: [
-                  `From: ${input.firstName} ${input.lastName} <${input.email}>`,
-                  `Subject: ${input.subject}`,
-                  `Newsletter: ${input.subscribe ? "yes, subscribe me" : "no"}`,
-                  "",
-                  input.message,
-                ].join("\n"),
+                subject: `Website message: ${input.subject} (from ${quotedLine(`${input.firstName} ${input.lastName}`, 100)})`,
+                text: contactEmailText(input),
               },
             }, now());
           }
@@ -81,6 +78,28 @@ export function createContactService({ db, newsletter, museumEmail, now = () => 
       return { id };
     },
   };
+}
+
+/**
+ * The email to the museum. Only the subject comes from our own list; everything the visitor
+ * typed is quoted: the name between quotation marks, the message line by line after "> ".
+ */
+export function contactEmailText(input: ContactInput): string {
+  return [
+    "A visitor wrote to the museum through the website's contact form.",
+    "The name and the lines starting with \"> \" below are the visitor's own words, not the museum's.",
+    "",
+    `Visitor's name: ${quotedLine(`${input.firstName} ${input.lastName}`)}`,
+    `Visitor's email: <${oneLine(input.email, 254)}> (replying answers the visitor)`,
+    `Subject chosen: ${input.subject}`,
+    `Newsletter: ${input.subscribe ? "yes, subscribe me" : "no"}`,
+    "",
+    "The visitor's message:",
+    "",
+    quotedBlock(input.message),
+    "",
+    "(End of the visitor's message.)",
+  ].join("\n");
 }
 
 export type ContactService = ReturnType<typeof createContactService>;

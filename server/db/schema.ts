@@ -148,7 +148,7 @@ export const sessions = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("sessions_user_idx").on(t.userId)],
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
 export const passwordResetTokens = pgTable(
@@ -190,6 +190,24 @@ export const payments = pgTable(
     refundedAt: timestamp("refunded_at", { withTimezone: true }),
   },
   (t) => [index("payments_user_idx").on(t.userId)],
+);
+
+/**
+ * Payments that did not buy a ticket (an amount or currency other than the ticket's, an account
+ * that does not exist), kept for staff to refund or match by hand. One row per payment and kind.
+ */
+export const paymentIncidents = pgTable(
+  "payment_incidents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    provider: text("provider", { enum: ["test", "stripe"] }).notNull(),
+    providerPaymentId: text("provider_payment_id").notNull(),
+    kind: text("kind", { enum: ["amount_mismatch", "unknown_account"] }).notNull(),
+    details: jsonb("details").notNull(),
+    createdAt: createdAt(),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("payment_incidents_payment_kind_idx").on(t.providerPaymentId, t.kind)],
 );
 
 /** Stripe webhook events already handled: a replay is acknowledged and ignored. */
@@ -236,7 +254,7 @@ export const outbox = pgTable(
   "outbox",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    kind: text("kind", { enum: ["email", "mailchimp"] }).notNull(),
+    kind: text("kind", { enum: ["email", "mailchimp", "password-reset"] }).notNull(),
     payload: jsonb("payload").notNull(),
     status: text("status", { enum: ["pending", "done", "dead"] }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
@@ -248,9 +266,13 @@ export const outbox = pgTable(
   (t) => [index("outbox_due_idx").on(t.status, t.nextAttemptAt)],
 );
 
-/** Fixed-window counters for rate limits, shared by every instance. */
+/**
+ * Counters for rate limits, shared by every instance: fixed windows (hits until reset_at), and
+ * slow-downs (attempts, refused until blocked_until). A row means nothing after reset_at.
+ */
 export const rateLimits = pgTable("rate_limits", {
   key: text("key").primaryKey(),
   hits: integer("hits").notNull(),
   resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
+  blockedUntil: timestamp("blocked_until", { withTimezone: true }),
 });

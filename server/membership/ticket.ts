@@ -20,3 +20,14 @@ export function accessStatus(validThrough: string | null, today: string): Access
   if (validThrough === null) return "unpaid";
   return validThrough >= today ? "paid" : "expired";
 }
+
+/** The ticket's currency (its price is TICKET_PRICE_CENTS). */
+export const TICKET_CURRENCY = "usd";
+
+/**
+ * Whether a payment buys a ticket: exactly the configured price, in the ticket's currency. The
+ * one rule for every path that grants (the browser's payment, 3-D Secure confirmation, webhook).
+ */
+export function paymentBuysTicket(payment: { amountCents: number; currency: string }, priceCents: number): boolean {
+  return payment.amountCents === priceCents && payment.currency.toLowerCase() === TICKET_CURRENCY;
+}

@@ -1,8 +1,10 @@
 /**
- * The durable outbox. A job (an email, a Mailchimp call) is a row written in the same
- * transaction as the data it belongs to; the worker sends it later, retrying with exponential
- * backoff, and marks it done once. Rows are claimed with FOR UPDATE SKIP LOCKED, so any number
- * of server processes can run workers over one database without sending anything twice.
+ * The durable outbox. A job (an email, a Mailchimp call, a password reset to issue) is a row
+ * written in the same transaction as the data it belongs to; the worker runs it later, retrying
+ * with exponential backoff, and marks it done once. Rows are claimed with FOR UPDATE SKIP
+ * LOCKED, so any number of server processes can run workers over one database without sending
+ * anything twice. Jobs that only write to the database (password-reset) run in the transaction
+ * that marks them done, so they take effect exactly once.
  */
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client";
@@ -26,7 +28,15 @@ export interface MailchimpJob {
   consent: boolean;
 }
 
-export type OutboxJob = { kind: "email"; payload: EmailJob } | { kind: "mailchimp"; payload: MailchimpJob };
+/** A password reset asked for this address; the worker drops it when no account has it. */
+export interface PasswordResetJob {
+  email: string;
+}
+
+export type OutboxJob =
+  | { kind: "email"; payload: EmailJob }
+  | { kind: "mailchimp"; payload: MailchimpJob }
+  | { kind: "password-reset"; payload: PasswordResetJob };
 
 /** Anything that can insert: the database or an open transaction. */
 type Writer = Pick<Database, "insert">;
@@ -39,6 +49,8 @@ export async function enqueue(db: Writer, job: OutboxJob, at: Date = new Date())
 export type JobHandlers = {
   email: (job: EmailJob) => Promise<void>;
   mailchimp: (job: MailchimpJob) => Promise<void>;
+  /** Runs inside the transaction that marks the job done; writes only to the database. */
+  passwordReset: (tx: Database, job: PasswordResetJob) => Promise<void>;
 };
 
 /** Delay before retry n (1-based): 5 s doubling, capped at 10 minutes. */
@@ -52,7 +64,7 @@ export const LEASE_MS = 120_000;
 
 interface ClaimedRow {
   id: string;
-  kind: "email" | "mailchimp";
+  kind: OutboxJob["kind"];
   payload: unknown;
   attempts: number;
 }
@@ -87,12 +99,24 @@ export function createOutboxWorker({ db, handlers, logger, now = () => new Date(
     );
     for (const row of rows) {
       const payload = typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload;
+      const markDone = (tx: Database) =>
+        queryRows<{ id: string }>(
+          tx,
+          sql`update ${outbox} set status = 'done', done_at = ${now().toISOString()}, last_error = null
+              where id = ${row.id} and status = 'pending' and attempts = ${row.attempts} returning id`,
+        );
       try {
+        if (row.kind === "password-reset") {
+          await db.transaction(async (tx) => {
+            await handlers.passwordReset(tx as unknown as Database, payload as PasswordResetJob);
+            // Another worker took the job over after our lease ran out: undo, it runs there.
+            if ((await markDone(tx as unknown as Database)).length === 0) throw new Error("lease lost");
+          });
+          continue;
+        }
         if (row.kind === "email") await handlers.email(payload as EmailJob);
         else await handlers.mailchimp(payload as MailchimpJob);
-        await db.execute(
-          sql`update ${outbox} set status = 'done', done_at = ${now().toISOString()}, last_error = null where id = ${row.id}`,
-        );
+        await markDone(db);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         const dead = row.attempts >= MAX_ATTEMPTS;

@@ -1,11 +1,14 @@
 /**
- * Paying for a ticket: charge through the provider, then grant through the membership service.
- * Card problems come back with the provider's own message; anything else is a server error
- * with a message that says nothing was charged.
+ * Paying for a ticket: charge through the provider, then grant through the membership service,
+ * which decides with the webhook's rule whether the payment buys a ticket. Card problems come
+ * back with the provider's own message; a payment that buys nothing is left to staff (recorded
+ * by the membership service) with a message saying so; anything else is a server error with a
+ * message that says nothing was charged.
  */
 import { SERVER_MESSAGES } from "../../app/lib/messages";
 import type { Logger } from "../logger";
 import type { Membership } from "../membership/membership-service";
+import { TICKET_CURRENCY } from "../membership/ticket";
 import type { PaymentProvider } from "./provider";
 
 export type PaymentOutcome =
@@ -22,18 +25,23 @@ export interface PaymentServiceDeps {
 }
 
 export function createPaymentService({ provider, membership, priceCents, logger }: PaymentServiceDeps) {
-  async function grant(userId: string, receiptEmail: string, p: { providerPaymentId: string; cardBrand: string | null; cardLast4: string | null }) {
-    const { validThrough } = await membership.grantTicket({
+  async function grant(
+    userId: string,
+    receiptEmail: string,
+    p: { providerPaymentId: string; amountCents: number; currency: string; cardBrand: string | null; cardLast4: string | null },
+  ): Promise<PaymentOutcome> {
+    const result = await membership.grantTicket({
       userId,
       provider: provider.kind,
       providerPaymentId: p.providerPaymentId,
-      amountCents: priceCents,
-      currency: "usd",
+      amountCents: p.amountCents,
+      currency: p.currency,
       cardBrand: p.cardBrand,
       cardLast4: p.cardLast4,
       receiptEmail,
     });
-    return { status: "succeeded" as const, validThrough, message: SERVER_MESSAGES.paymentSuccess };
+    if (result.refused) return { status: "server_error", message: SERVER_MESSAGES.paymentNeedsReview };
+    return { status: "succeeded", validThrough: result.validThrough, message: SERVER_MESSAGES.paymentSuccess };
   }
 
   return {
@@ -43,7 +51,7 @@ export function createPaymentService({ provider, membership, priceCents, logger 
       try {
         const result = await provider.charge({
           amountCents: priceCents,
-          currency: "usd",
+          currency: TICKET_CURRENCY,
           paymentMethodId: o.paymentMethodId,
           receiptEmail: o.receiptEmail,
           userId: o.userId,
@@ -52,7 +60,8 @@ export function createPaymentService({ provider, membership, priceCents, logger 
         });
         if (result.status === "card_error") return result;
         if (result.status === "requires_action") return result;
-        return await grant(o.userId, o.receiptEmail, result);
+        // The provider charged what was asked: the price, in the ticket's currency.
+        return await grant(o.userId, o.receiptEmail, { ...result, amountCents: priceCents, currency: TICKET_CURRENCY });
       } catch (error) {
         logger.error({ err: error }, "payment failed");
         return { status: "server_error", message: SERVER_MESSAGES.paymentServerError };
@@ -65,7 +74,6 @@ export function createPaymentService({ provider, membership, priceCents, logger 
         const p = await provider.retrieve(o.providerPaymentId);
         if (!p || p.userId !== o.userId) return { status: "card_error", message: "This payment could not be found." };
         if (p.status !== "succeeded") return { status: "card_error", message: "Your card was not authorized. Please try again." };
-        if (p.amountCents !== priceCents) throw new Error(`payment ${p.providerPaymentId} has amount ${p.amountCents}`);
         return await grant(o.userId, p.receiptEmail ?? o.receiptEmail, p);
       } catch (error) {
         logger.error({ err: error }, "payment confirmation failed");

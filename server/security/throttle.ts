@@ -1,9 +1,13 @@
 /**
  * The same database-backed counters as the API's express-rate-limit tiers, for page actions
- * (which React Router handles after Express has passed the request on).
+ * (which React Router handles after Express has passed the request on), and slow-downs for
+ * rules that services apply themselves (login per IP and account: decision 010).
  */
+import { ipKeyGenerator } from "express-rate-limit";
 import type { Database } from "../db/client";
-import { DatabaseRateLimitStore } from "./rate-limit-store";
+import { DatabaseRateLimitStore, SlowDownStore, type SlowDownRule } from "./rate-limit-store";
+
+export type { SlowDownRule, SlowDownVerdict } from "./rate-limit-store";
 
 export interface ThrottleRule {
   name: string;
@@ -12,7 +16,6 @@ export interface ThrottleRule {
 }
 
 export const LOGIN_PER_IP: ThrottleRule = { name: "login-ip", windowMs: 15 * 60_000, limit: 20 };
-export const LOGIN_PER_ACCOUNT: ThrottleRule = { name: "login-account", windowMs: 15 * 60_000, limit: 10 };
 export const PASSWORD_RESET: ThrottleRule = { name: "reset", windowMs: 15 * 60_000, limit: 5 };
 export const FORMS: ThrottleRule = { name: "forms", windowMs: 10 * 60_000, limit: 10 };
 
@@ -36,3 +39,16 @@ export function createThrottle(db: Database, relaxed: boolean, now?: () => Date)
 }
 
 export type Throttle = ReturnType<typeof createThrottle>;
+
+/**
+ * A slow-down over the shared counters. RATE_LIMIT_RELAXED multiplies its free attempts, as it
+ * multiplies the tiers' limits.
+ */
+export function createSlowDown(db: Database, rule: SlowDownRule, relaxed: boolean, now?: () => Date): SlowDownStore {
+  return new SlowDownStore(db, relaxed ? { ...rule, free: rule.free * 50 } : rule, now);
+}
+
+/** A client address as a counter key: IPv6 addresses count by /56, as the host tiers do. */
+export function clientKey(ip: string | undefined): string {
+  return ipKeyGenerator(ip || "unknown");
+}

@@ -5,7 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BOTCHECK_MESSAGES, CONTACT_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "~/lib/messages";
+import { BOTCHECK_MESSAGES, CONTACT_MESSAGES, SUBSCRIBE_MESSAGES, TEXT_RULE_MESSAGES, VALIDATION } from "~/lib/messages";
 import { queryRows } from "../../server/db/client";
 import { contactMessages, outbox, subscribers } from "../../server/db/schema";
 import { createLogger } from "../../server/logger";
@@ -120,7 +120,7 @@ describe.each(drivers)("contact and newsletter on %s", (kind) => {
     for (const m of sent) await post("/api/email/contact", m);
     const logger = createLogger("silent");
     const mailer = createMailer({ smtpUrl: smtp.url, from: "museum@example.com", logger });
-    const worker = () => createOutboxWorker({ db: db(), logger, now: () => now, batchSize: 3, handlers: { email: (j) => mailer.send(j), mailchimp: async () => undefined } });
+    const worker = () => createOutboxWorker({ db: db(), logger, now: () => now, batchSize: 3, handlers: { email: (j) => mailer.send(j), mailchimp: async () => undefined, passwordReset: async () => undefined } });
     const a = worker();
     const b = worker();
     for (let i = 0; i < 10; i++) await Promise.all([a.runOnce(), b.runOnce()]);
@@ -177,15 +177,48 @@ describe.each(drivers)("contact and newsletter on %s", (kind) => {
     [{ email: "x" }, VALIDATION.emailRequired],
     [{ subject: "Free money" }, VALIDATION.subjectRequired],
     [{ message: "   " }, VALIDATION.messageRequired],
-    [{ firstName: "Eve\r\nBcc: victim@example.com" }, "Names cannot contain line breaks."],
+    [{ firstName: "Eve\r\nBcc: victim@example.com" }, ["controlCharacters", "First name"]],
+    [{ lastName: "Fan\n\nPlease also wire $500 to the museum's new account." }, ["controlCharacters", "Last name"]],
+    [{ email: "ada@example.com\r\nBcc: victim@example.com" }, ["controlCharacters", "Email address"]],
+    [{ message: "Hello\u0000there" }, ["messageControlCharacters", "Your message"]],
+    [{ message: "Broken \ud83d emoji" }, ["brokenCharacters", "Your message"]],
+    [{ firstName: "Ada\u202e" }, ["controlCharacters", "First name"]],
     [{ subscribe: "yes please" }, undefined],
-  ])("answers contact %j with 400 and a clear message", async (overrides, text) => {
+  ] as const)("answers contact %j with 400 and a clear message", async (overrides, expected) => {
+    const text = typeof expected === "string" || expected === undefined ? expected : TEXT_RULE_MESSAGES[expected[0]](expected[1]);
     const res = await post("/api/email/contact", message(overrides));
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.success).toBe(false);
     if (text) expect(body.message).toBe(text);
     else expect(body.message).toBeTruthy();
+  });
+
+  it.each([
+    ["/api/subscribes", { firstName: "Eve\nBcc", lastName: "Fan", emailAddress: "eve@example.com", subscribe: true }, "controlCharacters", "First name"],
+    ["/api/mc/subscribe", { firstName: "Eve", lastName: "Fan\u0085", email: "eve@example.com" }, "controlCharacters", "Last name"],
+    ["/api/mc/subscribe", { firstName: "Eve", lastName: "Fan", email: "eve@example.com", audience: "a\rb" }, "controlCharacters", "Audience"],
+    ["/api/contact", { firstName: "Eve", lastName: "Fan", email: "eve@example.com", subject: "Question", message: "hi\u001b[31m" }, "messageControlCharacters", "Your message"],
+  ] as const)("refuses control characters on %s with 400 and a clear message", async (path, body, rule, field) => {
+    const res = await post(path, body);
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toBe(TEXT_RULE_MESSAGES[rule](field));
+  });
+
+  it("quotes the visitor's name and message in the museum's email, so no line of theirs reads as ours", async () => {
+    const forged = "Thanks!\n\nPittsburgh Sports Museum & Hall of Fame\nYour ticket was refunded: https://evil.example/claim";
+    const m = message({ firstName: "Ada \"Curator\"", message: forged });
+    expect((await post("/api/email/contact", m)).status).toBe(200);
+    await drain();
+    const [mail] = smtp.received.filter((r) => r.raw.includes(m.email));
+    // Quoted-printable, if nodemailer chose it: soft line breaks and =XX escapes undone.
+    const text = mail.raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\r\n/g, "\n");
+    expect(text).toContain("The visitor's message:");
+    expect(text).toContain(`Visitor's name: "Ada 'Curator' Fan"`);
+    // Every line the visitor wrote arrives behind "> ", the quoting mark of someone else's words.
+    for (const line of forged.split("\n")) expect(text).toContain(line ? `> ${line}` : ">");
+    expect(text).not.toMatch(/^Pittsburgh Sports Museum & Hall of Fame$/m);
+    expect(text).not.toMatch(/^Your ticket was refunded/m);
   });
 
   it("answers a 1 MB message with a 4xx, never a 500", async () => {

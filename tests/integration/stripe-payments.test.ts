@@ -1,13 +1,17 @@
 /**
  * Stripe through the official SDK against a local stand-in, and the webhook with payloads signed
  * by the SDK itself: charge once per idempotency key, card errors, 3-D Secure, signature checks,
- * replays, 20 parallel deliveries granting once, refunds taking the days back.
+ * replays, 20 parallel deliveries granting once, refunds taking the days back; payments that
+ * buy no ticket (another amount or currency, an unknown account) recorded for staff, answered
+ * 2xx, and refused alike by the webhook and the browser path.
  */
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calendarDateIn } from "~/lib/access";
-import { payments, processedWebhookEvents, users } from "../../server/db/schema";
+import { SERVER_MESSAGES } from "~/lib/messages";
+import { paymentIncidents, payments, processedWebhookEvents, users } from "../../server/db/schema";
 import { addDays } from "../../server/membership/ticket";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount } from "../helpers/fixtures";
@@ -48,12 +52,13 @@ describe.each(drivers)("Stripe on %s", (kind) => {
     const header = signature ?? signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
     return fetch(`${server.url}/api/stripe/webhook`, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": header }, body: payload });
   }
-  const succeeded = (eventId: string, pi: string, userId: string) => ({
+  const succeeded = (eventId: string, pi: string, userId: string, amount = 699, currency = "usd") => ({
     id: eventId,
     object: "event",
     type: "payment_intent.succeeded",
-    data: { object: { id: pi, object: "payment_intent", amount: 699, currency: "usd", metadata: { userId }, receipt_email: "fan@example.com", latest_charge: null } },
+    data: { object: { id: pi, object: "payment_intent", amount, currency, metadata: { userId }, receipt_email: "fan@example.com", latest_charge: null } },
   });
+  const incidents = (pi: string) => db().select().from(paymentIncidents).where(eq(paymentIncidents.providerPaymentId, pi));
 
   it("charges through the SDK with an idempotency key and grants the ticket once", async () => {
     const account = await createSignedInAccount(server.services);
@@ -126,6 +131,50 @@ describe.each(drivers)("Stripe on %s", (kind) => {
     expect((await webhook(refund("evt_refund_2"))).status).toBe(200);
     expect((await userRow(account.userId)).validThrough).toBe(today());
     expect((await paymentRows(account.userId))[0].status).toBe("refunded");
+  });
+
+  it("answers 200 to a validly signed payment for an unknown account, and records it for staff once", async () => {
+    for (const [pi, userId] of [["pi_nobody", randomUUID()], ["pi_not_an_id", "not-a-user-id"]]) {
+      const event = succeeded(`evt_${pi}`, pi, userId);
+      const first = await webhook(event);
+      expect(first.status, pi).toBe(200);
+      // Stripe retries and replays: still one record.
+      expect((await webhook({ ...event, id: `evt_${pi}_again` })).status).toBe(200);
+      const rows = await incidents(pi);
+      expect(rows, pi).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ provider: "stripe", kind: "unknown_account", details: expect.objectContaining({ userId, amountCents: 699 }) });
+      expect(await db().select().from(payments).where(eq(payments.providerPaymentId, pi))).toHaveLength(0);
+    }
+  });
+
+  it.each([
+    [100, "usd"],
+    [6990, "usd"],
+    [699, "eur"],
+  ])("grants nothing from the webhook for %i %s (not the ticket's price), answers 200 and records it", async (amount, currency) => {
+    const account = await createSignedInAccount(server.services);
+    const pi = `pi_wrong_${amount}_${currency}`;
+    expect((await webhook(succeeded(`evt_${pi}`, pi, account.userId, amount, currency))).status).toBe(200);
+    expect((await userRow(account.userId)).validThrough).toBeNull();
+    expect(await paymentRows(account.userId)).toHaveLength(0);
+    const rows = await incidents(pi);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ kind: "amount_mismatch", details: expect.objectContaining({ userId: account.userId, amountCents: amount, currency, priceCents: 699 }) });
+  });
+
+  it("refuses the same payment by the same rule on the browser path (3-D Secure confirmation) and the webhook", async () => {
+    const account = await createSignedInAccount(server.services);
+    const res = await post("/api/stripe/payment", { id: "pm_card_authenticationRequired" }, account.cookie);
+    const { paymentIntentId } = await res.json();
+    stripe.alter(paymentIntentId, { amount: 100 });
+    stripe.authenticate(paymentIntentId);
+    const confirmed = await post("/api/stripe/payment/confirm", { paymentIntentId }, account.cookie);
+    expect(confirmed.status).toBe(503);
+    expect(await confirmed.json()).toMatchObject({ success: false, message: SERVER_MESSAGES.paymentNeedsReview });
+    expect((await webhook(succeeded(`evt_${paymentIntentId}`, paymentIntentId, account.userId, 100))).status).toBe(200);
+    expect((await userRow(account.userId)).validThrough).toBeNull();
+    expect(await paymentRows(account.userId)).toHaveLength(0);
+    expect(await incidents(paymentIntentId)).toHaveLength(1);
   });
 
   it("acknowledges events it does not handle", async () => {

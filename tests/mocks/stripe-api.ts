@@ -73,6 +73,11 @@ export async function startStripeApi() {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    /** Changes an intent as if it had been edited in Stripe's dashboard or by another integration. */
+    alter(id: string, patch: Partial<Pick<Intent, "amount" | "currency">>) {
+      const intent = intents.get(id);
+      if (intent) Object.assign(intent, patch);
+    },
     /** Completes 3-D Secure for an intent, as the browser would. */
     authenticate(id: string) {
       const intent = intents.get(id);

@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { fieldErrors, loginSchema, passwordResetRequestSchema, passwordResetSchema, signUpSchema } from "~/lib/account-schemas";
-import { contactSchema, subscribeSchema } from "~/lib/contact-schemas";
-import { VALIDATION as V } from "~/lib/messages";
-import { accessStatus, addDays, ticketValidThrough } from "../../server/membership/ticket";
+import type { z } from "zod";
+import {
+  fieldErrors,
+  loginSchema,
+  multiLineText,
+  passwordResetRequestSchema,
+  passwordResetSchema,
+  signUpSchema,
+  singleLineText,
+} from "~/lib/account-schemas";
+import { contactSchema, mailchimpSubscribeSchema, subscribeSchema } from "~/lib/contact-schemas";
+import { TEXT_RULE_MESSAGES as T, VALIDATION as V } from "~/lib/messages";
+import { accessStatus, addDays, paymentBuysTicket, ticketValidThrough } from "../../server/membership/ticket";
 
 const person = {
   firstName: "Ada",
@@ -83,7 +92,100 @@ describe("contact and subscribe messages", () => {
   });
 });
 
+describe("text rules: one-line fields and message bodies", () => {
+  const name = singleLineText("First name", { max: 100, required: V.firstNameRequired });
+  const body = multiLineText("Your message", { max: 5000, required: V.messageRequired });
+  const firstMessage = (schema: z.ZodType, value: unknown) => schema.safeParse(value).error?.issues[0].message;
+
+  it.each([
+    ["Eve\r\nBcc: victim@example.com", "CR LF"],
+    ["Eve\nNew paragraph", "LF"],
+    ["Eve\rx", "CR"],
+    ["Eve\tFan", "tab"],
+    ["Eve\u0000", "NUL"],
+    ["Eve\u001b[31m", "ESC"],
+    ["Eve\u007f", "DEL"],
+    ["Eve\u0085Fan", "C1 next line"],
+    ["Eve\u009b", "C1 CSI"],
+    ["Eve\u2028Fan", "line separator"],
+    ["Eve\u2029Fan", "paragraph separator"],
+    ["Eve\u202enaF", "right-to-left override"],
+    ["Eve\u2066Fan", "isolate"],
+  ])("a one-line field refuses %j (%s) with a message naming the field", (value) => {
+    expect(firstMessage(name, value)).toBe(T.controlCharacters("First name"));
+  });
+
+  it.each([["\ud83d"], ["Eve \ud83d"], ["\ude00 Eve"], ["Eve \ude00\ud83d"]])("refuses the lone surrogate in %j", (value) => {
+    expect(firstMessage(name, value)).toBe(T.brokenCharacters("First name"));
+    expect(firstMessage(body, `Hello ${value}`)).toBe(T.brokenCharacters("Your message"));
+  });
+
+  it("trims, keeps real text (accents, emoji, right-to-left scripts) and still says what is required", () => {
+    expect(name.parse("  Renée 🏈 Ó'Brien-Łukasz  ")).toBe("Renée 🏈 Ó'Brien-Łukasz");
+    expect(name.parse("שלום")).toBe("שלום");
+    expect(firstMessage(name, "   ")).toBe(V.firstNameRequired);
+    expect(firstMessage(name, undefined)).toBe(V.firstNameRequired);
+    expect(firstMessage(name, "x".repeat(101))).toBe(T.tooLong("First name", 100));
+  });
+
+  it("lets a message run over lines with tabs, and refuses NUL and the other controls", () => {
+    expect(body.parse("  Line one\r\nLine two\n\tindented\n  ")).toBe("Line one\r\nLine two\n\tindented");
+    for (const bad of ["a\u0000b", "a\u0007b", "a\u000bb", "a\u000cb", "a\u001bb", "a\u007fb", "a\u0085b", "a\u009fb"]) {
+      expect(firstMessage(body, bad), JSON.stringify(bad)).toBe(T.messageControlCharacters("Your message"));
+    }
+    expect(firstMessage(body, " \n ")).toBe(V.messageRequired);
+  });
+
+  /** Every string field of every shared schema, with a valid value for the others. */
+  const valid = {
+    signUp: { firstName: "Ada", lastName: "Fan", emailAddress: "ada@example.com", emailAddressConfirm: "ada@example.com", password: "Steel3rs!", passwordConfirm: "Steel3rs!", termsAndConditions: true, BillingAddress1: "1 Main St", BillingAddress2: "Apt 2", City: "Pittsburgh", State: "PA", ZipCode: "15212", phoneNumber: "412-555-0100" },
+    login: { emailAddress: "ada@example.com", password: "Steel3rs!" },
+    resetRequest: { emailAddress: "ada@example.com" },
+    reset: { token: "t".repeat(43), password: "Steel3rs!", confirmPassword: "Steel3rs!" },
+    contact: { firstName: "Ada", lastName: "Fan", email: "ada@example.com", subject: "Question", message: "Hello" },
+    subscribe: { firstName: "Ada", lastName: "Fan", emailAddress: "ada@example.com" },
+    mailchimp: { firstName: "Ada", lastName: "Fan", email: "ada@example.com", audience: "aud123" },
+  };
+  const schemas: [string, z.ZodType, Record<string, unknown>][] = [
+    ["sign-up", signUpSchema, valid.signUp],
+    ["login", loginSchema, valid.login],
+    ["forgot password", passwordResetRequestSchema, valid.resetRequest],
+    ["reset password", passwordResetSchema, valid.reset],
+    ["contact", contactSchema, valid.contact],
+    ["subscribe", subscribeSchema, valid.subscribe],
+    ["Mailchimp subscribe", mailchimpSubscribeSchema, valid.mailchimp],
+  ];
+  /** Only compared with the stored hash (not stored, shown or sent): see loginSchema. */
+  const exempt = new Set(["login.password"]);
+
+  it.each(schemas)("%s: the valid form passes", (_label, schema, form) => {
+    expect(schema.safeParse(form).success).toBe(true);
+  });
+
+  it.each(schemas)("%s: every text field refuses a NUL, a lone surrogate, and (one-line fields) a line break", (label, schema, form) => {
+    for (const [field, value] of Object.entries(form)) {
+      if (typeof value !== "string" || exempt.has(`${label.split(" ")[0]}.${field}`)) continue;
+      const multiLine = field === "message";
+      const bad = [`${value}\u0000`, `${value.slice(0, -1)}\ud800`, ...(multiLine ? [] : [`${value.slice(0, 2)}\r\n${value.slice(2)}`])];
+      for (const b of bad) {
+        const r = schema.safeParse({ ...form, [field]: b });
+        expect(r.success, `${label}.${field} = ${JSON.stringify(b)}`).toBe(false);
+        // The issue is on the field itself (for a confirmation: it no longer matches).
+        expect(r.error!.issues.some((i) => i.path[0] === field), `${label}.${field}`).toBe(true);
+      }
+    }
+  });
+});
+
 describe("ticket arithmetic", () => {
+  it("buys a ticket only with exactly the price in dollars", () => {
+    expect(paymentBuysTicket({ amountCents: 699, currency: "usd" }, 699)).toBe(true);
+    expect(paymentBuysTicket({ amountCents: 699, currency: "USD" }, 699)).toBe(true);
+    expect(paymentBuysTicket({ amountCents: 100, currency: "usd" }, 699)).toBe(false);
+    expect(paymentBuysTicket({ amountCents: 6990, currency: "usd" }, 699)).toBe(false);
+    expect(paymentBuysTicket({ amountCents: 699, currency: "eur" }, 699)).toBe(false);
+  });
+
   it("adds the days to today when there is no valid ticket, to the end date when there is", () => {
     expect(ticketValidThrough(null, "2026-11-22", 120)).toBe("2027-03-22");
     expect(ticketValidThrough("2026-11-01", "2026-11-22", 120)).toBe("2027-03-22");

@@ -1,0 +1,131 @@
+/**
+ * Housekeeping: deletes what has stopped meaning anything, on a schedule, so no table grows
+ * forever: expired sessions, rate-limit counters past their reset time, used or expired
+ * password reset tokens, outbox jobs delivered more than a week ago (dead letters after 30
+ * days), and Stripe webhook event ids after 30 days (Stripe stops retrying after three).
+ *
+ * Safe with several instances: a run takes a transaction-scoped advisory lock with
+ * pg_try_advisory_xact_lock, and an instance that does not get it skips the run (another one
+ * is doing it). Deletes go in batches, so a large backlog never holds one huge statement, and
+ * skip rows another transaction holds (SKIP LOCKED): those go next time.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { Database, DatabaseHandle } from "../db/client";
+import { queryRows } from "../db/client";
+import { outbox, passwordResetTokens, processedWebhookEvents, rateLimits, sessions } from "../db/schema";
+import type { Logger } from "../logger";
+
+export const HOUSEKEEPING_LOCK_ID = 7_172_009;
+export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+/** The first run waits a little after start-up, out of the way of migrations and warm-up. */
+export const HOUSEKEEPING_FIRST_RUN_MS = 60_000;
+const DAY = 86_400_000;
+export const RETENTION = {
+  /** Delivered emails and Mailchimp calls, kept for questions like "did my receipt go out?". */
+  deliveredOutboxMs: 7 * DAY,
+  /** Jobs that failed for good, kept longer so staff can look into them. */
+  deadOutboxMs: 30 * DAY,
+  /** Stripe retries an event for up to three days; its id is needed only that long. */
+  webhookEventsMs: 30 * DAY,
+} as const;
+const BATCH = 5_000;
+
+export interface HousekeepingCounts {
+  sessions: number;
+  rateLimits: number;
+  passwordResetTokens: number;
+  outboxDelivered: number;
+  outboxDead: number;
+  webhookEvents: number;
+}
+
+export type HousekeepingRun = { ran: true; counts: HousekeepingCounts } | { ran: false; reason: "another instance holds the lock" };
+
+export interface HousekeepingDeps {
+  database: Pick<DatabaseHandle, "db">;
+  logger: Logger;
+  now?: () => Date;
+  intervalMs?: number;
+  firstRunMs?: number;
+}
+
+/** Deletes up to BATCH rows of `table` matching `where` at a time, until none is left; returns how many. */
+async function purge(tx: Database, table: SQL, where: SQL): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = await queryRows<{ n: number }>(
+      tx,
+      sql`with gone as (
+            delete from ${table} where ctid in (select ctid from ${table} where ${where} limit ${BATCH} for update skip locked)
+            returning 1)
+          select count(*)::int as n from gone`,
+    );
+    const n = Number(rows[0]?.n ?? 0);
+    total += n;
+    if (n < BATCH) return total;
+  }
+}
+
+export function createHousekeeping({ database, logger, now = () => new Date(), intervalMs = HOUSEKEEPING_INTERVAL_MS, firstRunMs = HOUSEKEEPING_FIRST_RUN_MS }: HousekeepingDeps) {
+  const db = database.db;
+
+  async function runOnce(): Promise<HousekeepingRun> {
+    const t = now();
+    const at = t.toISOString();
+    const before = (ms: number) => new Date(t.getTime() - ms).toISOString();
+    const run = await db.transaction(async (txn) => {
+      const tx = txn as unknown as Database;
+      const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${HOUSEKEEPING_LOCK_ID}) as locked`);
+      if (!lock?.locked) return null;
+      return {
+        sessions: await purge(tx, sql`${sessions}`, sql`${sessions.expiresAt} <= ${at}`),
+        rateLimits: await purge(tx, sql`${rateLimits}`, sql`${rateLimits.resetAt} <= ${at}`),
+        passwordResetTokens: await purge(
+          tx,
+          sql`${passwordResetTokens}`,
+          sql`${passwordResetTokens.usedAt} is not null or ${passwordResetTokens.expiresAt} <= ${at}`,
+        ),
+        outboxDelivered: await purge(tx, sql`${outbox}`, sql`${outbox.status} = 'done' and ${outbox.doneAt} <= ${before(RETENTION.deliveredOutboxMs)}`),
+        outboxDead: await purge(tx, sql`${outbox}`, sql`${outbox.status} = 'dead' and ${outbox.createdAt} <= ${before(RETENTION.deadOutboxMs)}`),
+        webhookEvents: await purge(tx, sql`${processedWebhookEvents}`, sql`${processedWebhookEvents.processedAt} <= ${before(RETENTION.webhookEventsMs)}`),
+      } satisfies HousekeepingCounts;
+    });
+    if (!run) return { ran: false, reason: "another instance holds the lock" };
+    logger.info({ purged: run }, "housekeeping done");
+    return { ran: true, counts: run };
+  }
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = true;
+
+  function schedule(ms: number) {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(tick, ms);
+    timer.unref();
+  }
+  function tick() {
+    running = runOnce()
+      .catch((error) => logger.error({ err: error }, "housekeeping failed"))
+      .finally(() => schedule(intervalMs));
+  }
+
+  return {
+    runOnce,
+    /** Runs after `firstRunMs`, then every `intervalMs` (hourly by default). */
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule(firstRunMs);
+    },
+    /** Stops the schedule and waits for a run in progress. */
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+export type Housekeeping = ReturnType<typeof createHousekeeping>;
