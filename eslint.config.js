@@ -17,5 +17,23 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  {
+    // The app reaches server code only through modules named *.server.ts, which React Router's
+    // build refuses to ship to the browser, so a secret cannot leak into a bundle by accident.
+    files: ["app/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "(^|/)server/(?!.*\\.server$)",
+              message: "Import server code into app/ only from a module named *.server.ts.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   { files: ["**/*.{js,mjs}"], languageOptions: { globals: globals.node } },
 );

@@ -16,11 +16,10 @@ import { createMembership } from "./membership/membership-service";
 import { createNewsletter } from "./newsletter/newsletter-service";
 import { createOutboxWorker, type JobHandlers } from "./outbox/outbox";
 import { createHousekeeping } from "./jobs/housekeeping";
-import { createPaymentService } from "./payments/payment-service";
+import { createPaymentService } from "./payments/payment-service.server";
 import type { PaymentProvider } from "./payments/provider";
 import { createStripeClient, createStripeProvider } from "./payments/stripe-provider";
 import { createTestModeProvider } from "./payments/test-mode-provider";
-import { createThrottle } from "./security/throttle";
 import { createBotCheck } from "./botcheck/botcheck";
 import { createContactService } from "./contact/contact-service";
 import { createMailchimpSync } from "./newsletter/mailchimp";
@@ -37,13 +36,14 @@ export interface ServiceDeps {
   mailchimp?: JobHandlers["mailchimp"];
 }
 
-function paymentProviderFrom(config: Config): PaymentProvider {
-  if (config.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY) {
-    return createStripeProvider({
-      stripe: createStripeClient(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE),
-      publishableKey: config.STRIPE_PUBLISHABLE_KEY,
-    });
-  }
+/** The Stripe SDK client, built once: the provider and the webhook share it. Null in test mode. */
+function stripeClientFrom(config: Config) {
+  if (config.PAYMENTS !== "stripe" || !config.STRIPE_SECRET_KEY) return null;
+  return createStripeClient(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE);
+}
+
+function paymentProviderFrom(config: Config, stripe: ReturnType<typeof stripeClientFrom>): PaymentProvider {
+  if (stripe && config.STRIPE_PUBLISHABLE_KEY) return createStripeProvider({ stripe, publishableKey: config.STRIPE_PUBLISHABLE_KEY });
   return createTestModeProvider();
 }
 
@@ -65,7 +65,8 @@ export function createServices(deps: ServiceDeps) {
   const { config, database, logger, sessionSecret, now } = deps;
   const db = database.db;
   const timeZone = config.MUSEUM_TIME_ZONE;
-  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
+  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.MAIL === "smtp" ? config.SMTP_URL : undefined, from: config.MAIL_FROM, logger });
+  const stripe = stripeClientFrom(config);
   const outbox = createOutboxWorker({
     db,
     logger,
@@ -78,11 +79,11 @@ export function createServices(deps: ServiceDeps) {
   });
   const onEnqueued = () => outbox.kick();
   const sessions = createSessionStore({ db, secret: sessionSecret, timeZone, now });
-  const newsletter = createNewsletter({ now });
+  const newsletter = createNewsletter({ db, now, onEnqueued });
   const accounts = createAccounts({ db, sessions, newsletter, publicUrl: config.PUBLIC_URL, timeZone, now, onEnqueued, relaxedLimits: config.RATE_LIMIT_RELAXED });
   const membership = createMembership({ db, ticketDays: config.TICKET_DAYS, priceCents: config.TICKET_PRICE_CENTS, timeZone, publicUrl: config.PUBLIC_URL, now, onEnqueued, logger });
   const payments = createPaymentService({
-    provider: deps.paymentProvider ?? paymentProviderFrom(config),
+    provider: deps.paymentProvider ?? paymentProviderFrom(config, stripe),
     membership,
     priceCents: config.TICKET_PRICE_CENTS,
     logger,
@@ -92,13 +93,13 @@ export function createServices(deps: ServiceDeps) {
     mediaDir: path.join(config.DATA_DIR, "media"),
     cacheDir: path.join(config.DATA_DIR, "image-cache"),
   });
-  const throttle = createThrottle(db, config.RATE_LIMIT_RELAXED, now);
   const contact = createContactService({ db, newsletter, museumEmail: config.CONTACT_EMAIL_TO, now, onEnqueued });
   const botCheck = createBotCheck({ secret: config.RECAPTCHA_SECRET, verifyUrl: config.RECAPTCHA_VERIFY_URL, minScore: config.RECAPTCHA_MIN_SCORE });
   return {
     config,
     database,
     logger,
+    stripe,
     sessions,
     catalog,
     images,
@@ -109,7 +110,6 @@ export function createServices(deps: ServiceDeps) {
     outbox,
     housekeeping: createHousekeeping({ database, logger, now }),
     mailer,
-    throttle,
     contact,
     botCheck,
     onEnqueued,

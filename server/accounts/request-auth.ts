@@ -1,5 +1,5 @@
 /** The session token of a request: the cookie for browsers, or `Authorization: Bearer` for other clients. */
-import { sessionTokenFrom } from "./session-cookie";
+import { sessionTokenFrom } from "./session-cookie.server";
 
 export function requestSessionToken(cookieHeader: string | null | undefined, authorization: string | null | undefined): string | undefined {
   const cookie = sessionTokenFrom(cookieHeader);

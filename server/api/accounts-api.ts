@@ -5,27 +5,27 @@
  */
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
-import { loginSchema, passwordResetRequestSchema, passwordResetSchema, signUpSchema } from "../../app/lib/account-schemas";
+import { loginSchema, passwordResetRequestSchema, passwordResetSchema, signUpSchema, singleLineText } from "../../app/lib/account-schemas";
 import { SERVER_MESSAGES } from "../../app/lib/messages";
 import { accountView } from "../accounts/accounts-service";
 import { requestSessionToken } from "../accounts/request-auth";
-import { clearedSessionCookie, sessionCookie } from "../accounts/session-cookie";
+import { clearedSessionCookie, sessionCookie } from "../accounts/session-cookie.server";
 import type { Viewer } from "../../app/lib/access";
-import type { LimitTiers } from "../security/limits";
 import type { Services } from "../services";
+import { requireAccount } from "./guards";
 import { sendError, zodMessage } from "./http-errors";
 
 type SignedIn = Viewer & { userId: string };
 
 const paymentSchema = z.object({
-  id: z.string({ message: "id: the payment method id is required" }).min(3).max(255),
-  receipt_email: z.string().max(254).optional(),
-  idempotencyKey: z.string().min(8).max(200).optional(),
+  id: singleLineText("id", { max: 255, required: "id: the payment method id is required" }).pipe(z.string().min(3)),
+  receipt_email: singleLineText("receipt_email", { max: 254 }).optional(),
+  idempotencyKey: singleLineText("idempotencyKey", { max: 200 }).pipe(z.string().min(8)).optional(),
 });
-const confirmSchema = z.object({ paymentIntentId: z.string().min(3).max(255) });
-const logoutSchema = z.object({ emailAddress: z.string().max(254).optional() }).passthrough();
+const confirmSchema = z.object({ paymentIntentId: singleLineText("paymentIntentId", { max: 255, required: "paymentIntentId is required" }).pipe(z.string().min(3)) });
+const logoutSchema = z.object({ emailAddress: singleLineText("emailAddress", { max: 254 }).optional() }).passthrough();
 
-export function createAccountsApi(services: Services, limits: LimitTiers): Router {
+export function createAccountsApi(services: Services): Router {
   const { accounts, sessions, payments, config } = services;
   const api = Router();
   const secure = config.PUBLIC_URL.startsWith("https://");
@@ -38,7 +38,7 @@ export function createAccountsApi(services: Services, limits: LimitTiers): Route
     return null;
   }
 
-  api.post("/users", limits.writes, async (req, res) => {
+  api.post("/users", async (req, res) => {
     const input = parse(signUpSchema, req, res, { success: false });
     if (!input) return;
     const result = await accounts.signUp(input);
@@ -47,7 +47,7 @@ export function createAccountsApi(services: Services, limits: LimitTiers): Route
     res.status(201).json({ success: true, account: result.account, message: SERVER_MESSAGES.signUpSuccess });
   });
 
-  api.post("/users/login", limits.login, limits.loginPerAccount, async (req, res) => {
+  api.post("/users/login", async (req, res) => {
     const input = parse(loginSchema, req, res, { login: false });
     if (!input) return;
     // Slowed down per client IP and account (decision 010); the host limits each IP overall.
@@ -93,14 +93,14 @@ export function createAccountsApi(services: Services, limits: LimitTiers): Route
     res.json({ logout: true, alertType: "success", message: SERVER_MESSAGES.logout });
   });
 
-  api.post("/users/request-reset", limits.passwordReset, async (req, res) => {
+  api.post("/users/request-reset", async (req, res) => {
     const input = parse(passwordResetRequestSchema, req, res);
     if (!input) return;
     await accounts.requestPasswordReset(input.emailAddress);
     res.json({ message: SERVER_MESSAGES.resetRequested });
   });
 
-  api.post("/users/reset-password", limits.passwordReset, async (req, res) => {
+  api.post("/users/reset-password", async (req, res) => {
     const input = parse(passwordResetSchema, req, res);
     if (!input) return;
     if (!(await accounts.resetPassword(input.token, input.password))) {
@@ -110,9 +110,10 @@ export function createAccountsApi(services: Services, limits: LimitTiers): Route
     res.json({ message: SERVER_MESSAGES.resetDone });
   });
 
-  api.post("/stripe/payment", limits.writes, async (req, res) => {
-    const viewer = viewerOf(res);
-    if (!viewer) return res.status(401).json({ success: false, message: SERVER_MESSAGES.notLoggedInForPayment });
+  const signedIn = requireAccount(SERVER_MESSAGES.notLoggedInForPayment);
+
+  api.post("/stripe/payment", signedIn, async (req, res) => {
+    const viewer = viewerOf(res)!;
     const input = parse(paymentSchema, req, res, { success: false });
     if (!input) return;
     const outcome = await payments.pay({
@@ -125,9 +126,8 @@ export function createAccountsApi(services: Services, limits: LimitTiers): Route
     await answerPayment(res, viewer.userId, outcome);
   });
 
-  api.post("/stripe/payment/confirm", limits.writes, async (req, res) => {
-    const viewer = viewerOf(res);
-    if (!viewer) return res.status(401).json({ success: false, message: SERVER_MESSAGES.notLoggedInForPayment });
+  api.post("/stripe/payment/confirm", signedIn, async (req, res) => {
+    const viewer = viewerOf(res)!;
     const input = parse(confirmSchema, req, res, { success: false });
     if (!input) return;
     const outcome = await payments.confirm({ userId: viewer.userId, providerPaymentId: input.paymentIntentId, receiptEmail: viewer.emailAddress });

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ChargeRequest, ChargeResult, PaymentProvider, RetrievedPayment } from "./provider";
-import { CARD_MESSAGES, describeTestPaymentMethod } from "./test-cards";
+import { CARD_MESSAGES, describeTestPaymentMethod } from "./test-cards.server";
 
 export function createTestModeProvider(): PaymentProvider {
   const charged = new Map<string, RetrievedPayment>();

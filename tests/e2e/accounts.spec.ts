@@ -6,7 +6,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { SERVER_MESSAGES, VALIDATION } from "../../app/lib/messages";
 import { TIMING } from "../../app/lib/timing";
-import { CARD_MESSAGES } from "../../server/payments/test-cards";
+import { CARD_MESSAGES } from "../../server/payments/test-cards.server";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { firstLink, waitForMail } from "./mail-capture";
 

@@ -11,7 +11,7 @@ import { SERVER_MESSAGES, TEXT_RULE_MESSAGES, VALIDATION } from "~/lib/messages"
 import { queryRows } from "../../server/db/client";
 import { outbox, passwordResetTokens, payments, subscribers, users } from "../../server/db/schema";
 import { addDays } from "../../server/membership/ticket";
-import { CARD_MESSAGES } from "../../server/payments/test-cards";
+import { CARD_MESSAGES } from "../../server/payments/test-cards.server";
 import { availableDrivers } from "../helpers/databases";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 

@@ -88,7 +88,7 @@ const HOSTILE: unknown[] = [
   { $gt: "" },
 ];
 
-const RAW_BODIES: [contentType: string, body: string | Uint8Array][] = [
+const RAW_BODIES: [contentType: string, body: string | Uint8Array<ArrayBuffer>][] = [
   ["application/json", "{not json"],
   ["application/json", '{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}'],
   ["application/json", "[]"],
@@ -128,7 +128,7 @@ describe.each(drivers)("hostile POST bodies on %s", (kind) => {
   });
   afterAll(() => server?.close());
 
-  async function send(path: string, contentType: string, body: string | Uint8Array, signedIn: boolean) {
+  async function send(path: string, contentType: string, body: string | Uint8Array<ArrayBuffer>, signedIn: boolean) {
     const headers: Record<string, string> = { "content-type": contentType };
     if (signedIn) headers.cookie = cookie;
     const res = await fetch(`${server.url}${path}`, { method: "POST", headers, body, redirect: "manual" });
