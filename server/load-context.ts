@@ -2,7 +2,7 @@
  * What the Express host hands every React Router loader and action. Route modules import only
  * this type; the services themselves live in the host process, created once.
  */
-import type { Viewer } from "../app/lib/access";
+import type { SignedInViewer } from "./accounts/sessions";
 import type { Logger } from "./logger";
 import type { Services } from "./services";
 
@@ -20,7 +20,7 @@ export interface PublicSettings {
 
 export interface MuseumLoadContext {
   services: Services;
-  viewer: (Viewer & { userId: string }) | null;
+  viewer: SignedInViewer | null;
   requestId: string;
   /** The request's CSP nonce; empty when the page is rendered for the anonymous page cache. */
   cspNonce: string;

@@ -28,6 +28,20 @@ export function requireMember(context: AppLoadContext, to = "/admission"): NonNu
 }
 
 /**
+ * Staff only (the console): a signed-out person is sent to /login and back; anyone else signed
+ * in gets 404, as if the page did not exist.
+ */
+export function requireStaff(context: AppLoadContext, request: Request, roles: readonly string[] = ["admin"]) {
+  const viewer = context.viewer;
+  if (!viewer) {
+    const url = new URL(request.url);
+    throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  if (!roles.includes(viewer.role)) throw data(null, { status: 404 });
+  return viewer;
+}
+
+/**
  * The answer of an action whose client is over its rate limit (counted by the host's limiter,
  * server/security/limits.ts), shaped as the page reads its results; null when it may go on.
  */

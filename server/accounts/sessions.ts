@@ -54,7 +54,7 @@ export function createSessionStore({ db, secret, timeZone, now = () => new Date(
     },
 
     /** The viewer behind `token`: null for a visitor, else the account and its access state. */
-    async viewerFor(token: string | undefined): Promise<(Viewer & { userId: string }) | null> {
+    async viewerFor(token: string | undefined): Promise<SignedInViewer | null> {
       if (!token || token.length > 200) return null;
       const [row] = await db
         .select({
@@ -62,6 +62,7 @@ export function createSessionStore({ db, secret, timeZone, now = () => new Date(
           firstName: users.firstName,
           lastName: users.lastName,
           emailAddress: users.email,
+          role: users.role,
           validThrough: users.validThrough,
         })
         .from(sessions)
@@ -76,3 +77,6 @@ export function createSessionStore({ db, secret, timeZone, now = () => new Date(
 }
 
 export type SessionStore = ReturnType<typeof createSessionStore>;
+
+/** The person behind a session, as the host hands it to loaders, actions and API handlers. */
+export type SignedInViewer = Viewer & { userId: string; role: (typeof users.$inferSelect)["role"] };
