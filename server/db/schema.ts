@@ -53,7 +53,10 @@ export const exhibits = pgTable(
       .references(() => categories.id, { onDelete: "restrict" }),
     title: text("title").notNull(),
     shortTitle: text("short_title").notNull(),
+    /** Plain text (the 500-character cut, the API, search); derived from description_html when that is set. */
     description: text("description").notNull(),
+    /** Rich text from the console, sanitized on the server (no script can be stored); null = plain description. */
+    descriptionHtml: text("description_html"),
     thumbnail: text("thumbnail").notNull(),
     thumbnailAlt: text("thumbnail_alt").notNull(),
     matchingPhoto: text("matching_photo"),
@@ -119,6 +122,9 @@ export const bannerSlides = pgTable(
 
 // ---- accounts -----------------------------------------------------------------------------
 
+/** Account roles: members (and visitors' accounts) and the two staff roles (decision 015). */
+export const USER_ROLES = ["member", "curator", "admin"] as const;
+
 export const users = pgTable(
   "users",
   {
@@ -131,10 +137,13 @@ export const users = pgTable(
     termsAcceptedAt: timestamp("terms_accepted_at", { withTimezone: true }),
     /** Last calendar day (museum time zone) on which the ticket is valid; null = never paid. */
     validThrough: date("valid_through", { mode: "string" }),
-    role: text("role", { enum: ["member", "admin"] }).notNull().default("member"),
+    /** Staff roles open the console (/admin): admin does everything, curator the collection and the inbox. */
+    role: text("role", { enum: USER_ROLES }).notNull().default("member"),
+    /** Set when an admin deactivated this staff account: no console, no sessions. */
+    deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`)],
+  (t) => [uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`), index("users_role_idx").on(t.role)],
 );
 
 export const sessions = pgTable(
@@ -147,6 +156,10 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: createdAt(),
+    /** Last request seen on this session (kept for staff sessions, which end after 30 minutes idle). */
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When the password was last entered on this session (sign-in, or asked again before a sensitive action). */
+    passwordAt: timestamp("password_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
@@ -276,3 +289,31 @@ export const rateLimits = pgTable("rate_limits", {
   resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
   blockedUntil: timestamp("blocked_until", { withTimezone: true }),
 });
+
+// ---- staff console --------------------------------------------------------------------------
+
+/**
+ * Every change made in the console, written in the transaction that makes it: who, when, which
+ * entity, and the record before and after (null for a creation or a deletion).
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
+    /** The staff member's email at the time (kept if the account goes). */
+    actorEmail: text("actor_email").notNull(),
+    action: text("action").notNull(),
+    entityType: text("entity_type").notNull(),
+    entityId: text("entity_id"),
+    summary: text("summary").notNull(),
+    before: jsonb("before"),
+    after: jsonb("after"),
+  },
+  (t) => [
+    index("audit_log_at_idx").on(t.at),
+    index("audit_log_actor_idx").on(t.actorId, t.at),
+    index("audit_log_entity_idx").on(t.entityType, t.at),
+  ],
+);
