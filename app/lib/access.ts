@@ -5,14 +5,17 @@
 
 /** Calendar date (YYYY-MM-DD) of `now` in `timeZone`. */
 export function calendarDateIn(timeZone: string, now: Date): string {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(now);
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    // en-CA formats as YYYY-MM-DD.
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dateFormats.set(timeZone, format);
+  }
+  return format.format(now);
 }
+
+/** Building a formatter costs far more than using one; there is one time zone per site. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** Whole days from `today` to `validThrough` (both YYYY-MM-DD); negative once expired. */
 export function daysUntil(validThrough: string, today: string): number {

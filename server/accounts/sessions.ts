@@ -3,13 +3,17 @@
  * hash, so a database leak does not leak sessions, and any instance can check any session.
  */
 import { createHmac, randomBytes } from "node:crypto";
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { calendarDateIn, isTicketValid, type Viewer } from "../../app/lib/access";
 import type { Database } from "../db/client";
 import { sessions, users } from "../db/schema";
 
 export const SESSION_COOKIE = "museum_session";
 export const SESSION_DAYS = 30;
+/** A staff session (curator, admin) ends after this long without a request (decision 015). */
+export const STAFF_IDLE_MS = 30 * 60_000;
+/** How stale a staff session's last-seen time may get before a request writes it again. */
+const LAST_SEEN_GRANULARITY_MS = 60_000;
 
 export interface SessionStoreDeps {
   db: Database;
@@ -20,13 +24,30 @@ export interface SessionStoreDeps {
 
 export function createSessionStore({ db, secret, timeZone, now = () => new Date() }: SessionStoreDeps) {
   const hash = (token: string) => createHmac("sha256", secret).update(token).digest("base64url");
+  // Asked on every signed-in request: prepared once, it costs about a third of a query built anew.
+  const viewerByTokenHash = db
+    .select({
+      userId: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      emailAddress: users.email,
+      role: users.role,
+      validThrough: users.validThrough,
+      deactivatedAt: users.deactivatedAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), gt(sessions.expiresAt, sql.placeholder("now"))))
+    .limit(1)
+    .prepare("viewer_by_token_hash");
 
   return {
     /** Starts a session for `userId`; returns the token for the cookie. */
     async create(userId: string): Promise<{ token: string; expiresAt: Date }> {
       const token = randomBytes(32).toString("base64url");
       const expiresAt = new Date(now().getTime() + SESSION_DAYS * 86_400_000);
-      await db.insert(sessions).values({ tokenHash: hash(token), userId, expiresAt });
+      await db.insert(sessions).values({ tokenHash: hash(token), userId, expiresAt, lastSeenAt: now(), passwordAt: now() });
       return { token, expiresAt };
     },
 
@@ -56,22 +77,32 @@ export function createSessionStore({ db, secret, timeZone, now = () => new Date(
     /** The viewer behind `token`: null for a visitor, else the account and its access state. */
     async viewerFor(token: string | undefined): Promise<SignedInViewer | null> {
       if (!token || token.length > 200) return null;
-      const [row] = await db
-        .select({
-          userId: users.id,
-          firstName: users.firstName,
-          lastName: users.lastName,
-          emailAddress: users.email,
-          role: users.role,
-          validThrough: users.validThrough,
-        })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.tokenHash, hash(token)), gt(sessions.expiresAt, now())))
-        .limit(1);
+      const [row] = await viewerByTokenHash.execute({ tokenHash: hash(token), now: now() });
       if (!row) return null;
+      const { deactivatedAt, lastSeenAt, ...viewer } = row;
+      if (viewer.role !== "member") {
+        // Staff sessions end after 30 minutes idle; a deactivated staff account has none (decision 015).
+        const idle = now().getTime() - lastSeenAt.getTime();
+        if (deactivatedAt || idle > STAFF_IDLE_MS) {
+          await db.delete(sessions).where(eq(sessions.tokenHash, hash(token)));
+          return null;
+        }
+        if (idle > LAST_SEEN_GRANULARITY_MS) await db.update(sessions).set({ lastSeenAt: now() }).where(eq(sessions.tokenHash, hash(token)));
+      }
       const today = calendarDateIn(timeZone, now());
-      return { ...row, member: isTicketValid(row.validThrough, today) };
+      return { ...viewer, member: isTicketValid(viewer.validThrough, today) };
+    },
+
+    /** When the password was last entered on this session (null: no such session). */
+    async passwordEnteredAt(token: string | undefined): Promise<Date | null> {
+      if (!token || token.length > 200) return null;
+      const [row] = await db.select({ at: sessions.passwordAt }).from(sessions).where(eq(sessions.tokenHash, hash(token))).limit(1);
+      return row?.at ?? null;
+    },
+
+    /** Records that the password was entered again on this session (before a sensitive action). */
+    async markPasswordEntered(token: string): Promise<void> {
+      await db.update(sessions).set({ passwordAt: now() }).where(eq(sessions.tokenHash, hash(token)));
     },
   };
 }
