@@ -1,33 +1,161 @@
-// `npm run bench`: starts the production build on a fresh PGlite DATA_DIR, then measures with
-// autocannon (50 connections) the home page, a category page, an exhibit page (visitor) and
-// GET /api/exhibits/?team=..&active=true, next to a plain Node static server serving the same
-// bytes from disk (the ceiling). Prints requests/s, p99 latency, the ratio to the ceiling, and
-// the first-load JavaScript of the home page (gzipped).
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import { tmpdir } from "node:os";
+// `npm run bench` (issue 12): starts the production build as `npm start` would, on a fresh
+// PostgreSQL database when one is reachable (one worker per core) or else on a fresh PGlite
+// (one process), and measures with wrk (2 threads, 50 connections, brotli accepted) visitors'
+// pages, a member's pages (a session made by signing up and paying with the test card through
+// the API) and the JSON API. The ceiling is nginx (Debian's, 2 workers, access log off) serving
+// the home page's own bytes from disk in the same run; every figure is printed as a share of it,
+// next to the previous run's (bench/last-run.json) and to the aims of issue 12.
+//
+// Installs nginx and wrk from Debian when missing. Variables: BENCH_SECONDS (10),
+// BENCH_WARMUP_SECONDS (3), BENCH_DATABASE (postgres | pglite; default: PostgreSQL when
+// reachable), BENCH_CPU_PROF=1 (write V8 CPU profiles of the site's processes to
+// bench/profiles/), BENCH_KEEP_LAST=1 (do not overwrite last-run.json); any other variable
+// (e.g. PAGE_CACHE_SECONDS=0, WEB_CONCURRENCY=1) reaches the site.
+import { execFile, execFileSync, spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
-import autocannon from "autocannon";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { request } from "node:http";
+import { brotliDecompressSync, gzipSync } from "node:zlib";
+import pg from "pg";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-// Each target is first driven unmeasured for this long (both servers), so the figures are those
-// of a warm process (JIT-compiled code, rendered pages in the page cache), as in production.
-const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
+// Each target is first driven unmeasured for this long, so the figures are those of a warm
+// process (JIT-compiled code, pages in the page cache), as in production.
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const CONNECTIONS = 50;
+const THREADS = 2;
 const PORT = 4400;
-const STATIC_PORT = 4401;
+const NGINX_PORT = 4401;
+const ACCEPT_ENCODING = "gzip, deflate, br";
+const here = path.dirname(fileURLToPath(import.meta.url));
+const LAST_RUN = path.join(here, "last-run.json");
+const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "museum-bench-"));
-const site = spawn(process.execPath, ["build/host/index.js"], {
-  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", NODE_ENV: "production", RATE_LIMIT_RELAXED: "true" },
-  stdio: ["ignore", "ignore", "inherit"],
-});
+/** The aims of issue 12, as shares of the nginx ceiling and p99 limits. */
+const AIMS = {
+  visitor: { share: 1 / 4, p99: 20, label: ">= 1/4, p99 < 20 ms" },
+  member: { share: 1 / 40, p99: 50, label: ">= 1/40, p99 < 50 ms" },
+  api: null,
+};
+
+// --- tools -------------------------------------------------------------------------------------
+
+function have(command) {
+  return spawnSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" }).status === 0;
+}
+
+/** nginx and wrk from Debian, installed when missing (as .ci/run installs Chromium). */
+function ensureTools() {
+  const missing = ["nginx", "wrk"].filter((c) => !have(c) && !existsSync(`/usr/sbin/${c}`));
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0) throw new Error(`the bench needs ${missing.join(" and ")}: apt-get install -y nginx wrk`);
+  console.log(`--- installing ${missing.join(" and ")} from Debian`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  execFileSync("apt-get", ["update"], { stdio: "inherit", env });
+  execFileSync("apt-get", ["install", "-y", "nginx", "wrk"], { stdio: "inherit", env });
+}
+
+const nginxBinary = () => (have("nginx") ? "nginx" : "/usr/sbin/nginx");
+
+// --- load generator ----------------------------------------------------------------------------
+
+function toMs(value, unit) {
+  const n = Number(value);
+  return unit === "us" ? n / 1000 : unit === "s" ? n * 1000 : n;
+}
+
+/** wrk against `url`; requests/s, p99 in ms, and every answer that was not 2xx/3xx or failed. */
+// Run asynchronously, so this process's own HTTP connections see the server's closes meanwhile.
+async function wrk(url, seconds, headers = {}) {
+  const args = [`-t${THREADS}`, `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-H", `Accept-Encoding: ${ACCEPT_ENCODING}`];
+  for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`);
+  const { stdout: out } = await promisify(execFile)("wrk", [...args, url], { encoding: "utf8" });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
+  const p99 = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(out);
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const errors = non2xx + (socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
+  if (!Number.isFinite(rps) || !p99) throw new Error(`could not read wrk's output:\n${out}`);
+  return { rps, p99: toMs(p99[1], p99[2]), errors };
+}
+
+// --- nginx, the ceiling --------------------------------------------------------------------------
+
+function startNginx(dir, file, type) {
+  const www = path.join(dir, "www");
+  mkdirSync(www, { recursive: true });
+  writeFileSync(path.join(www, "home.br"), file);
+  // nginx's workers run as nobody when the bench runs as root: let them read the files.
+  for (const p of [dir, www, path.join(www, "home.br")]) chmodSync(p, p.endsWith(".br") ? 0o644 : 0o755);
+  const conf = path.join(dir, "nginx.conf");
+  writeFileSync(
+    conf,
+    `worker_processes ${availableParallelism()};
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/nginx-error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000;
+  client_body_temp_path ${dir}/client_body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  types { }
+  default_type "${type}";
+  server {
+    listen 127.0.0.1:${NGINX_PORT};
+    root ${www};
+    location = /home.br { add_header Content-Encoding br; add_header Vary Accept-Encoding; }
+  }
+}
+`,
+  );
+  const child = spawn(nginxBinary(), ["-c", conf, "-p", dir], { stdio: ["ignore", "ignore", "inherit"] });
+  return child;
+}
+
+// --- the site ---------------------------------------------------------------------------------
+
+async function postgresDatabase() {
+  const wanted = process.env.BENCH_DATABASE;
+  if (wanted === "pglite") return null;
+  const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    if (wanted === "postgres") throw error;
+    console.log(`(PostgreSQL at ${ADMIN_URL} unreachable: benchmarking on PGlite, one process)`);
+    return null;
+  }
+  const name = `museum_bench_${Date.now()}`;
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
 const base = `http://127.0.0.1:${PORT}`;
 
-async function waitUp() {
+async function waitUp(site) {
   for (let i = 0; i < 240; i++) {
+    if (site.exitCode !== null) throw new Error("the site exited during start-up");
     try {
       if ((await fetch(`${base}/healthz`)).ok) return;
     } catch {
@@ -38,72 +166,142 @@ async function waitUp() {
   throw new Error("site did not start");
 }
 
-function run(url, duration = DURATION) {
+const post = (p, body, headers = {}) =>
+  fetch(base + p, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+
+/** A member's session cookie: sign up, then pay with the test card, through the JSON API. */
+async function memberCookie() {
+  const email = `bench.member.${Date.now()}@example.com`;
+  const person = { firstName: "Bench", lastName: "Member", emailAddress: email, emailAddressConfirm: email, password: "Pirates1979", passwordConfirm: "Pirates1979", termsAndConditions: true };
+  const signUp = await post("/api/users/", person);
+  if (signUp.status !== 201) throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
+  const cookie = (signUp.headers.get("set-cookie") ?? "").split(";")[0];
+  const paid = await post("/api/stripe/payment", { id: "pm_card_visa", receipt_email: email }, { cookie });
+  if (paid.status !== 200) throw new Error(`payment failed: ${paid.status} ${await paid.text()}`);
+  return cookie;
+}
+
+/** A GET whose body is kept as sent (fetch would decode it). */
+function rawGet(p, headers) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration, headers: { "accept-encoding": "gzip, br" } }, (err, result) =>
-      err ? reject(err) : resolve(result),
-    );
+    const req = request(base + p, { headers }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
   });
 }
 
+/** The first href on page `p` matching `re`. */
+async function linkOn(p, re, headers = {}) {
+  const html = await (await fetch(base + p, { headers })).text();
+  const m = re.exec(html);
+  if (!m) throw new Error(`no link matching ${re} on ${p}`);
+  return m[1].replace(/&amp;/g, "&");
+}
+
+// --- printing -----------------------------------------------------------------------------------
+
+const pct = (x) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
+const ms = (x) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
+
+function previousRun() {
+  try {
+    return JSON.parse(readFileSync(LAST_RUN, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+// --- main ---------------------------------------------------------------------------------------
+
+ensureTools();
+const dir = mkdtempSync(path.join(tmpdir(), "museum-bench-"));
+const database = await postgresDatabase();
+const profileDir = path.join(here, "profiles");
+if (process.env.BENCH_CPU_PROF) mkdirSync(profileDir, { recursive: true });
+const siteEnv = {
+  ...process.env,
+  PORT: String(PORT),
+  HOST: "127.0.0.1",
+  DATA_DIR: path.join(dir, "data"),
+  NODE_ENV: "production",
+  // Lines are written as in production (info level, one per request), to /dev/null.
+  LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+  RATE_LIMIT_RELAXED: "true",
+  ...(database ? { DATABASE_URL: database.url, SESSION_SECRET: "bench-secret-bench-secret-bench-secret-0123" } : {}),
+};
+const nodeArgs = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+const site = spawn(process.execPath, [...nodeArgs, "build/host/index.js"], { env: siteEnv, stdio: ["ignore", "ignore", "inherit"] });
+let nginx;
+
 try {
-  await waitUp();
+  await waitUp(site);
+  const workers = database ? Number(process.env.WEB_CONCURRENCY || availableParallelism()) : 1;
+  const member = await memberCookie();
+  const cookie = { Cookie: member };
+
   const teams = await (await fetch(`${base}/api/teams/`)).json();
   const team = teams[0];
   const exhibits = await (await fetch(`${base}/api/exhibits/?team=${team._id}&active=true`)).json();
   const ex = exhibits[0];
-  const slug = ex.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  const exhibitPage = await linkOn(`/teams/${team._id}/${ex.category._id}`, new RegExp(`href="(/teams/${team._id}/[^/"]+/${ex._id})"`));
+  const storyPage = await linkOn("/favoritestories", /href="(\/favoritestories\/exhibit\/[^"]+)"/);
+  const apiByTeam = `/api/exhibits/?team=${team._id}&active=true`;
+
   const targets = [
-    ["home page", "/"],
-    ["category page", `/teams/${team._id}/${ex.category._id}`],
-    ["exhibit page (visitor)", `/teams/${team._id}/${slug}/${ex._id}`],
-    ["API exhibits by team", `/api/exhibits/?team=${team._id}&active=true`],
+    { name: "home page (visitor)", kind: "visitor", path: "/" },
+    { name: "category page (visitor)", kind: "visitor", path: `/teams/${team._id}/${ex.category._id}` },
+    { name: "exhibit page (visitor)", kind: "visitor", path: exhibitPage },
+    { name: "favorite-story exhibit (visitor)", kind: "visitor", path: storyPage },
+    { name: "home page (member)", kind: "member", path: "/", headers: cookie },
+    { name: "exhibit page (member)", kind: "member", path: exhibitPage, headers: cookie },
+    { name: "API exhibits by team (visitor)", kind: "api", path: apiByTeam },
+    { name: "API exhibits by team (member)", kind: "api", path: apiByTeam, headers: cookie },
   ];
 
-  // The ceiling: the same bytes (as the site sends them, compressed) served from disk.
-  const files = {};
-  for (const [, p] of targets) {
-    const res = await fetch(base + p, { headers: { "accept-encoding": "gzip" } });
-    const body = Buffer.from(await res.arrayBuffer());
-    const file = path.join(dataDir, `static-${Object.keys(files).length}`);
-    writeFileSync(file, gzipSync(body));
-    files[p] = { file, type: res.headers.get("content-type") };
-  }
-  const staticServer = createServer((req, res) => {
-    const f = files[req.url];
-    if (!f) return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": f.type, "content-encoding": "gzip" });
-    res.end(readFileSync(f.file));
-  }).listen(STATIC_PORT, "127.0.0.1");
+  // The member really is one: the member's exhibit page holds more than the visitor's.
+  const visitorExhibit = await (await fetch(base + exhibitPage)).text();
+  const memberExhibit = await (await fetch(base + exhibitPage, { headers: cookie })).text();
+  if (memberExhibit.length <= visitorExhibit.length) throw new Error("the member's session does not unlock the exhibit page");
+
+  // The ceiling's bytes: the home page exactly as the site sends it to a client asking for brotli.
+  await rawGet("/", { "accept-encoding": ACCEPT_ENCODING }); // stored by now: later answers are the stored page's
+  const home = await rawGet("/", { "accept-encoding": ACCEPT_ENCODING });
+  if (home.headers["content-encoding"] !== "br") throw new Error(`the site answered the home page with content-encoding ${home.headers["content-encoding"]}`);
+  const homeBr = home.body;
+  const homeBytes = brotliDecompressSync(homeBr);
+  nginx = startNginx(dir, homeBr, home.headers["content-type"] ?? "text/html");
+  await new Promise((r) => setTimeout(r, 500));
+  const ceilingUrl = `http://127.0.0.1:${NGINX_PORT}/home.br`;
+  const check = await fetch(ceilingUrl);
+  if (!check.ok || (await check.text()) !== homeBytes.toString("utf8")) throw new Error("nginx does not serve the home page's bytes");
 
   // First-load JavaScript of the home page: every module script and modulepreload, gzipped.
-  const html = await (await fetch(`${base}/`)).text();
+  const html = homeBytes.toString("utf8");
   const scripts = [...new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]))];
   let jsGzip = 0;
   for (const s of scripts) jsGzip += gzipSync(Buffer.from(await (await fetch(base + s)).arrayBuffer())).length;
 
+  const load = loadavg()[0];
+  if (WARMUP > 0) await wrk(ceilingUrl, WARMUP);
+  const ceilingBefore = await wrk(ceilingUrl, DURATION);
   const rows = [];
-  for (const [name, p] of targets) {
-    if (WARMUP > 0) await run(base + p, WARMUP);
-    const app = await run(base + p);
-    if (WARMUP > 0) await run(`http://127.0.0.1:${STATIC_PORT}${p}`, WARMUP);
-    const ceiling = await run(`http://127.0.0.1:${STATIC_PORT}${p}`);
-    rows.push({
-      name,
-      rps: Math.round(app.requests.average),
-      p99: app.latency.p99,
-      ceilingRps: Math.round(ceiling.requests.average),
-      ceilingP99: ceiling.latency.p99,
-      ratio: app.requests.average / ceiling.requests.average,
-      errors: app.errors + app.non2xx,
-    });
+  for (const t of targets) {
+    if (WARMUP > 0) await wrk(base + t.path, WARMUP, t.headers);
+    const r = await wrk(base + t.path, DURATION, t.headers);
+    rows.push({ ...t, ...r });
+    process.stderr.write(`  ${t.name}: ${Math.round(r.rps)} req/s, p99 ${ms(r.p99)} ms\n`);
   }
-  staticServer.close();
+  const ceilingAfter = await wrk(ceilingUrl, DURATION);
+  const ceiling = { rps: (ceilingBefore.rps + ceilingAfter.rps) / 2, p99: Math.max(ceilingBefore.p99, ceilingAfter.p99) };
 
   // Sign-up and login one at a time, as a person does: median and p90 in ms (argon2id hashing).
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
-  const post = (p, body) => fetch(base + p, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const signUps = [];
   const logins = [];
   for (let i = 0; i < 20; i++) {
@@ -117,17 +315,60 @@ try {
     logins.push(performance.now() - t);
   }
 
-  console.log(`\n${CONNECTIONS} connections, ${DURATION} s each after ${WARMUP} s of warm-up, Node ${process.version}, PGlite\n`);
-  console.log("| target | req/s | p99 ms | static ceiling req/s | ceiling p99 ms | ratio | errors |");
-  console.log("|---|---|---|---|---|---|---|");
+  const previous = previousRun();
+  const prevRow = (name) => previous?.rows?.find((r) => r.name === name);
+  const where = database ? `PostgreSQL, ${workers} worker${workers > 1 ? "s" : ""}` : "PGlite, one process";
+  console.log(
+    `\nwrk -t${THREADS} -c${CONNECTIONS} -d${DURATION}s (after ${WARMUP} s of warm-up), Accept-Encoding: ${ACCEPT_ENCODING}; ` +
+      `Node ${process.version}, ${where}; ${availableParallelism()} cores shared by wrk, nginx and the site; load average ${load.toFixed(1)} at the start\n`,
+  );
+  console.log(
+    `Ceiling: nginx ${nginxVersion()} (${availableParallelism()} workers, access log off) sending the home page's ${homeBr.length} brotli bytes from disk: ` +
+      `${Math.round(ceilingBefore.rps)} req/s before, ${Math.round(ceilingAfter.rps)} after (mean ${Math.round(ceiling.rps)}), p99 ${ms(ceiling.p99)} ms` +
+      (previous ? `; previous run ${previous.ceiling.rps} req/s` : "") +
+      "\n",
+  );
+  console.log("| target | req/s | share of nginx | p99 ms | aim | met | previous run: share, p99 ms | errors |");
+  console.log("|---|---|---|---|---|---|---|---|");
+  const results = [];
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.rps} | ${r.p99} | ${r.ceilingRps} | ${r.ceilingP99} | ${(r.ratio * 100).toFixed(0)}% | ${r.errors} |`);
+    const share = r.rps / ceiling.rps;
+    const aim = AIMS[r.kind];
+    const met = aim ? (share >= aim.share && r.p99 < aim.p99 && r.errors === 0 ? "yes" : "NO") : "-";
+    const prev = prevRow(r.name);
+    const before = prev ? `${pct(prev.share)}, ${ms(prev.p99)}` : "-";
+    console.log(`| ${r.name} | ${Math.round(r.rps)} | ${pct(share)} | ${ms(r.p99)} | ${aim ? aim.label : "none"} | ${met} | ${before} | ${r.errors} |`);
+    results.push({ name: r.name, kind: r.kind, rps: Math.round(r.rps), share: Number(share.toFixed(4)), p99: Number(r.p99.toFixed(2)), errors: r.errors, met });
   }
-  console.log(`\nFirst-load JavaScript (home page, ${scripts.length} files): ${(jsGzip / 1024).toFixed(1)} KB gzipped`);
+  const allMet = results.every((r) => r.met !== "NO");
+  console.log(`\nAims of issue 12 ${allMet ? "met" : "NOT met"} in this run.`);
+  console.log(`First-load JavaScript (home page, ${scripts.length} files): ${(jsGzip / 1024).toFixed(1)} KB gzipped`);
   console.log(`Sign-up (POST /api/users/, 20 in a row): median ${median(signUps).toFixed(1)} ms, p90 ${p90(signUps).toFixed(1)} ms`);
   console.log(`Login (POST /api/users/login, 20 in a row): median ${median(logins).toFixed(1)} ms, p90 ${p90(logins).toFixed(1)} ms`);
+
+  if (!process.env.BENCH_KEEP_LAST) {
+    const record = {
+      date: new Date().toISOString(),
+      node: process.version,
+      database: where,
+      cores: availableParallelism(),
+      loadAverage: Number(load.toFixed(2)),
+      seconds: DURATION,
+      ceiling: { rps: Math.round(ceiling.rps), p99: Number(ceiling.p99.toFixed(2)), before: Math.round(ceilingBefore.rps), after: Math.round(ceilingAfter.rps) },
+      rows: results,
+    };
+    writeFileSync(LAST_RUN, `${JSON.stringify(record, null, 2)}\n`);
+  }
 } finally {
+  nginx?.kill("SIGQUIT");
   site.kill("SIGTERM");
-  await new Promise((r) => site.once("exit", r));
-  rmSync(dataDir, { recursive: true, force: true });
+  await new Promise((r) => (site.exitCode !== null ? r() : site.once("exit", r)));
+  if (nginx && nginx.exitCode === null) await new Promise((r) => nginx.once("exit", r));
+  await database?.drop().catch((error) => console.error(`could not drop the bench database: ${error.message}`));
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function nginxVersion() {
+  const out = spawnSync(nginxBinary(), ["-v"], { encoding: "utf8" });
+  return /nginx\/([\d.]+)/.exec(`${out.stderr}${out.stdout}`)?.[1] ?? "";
 }

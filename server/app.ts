@@ -1,7 +1,8 @@
 /**
- * The Express application, composed from named middleware in this order: request log, security
- * headers, the anonymous page cache, body limits, compression, static files, health check, rate
- * limits, the viewer, images, the JSON API, and the pages (React Router).
+ * The Express application, composed from named middleware in this order: stored visitor pages
+ * (with the headers of their first answer), request log, security headers, the page cache, body
+ * limits, compression, static files, health check, rate limits, the viewer, images, the JSON
+ * API, and the pages (React Router).
  */
 import path from "node:path";
 import compression from "compression";
@@ -17,7 +18,7 @@ import { enforceBodyLimits, readJsonBody } from "./http/body-limits";
 import { healthCheck } from "./http/health";
 import { apiErrorHandler, pageErrorHandler } from "./http/host-errors";
 import { createPageHandler, fetchRequestFrom, sendFetchResponse } from "./http/page-handler";
-import { requestLog } from "./http/request-log";
+import { logRequest, requestLog } from "./http/request-log";
 import { securityHeaders } from "./http/security-headers";
 import { resolveViewer } from "./http/viewer";
 import { createImageRouter } from "./images/image-routes";
@@ -79,9 +80,6 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
   });
   const pageContext = (req: Request, res: Response) => loadContext(req, res, viewerOf(res), String(res.locals.cspNonce));
 
-  app.use(requestLog(logger));
-  app.use(securityHeaders(config, { csp: production }));
-
   // Collection pages rendered once per instance and access tier, served compressed (decisions 008, 013).
   const pageCache =
     production && config.PAGE_CACHE_SECONDS > 0
@@ -90,8 +88,17 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
           loadContext: (req, res, tier) => loadContext(req, res, tier ? tierViewer(tier) : null, ""),
           origin: config.PUBLIC_URL,
           ttlSeconds: config.PAGE_CACHE_SECONDS,
+          onServe: (req, res) => logRequest(logger, req, res, false),
         })
       : null;
+  // A stored visitor page goes out first, with the headers of its first answer (decision 012).
+  if (pageCache) {
+    app.use(pageCache.storedPages);
+    services.catalogChanges.onChange(() => pageCache.clear());
+  }
+
+  app.use(requestLog(logger));
+  app.use(securityHeaders(config, { csp: production }));
   if (pageCache) app.use(pageCache.middleware);
 
   app.use(enforceBodyLimits);
@@ -159,5 +166,7 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
   app.all("/{*splat}", createPageHandler({ build, mode, getLoadContext: pageContext }));
   app.use(pageErrorHandler(renderErrorPage));
 
-  return app;
+  /** For the host's own HTTP server: answers a stored visitor page before Express (decision 012). */
+  const serveStoredPage = pageCache ? pageCache.serveStored : () => false;
+  return Object.assign(app, { serveStoredPage });
 }

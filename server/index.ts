@@ -1,13 +1,24 @@
 /**
  * Production entry (compiled to build/host/index.js by `npm run build`): boots the services,
  * serves the built site, and shuts down cleanly on SIGTERM/SIGINT.
+ *
+ * On PostgreSQL it uses every core (decision 012): the primary process migrates and seeds once,
+ * then forks WEB_CONCURRENCY workers (default: the core count) that share the port; a worker
+ * that dies is replaced, and SIGTERM stops them all gracefully. PGlite is one process's
+ * database, so on PGlite the site runs in one process.
+ *
+ * Stored visitor pages are answered by the plain Node server before Express sees the request
+ * (`serveStoredPage`); everything else goes through the Express app.
  */
+import cluster from "node:cluster";
+import { createServer } from "node:http";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
 import { createApp } from "./app";
 import { boot } from "./boot";
 import { ConfigError, loadConfig, type Config } from "./config";
-import { createLogger } from "./logger";
+import { createLogger, flushLogs, type Logger } from "./logger";
 
 let config: Config;
 try {
@@ -20,36 +31,129 @@ try {
   throw error;
 }
 
+/** How long a stopping process waits for in-flight requests before it gives up. */
+const STOP_TIMEOUT_MS = 10_000;
+
 const logger = createLogger(config.LOG_LEVEL);
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
-const services = await boot({ config, logger, migrationsFolder: here("../../drizzle") });
-const build = (await import(new URL("../server/index.js", import.meta.url).href)) as ServerBuild;
-const app = createApp({ services, build, clientDir: here("../client") });
-services.outbox.start();
-services.housekeeping.start();
-
-const server = app.listen(config.PORT, config.HOST, () => {
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : config.PORT;
-  logger.info({ port, url: config.PUBLIC_URL }, `museum site listening on http://localhost:${port}`);
-});
-
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, "shutting down");
-  const force = setTimeout(() => process.exit(1), 10_000);
-  force.unref();
-  server.close(async () => {
-    await services.outbox.stop();
-    await services.housekeeping.stop();
-    await services.database.close();
-    logger.info("stopped");
-    process.exit(0);
-  });
-  server.closeIdleConnections();
+/** WEB_CONCURRENCY, checked like the other variables: workers on PostgreSQL, one process on PGlite. */
+function workerCount(): number {
+  const raw = process.env.WEB_CONCURRENCY?.trim();
+  let wanted = availableParallelism();
+  if (raw) {
+    wanted = Number(raw);
+    if (!Number.isInteger(wanted) || wanted < 1 || wanted > 256) {
+      console.error(`Invalid environment variables:\n  WEB_CONCURRENCY: a whole number of worker processes from 1 to 256 (got "${raw}")`);
+      process.exit(1);
+    }
+  }
+  if (!config.DATABASE_URL) {
+    if (raw && wanted > 1) logger.warn({ WEB_CONCURRENCY: wanted }, "PGlite is one process's database: running one process (set DATABASE_URL for workers)");
+    return 1;
+  }
+  return wanted;
 }
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+
+function exit(code: number): never {
+  flushLogs(logger);
+  process.exit(code);
+}
+
+/** The primary of a cluster: migrate and seed once, then keep `count` workers running. */
+async function runPrimary(count: number, log: Logger) {
+  const services = await boot({ config, logger: log, migrationsFolder: here("../../drizzle") });
+  await services.database.close();
+  log.info({ workers: count }, "starting one worker per core");
+
+  let stopping = false;
+  const recentDeaths: number[] = [];
+  // Workers run this compiled entry itself, not whatever started the primary (scripts/start.mjs).
+  cluster.setupPrimary({ exec: here("./index.js") });
+  const fork = () => cluster.fork();
+  for (let i = 0; i < count; i++) fork();
+
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) {
+        log.info("stopped");
+        exit(0);
+      }
+      return;
+    }
+    log.error({ pid: worker.process.pid, code, signal }, "worker died; starting another");
+    const now = Date.now();
+    recentDeaths.push(now);
+    while (recentDeaths.length && recentDeaths[0] < now - 60_000) recentDeaths.shift();
+    // A worker that cannot stay up (a broken database URL, a bad build) must not fork forever.
+    if (recentDeaths.length > count * 5) {
+      log.fatal({ deaths: recentDeaths.length }, "workers keep dying; giving up");
+      exit(1);
+    }
+    setTimeout(fork, Math.min(5_000, 200 * recentDeaths.length)).unref();
+  });
+
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down workers");
+    const workers = Object.values(cluster.workers ?? {});
+    if (workers.length === 0) exit(0);
+    for (const worker of workers) worker?.process.kill("SIGTERM");
+    setTimeout(() => {
+      log.error("workers did not stop in time");
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
+      exit(1);
+    }, STOP_TIMEOUT_MS + 2_000).unref();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+/** One serving process: the whole site (a cluster worker, or the only process on PGlite). */
+async function runServer(log: Logger) {
+  const services = await boot({ config, logger: log, migrationsFolder: here("../../drizzle") });
+  const build = (await import(new URL("../server/index.js", import.meta.url).href)) as ServerBuild;
+  const app = createApp({ services, build, clientDir: here("../client") });
+  await services.catalogChanges.start();
+  services.outbox.start();
+  services.housekeeping.start();
+
+  // Stored visitor pages first, straight from Node's HTTP server; the rest through Express.
+  const server = createServer((req, res) => {
+    if (!app.serveStoredPage(req, res)) app(req, res);
+  });
+  server.listen(config.PORT, config.HOST, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.PORT;
+    log.info({ port, url: config.PUBLIC_URL }, `museum site listening on http://localhost:${port}`);
+  });
+
+  let stopping = false;
+  async function shutdown(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down");
+    const force = setTimeout(() => exit(1), STOP_TIMEOUT_MS);
+    force.unref();
+    server.close(async () => {
+      await services.catalogChanges.stop();
+      await services.outbox.stop();
+      await services.housekeeping.stop();
+      await services.database.close();
+      log.info("stopped");
+      exit(0);
+    });
+    server.closeIdleConnections();
+  }
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+if (cluster.isPrimary) {
+  const count = workerCount();
+  if (count > 1) await runPrimary(count, logger);
+  else await runServer(logger);
+} else {
+  await runServer(logger.child({ worker: cluster.worker?.id }));
+}

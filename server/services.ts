@@ -9,6 +9,7 @@ import type { Logger } from "./logger";
 import { createAccounts } from "./accounts/accounts-service";
 import { createSessionStore } from "./accounts/sessions";
 import { cacheCatalog } from "./catalog/cached-catalog";
+import { createCatalogChangeFeed } from "./catalog/change-feed";
 import { createCatalog } from "./catalog/catalog-service";
 import { createImageService } from "./images/image-service";
 import { createMailer, type Mailer } from "./mail/mailer";
@@ -88,7 +89,11 @@ export function createServices(deps: ServiceDeps) {
     priceCents: config.TICKET_PRICE_CENTS,
     logger,
   });
-  const catalog = config.CATALOG_CACHE_SECONDS > 0 ? cacheCatalog(createCatalog(db), config.CATALOG_CACHE_SECONDS * 1000) : createCatalog(db);
+  const cachedCatalog = config.CATALOG_CACHE_SECONDS > 0 ? cacheCatalog(createCatalog(db), config.CATALOG_CACHE_SECONDS * 1000) : null;
+  const catalog = cachedCatalog ?? createCatalog(db);
+  // Staff changes reach every instance's caches through LISTEN/NOTIFY (decision 012); the host starts the listener.
+  const catalogChanges = createCatalogChangeFeed({ database, databaseUrl: config.DATABASE_URL, logger });
+  if (cachedCatalog) catalogChanges.onChange(() => cachedCatalog.clear());
   const images = createImageService({
     mediaDir: path.join(config.DATA_DIR, "media"),
     cacheDir: path.join(config.DATA_DIR, "image-cache"),
@@ -102,6 +107,7 @@ export function createServices(deps: ServiceDeps) {
     stripe,
     sessions,
     catalog,
+    catalogChanges,
     images,
     accounts,
     membership,

@@ -1,11 +1,25 @@
 /**
- * One JSON log line per request (pino-http) with a request id, also sent back as X-Request-Id.
- * Secrets that travel in a query string (a password-reset token) are redacted before logging.
+ * One JSON log line per request, with a request id also sent back as X-Request-Id. Secrets that
+ * travel in a query string (a password-reset token) are redacted before logging.
+ *
+ * Written for the hot path (issue 12): the line is one pino call when the answer finishes, to
+ * the logger's asynchronous destination (server/logger.ts), and a request's child logger
+ * (`req.log`, for errors) is made only when something asks for it. The line has the shape
+ * pino-http gave it: `req: { id, method, url }`, `res: { statusCode }`, `responseTime`.
  */
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
-import { pinoHttp } from "pino-http";
 import type { Logger } from "../logger";
+
+declare module "http" {
+  interface IncomingMessage {
+    /** The request id (X-Request-Id). */
+    id: string;
+    /** A child logger bound to the request id. */
+    log: Logger;
+  }
+}
 
 const SECRET_PARAMS = /([?&](?:token|code|key|secret|password|signature)=)[^&#]*/gi;
 
@@ -14,19 +28,47 @@ export function redactUrl(url: string | undefined): string {
   return (url ?? "").replace(SECRET_PARAMS, "$1[redacted]");
 }
 
-export function requestLog(logger: Logger): RequestHandler {
-  return pinoHttp({
-    logger,
-    genReqId: (_req, res) => {
-      const id = randomUUID();
-      res.setHeader("X-Request-Id", id);
-      return id;
-    },
-    autoLogging: { ignore: (req) => req.url === "/healthz" || req.url?.startsWith("/assets/") === true },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
-    serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
+/** Requests not logged: health checks and fingerprinted assets. */
+function unlogged(url: string): boolean {
+  return url === "/healthz" || url.startsWith("/assets/");
+}
+
+/**
+ * Gives `req` an id (sent as the X-Request-Id header unless `sendId` is false: the caller writes
+ * it with the rest of its headers) and logs one line when the answer has gone out or the
+ * connection closed first. Usable outside Express (the host's stored-page path). Returns the id.
+ */
+export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, sendId = true): string {
+  const id = randomUUID();
+  const started = performance.now();
+  req.id = id;
+  let child: Logger | undefined;
+  Object.defineProperty(req, "log", {
+    configurable: true,
+    enumerable: false,
+    get: () => (child ??= logger.child({ reqId: id })),
   });
+  if (sendId) res.setHeader("X-Request-Id", id);
+  const url = req.url ?? "";
+  if (unlogged(url)) return id;
+  // 'close' follows 'finish' on a completed answer, and comes alone when the client went away.
+  res.once("close", () => {
+    const statusCode = res.statusCode;
+    const line = {
+      req: { id, method: req.method, url: redactUrl(url) },
+      res: { statusCode },
+      responseTime: Math.round(performance.now() - started),
+    };
+    if (statusCode >= 500) logger.error(line, "request errored");
+    else if (!res.writableFinished) logger.info(line, "request aborted");
+    else logger.info(line, "request completed");
+  });
+  return id;
+}
+
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    logRequest(logger, req, res);
+    next();
+  };
 }

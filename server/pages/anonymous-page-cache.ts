@@ -19,10 +19,12 @@
  *   in a slug segment or a differently written id renders once and is not stored.
  */
 import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Request as ExpressRequest, NextFunction, RequestHandler, Response as ExpressResponse } from "express";
 import { LRUCache } from "lru-cache";
 import type { AppLoadContext } from "react-router";
 import { requestSessionToken } from "../accounts/request-auth";
+import { etagMatches } from "../http/etag";
 import { precompress, precompressedSize, sendPrecompressed, type Precompressed } from "../http/precompressed";
 
 /** Paths of the pages every visitor sees alike (the collection, About, the legal pages). */
@@ -86,6 +88,68 @@ export interface RenderedPage {
   scriptHashes: string[];
   /** Stored and shared; false for answers sent once (errors, redirects, partial pages). */
   shared: boolean;
+  /** A stored visitor page's complete headers, per encoding, once it has been sent through the whole host (`serveStored`). */
+  wire?: WireHeaders;
+}
+
+/** Header lists (name, value, name, value…) for `writeHead`, built once per stored page. */
+export interface WireHeaders {
+  identity: string[];
+  gzip?: string[];
+  br?: string[];
+  notModified: string[];
+}
+
+/** Headers that differ per answer, or that `wireHeaders` writes itself. */
+const PER_ANSWER_HEADERS = new Set(["x-request-id", "x-cache", "content-length", "content-encoding", "etag", "vary"]);
+
+/**
+ * The headers a stored visitor page is sent with, taken from its first answer through the whole
+ * host (security headers with its script hashes in the CSP, its own headers), so later answers
+ * repeat them without running the security middleware or computing a nonce.
+ */
+function wireHeaders(res: ServerResponse, page: RenderedPage): WireHeaders {
+  const base: string[] = [];
+  for (const [name, value] of Object.entries(res.getHeaders())) {
+    if (value === undefined || PER_ANSWER_HEADERS.has(name)) continue;
+    if (Array.isArray(value)) for (const v of value) base.push(name, v);
+    else base.push(name, String(value));
+  }
+  base.push("vary", "Cookie, Authorization, Accept-Encoding", "x-cache", "HIT", "etag", page.content.etag);
+  const variant = (body: Buffer, encoding?: "gzip" | "br") => [...base, ...(encoding ? ["content-encoding", encoding] : []), "content-length", String(body.length)];
+  const { body, gzip, br } = page.content;
+  return { identity: variant(body), gzip: gzip && variant(gzip, "gzip"), br: br && variant(br, "br"), notModified: base };
+}
+
+/** The q-value an Accept-Encoding header gives `coding` (0 when refused or not named). */
+function qualityOf(header: string, coding: string): number {
+  let star = 0;
+  for (const part of header.split(",")) {
+    const [name = "", ...params] = part.split(";");
+    const n = name.trim().toLowerCase();
+    if (n !== coding && n !== "*") continue;
+    const q = params.map((x) => x.trim()).find((x) => x.startsWith("q="));
+    const value = q === undefined ? 1 : Number(q.slice(2)) || 0;
+    if (n === coding) return value;
+    star = value;
+  }
+  return star;
+}
+
+const encodingChoices = new Map<string, "br" | "gzip" | "identity">();
+/** The encoding to send a stored page in: brotli or gzip as the asker prefers (brotli on a tie), else plain. */
+function preferredEncoding(header: string | undefined, content: Precompressed): "br" | "gzip" | "identity" {
+  if (!header) return "identity";
+  const key = `${content.br ? 1 : 0}${content.gzip ? 1 : 0}${header}`;
+  let choice = encodingChoices.get(key);
+  if (choice === undefined) {
+    const br = content.br ? qualityOf(header, "br") : 0;
+    const gzip = content.gzip ? qualityOf(header, "gzip") : 0;
+    choice = br > 0 && br >= gzip ? "br" : gzip > 0 ? "gzip" : "identity";
+    if (encodingChoices.size >= 64) encodingChoices.clear();
+    encodingChoices.set(key, choice);
+  }
+  return choice;
 }
 
 /** The CSP source of each executable inline script (a JSON-LD data block is never executed). */
@@ -128,6 +192,7 @@ export function tierViewer(tier: PageTier): NonNullable<AppLoadContext["viewer"]
     lastName: { get: personal("lastName"), enumerable: false },
     emailAddress: { get: personal("emailAddress"), enumerable: false },
     validThrough: { get: personal("validThrough"), enumerable: false },
+    role: { get: personal("role"), enumerable: false },
   });
 }
 
@@ -143,6 +208,8 @@ export interface AnonymousPageCacheOptions {
   maxBytes?: number;
   /** Clock in milliseconds (tests). */
   now?: () => number;
+  /** Called for each answer `serveStored` sends (the host's request log); returns the request id it sends as X-Request-Id. */
+  onServe?: (req: IncomingMessage, res: ServerResponse) => string;
 }
 
 export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
@@ -155,8 +222,11 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
   });
   // One render per page at a time: visitors asking while it renders wait for the same result.
   const inFlight = new Map<string, Promise<RenderedPage>>();
+  // Bumped by clear(): a render that began before a change is served to its askers, never stored.
+  let generation = 0;
 
   async function renderPage(req: ExpressRequest, res: ExpressResponse, tier: PageTier | null, key: string): Promise<RenderedPage> {
+    const startedIn = generation;
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || PRIVATE_HEADERS.has(name)) continue;
@@ -185,7 +255,7 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
       scriptHashes: type.startsWith("text/html") ? inlineScriptHashes(body.toString("utf8")) : [],
       shared,
     };
-    if (page.shared) store.set(key, page);
+    if (page.shared && startedIn === generation) store.set(key, page);
     return page;
   }
 
@@ -200,6 +270,7 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
     // A signed-in person's page names them: no shared cache may keep it.
     if (tier) res.setHeader("Cache-Control", "private, no-store");
     res.setHeader("X-Cache", cache);
+    if (!tier && page.shared && !page.wire) page.wire = wireHeaders(res, page);
     sendPrecompressed(req, res, page.content, { etag: page.status === 200 });
   }
 
@@ -211,8 +282,11 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
       let pending = inFlight.get(key);
       const waited = pending !== undefined;
       if (!pending) {
-        pending = renderPage(req, res, tier, key).finally(() => inFlight.delete(key));
-        inFlight.set(key, pending);
+        const render: Promise<RenderedPage> = renderPage(req, res, tier, key).finally(() => {
+          if (inFlight.get(key) === render) inFlight.delete(key);
+        });
+        pending = render;
+        inFlight.set(key, render);
       }
       const page = await pending;
       // An answer that was not shareable belongs to the request that caused it; others render their own.
@@ -241,7 +315,47 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
     await serve(req, res, next, viewer ? { member: viewer.member, firstName: viewer.firstName } : null);
   };
 
-  return { middleware, tieredMiddleware };
+  /**
+   * The cheap path for a stored visitor page (issue 12): a plain Node request and response, no
+   * Express, no middleware, no nonce; the page's stored headers are written in one call. Answers
+   * and returns true for a GET/HEAD without a session token whose address holds a page sent at
+   * least once through the whole host; returns false, having touched nothing, otherwise.
+   */
+  function serveStored(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    const { cookie, authorization } = req.headers;
+    if ((cookie || authorization) && requestSessionToken(cookie, authorization)) return false;
+    const page = store.get(pageKey(null, req.url ?? ""));
+    const wire = page?.wire;
+    if (!page || !wire) return false;
+    // The id goes into the one header list written, not through setHeader (which would make
+    // Node merge every header of the list one by one).
+    const id = options.onServe?.(req, res);
+    const withId = (headers: string[]) => (id ? [...headers, "x-request-id", id] : headers);
+    if (etagMatches(req.headers["if-none-match"], page.content.etag)) {
+      res.writeHead(304, withId(wire.notModified)).end();
+      return true;
+    }
+    const encoding = preferredEncoding(req.headers["accept-encoding"], page.content);
+    const body = encoding === "identity" ? page.content.body : page.content[encoding];
+    res.writeHead(page.status, withId((encoding === "identity" ? wire.identity : wire[encoding]) ?? wire.identity));
+    res.end(req.method === "HEAD" ? undefined : body);
+    return true;
+  }
+
+  /** `serveStored` as the first middleware of an Express chain. */
+  const storedPages: RequestHandler = (req, res, next) => {
+    if (!serveStored(req, res)) next();
+  };
+
+  /** Forgets every stored page (the collection changed); renders under way are not stored. */
+  function clear(): void {
+    generation++;
+    store.clear();
+    inFlight.clear();
+  }
+
+  return { middleware, tieredMiddleware, serveStored, storedPages, clear };
 }
 
 /** Replaces the per-request nonce (only `script-src` has one) by the page's script hashes. */

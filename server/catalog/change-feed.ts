@@ -1,0 +1,169 @@
+/**
+ * The collection's change feed: every instance (and every worker of one) keeps the collection
+ * and the pages built from it in memory for a short time (decisions 006, 008); a staff change
+ * tells all of them at once through PostgreSQL's LISTEN/NOTIFY on the `museum_catalog` channel,
+ * and each one forgets what it kept.
+ *
+ * - `notify(tx)` inside the transaction that makes the change: PostgreSQL delivers the
+ *   notification only when that transaction commits, so no instance clears its caches before
+ *   the change is visible, and a rolled-back change tells nobody. Without a transaction it
+ *   notifies at once and clears this process's caches without waiting for the echo.
+ * - Each process listens on a dedicated connection (not a pooled one: a pooled connection goes
+ *   back to the pool and its LISTEN with it). When that connection drops (a database restart, a
+ *   network cut), it reconnects with backoff, and on reconnecting clears the caches once: a
+ *   notification sent meanwhile was lost. Until then the caches' time limits still hold.
+ * - PGlite (one process) listens in-process with its own `listen`, same semantics.
+ */
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import type { PGlite } from "@electric-sql/pglite";
+import type { Database, DatabaseHandle } from "../db/client";
+import type { Logger } from "../logger";
+
+export const CATALOG_CHANNEL = "museum_catalog";
+/** The listening connection's application_name, as pg_stat_activity shows it. */
+export const LISTENER_APPLICATION_NAME = "museum-catalog-listener";
+
+/** Sends the change notification on `db` (a transaction: delivered when it commits). */
+export async function notifyCatalogChanged(db: Database, detail = ""): Promise<void> {
+  await db.execute(sql`select pg_notify(${CATALOG_CHANNEL}, ${detail})`);
+}
+
+export interface CatalogChangeFeedOptions {
+  database: Pick<DatabaseHandle, "db" | "kind">;
+  /** PostgreSQL's URL (DATABASE_URL), for the dedicated listening connection. */
+  databaseUrl?: string;
+  logger: Logger;
+  /** Reconnect backoff bounds (tests shorten them). */
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** How often the listening connection is checked with a query (a silent network cut). */
+  pingMs?: number;
+}
+
+export function createCatalogChangeFeed({ database, databaseUrl, logger, minBackoffMs = 250, maxBackoffMs = 10_000, pingMs = 15_000 }: CatalogChangeFeedOptions) {
+  const handlers = new Set<() => void>();
+  let stopped = true;
+  let listening = false;
+  let client: pg.Client | null = null;
+  let unlisten: (() => Promise<void>) | null = null;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let ping: ReturnType<typeof setInterval> | undefined;
+  let attempt = 0;
+  let connecting: Promise<void> | null = null;
+
+  function changed(): void {
+    for (const handler of handlers) {
+      try {
+        handler();
+      } catch (error) {
+        logger.error({ err: error }, "catalog change handler failed");
+      }
+    }
+  }
+
+  function scheduleReconnect(reason: unknown): void {
+    if (stopped || retry) return;
+    listening = false;
+    clearInterval(ping);
+    const old = client;
+    client = null;
+    old?.removeAllListeners("notification");
+    old?.end().catch(() => undefined);
+    const delay = Math.min(maxBackoffMs, minBackoffMs * 2 ** attempt) * (0.5 + Math.random() / 2);
+    attempt++;
+    logger.warn({ err: reason, retryInMs: Math.round(delay) }, "catalog change listener lost its connection; reconnecting");
+    retry = setTimeout(() => {
+      retry = undefined;
+      void connectPostgres(true);
+    }, delay);
+    retry.unref();
+  }
+
+  function connectPostgres(reconnecting: boolean): Promise<void> {
+    if (!databaseUrl) throw new Error("the catalog change feed on PostgreSQL needs DATABASE_URL");
+    const next = new pg.Client({ connectionString: databaseUrl, keepAlive: true, connectionTimeoutMillis: 5_000, application_name: LISTENER_APPLICATION_NAME });
+    // A dropped connection reports itself by 'error' or 'end' (or both): either one reconnects.
+    next.on("error", (error) => {
+      if (client === next) scheduleReconnect(error);
+    });
+    next.on("end", () => {
+      if (client === next) scheduleReconnect(new Error("connection ended"));
+    });
+    next.on("notification", (message) => {
+      if (message.channel === CATALOG_CHANNEL) changed();
+    });
+    client = next;
+    connecting = (async () => {
+      try {
+        await next.connect();
+        await next.query(`listen ${CATALOG_CHANNEL}`);
+        if (client !== next || stopped) {
+          await next.end().catch(() => undefined);
+          return;
+        }
+        listening = true;
+        attempt = 0;
+        ping = setInterval(() => {
+          next.query("select 1").catch((error: unknown) => {
+            if (client === next) scheduleReconnect(error);
+          });
+        }, pingMs);
+        ping.unref();
+        if (reconnecting) {
+          logger.info("catalog change listener reconnected; caches cleared");
+          changed();
+        }
+      } catch (error) {
+        if (client === next) scheduleReconnect(error);
+      } finally {
+        connecting = null;
+      }
+    })();
+    return connecting;
+  }
+
+  return {
+    /** Tells every instance that the collection changed (inside `tx`: once it commits). */
+    async notify(tx?: Database, detail = ""): Promise<void> {
+      await notifyCatalogChanged(tx ?? database.db, detail);
+      if (!tx) changed();
+    },
+    /** Runs `handler` on every change (and after a reconnection); returns the unsubscribe. */
+    onChange(handler: () => void): () => void {
+      handlers.add(handler);
+      return () => handlers.delete(handler);
+    },
+    /** Starts listening; resolves once listening (or once the first attempt failed and a retry is scheduled). */
+    async start(): Promise<void> {
+      if (!stopped) return;
+      stopped = false;
+      if (database.kind === "pglite") {
+        const pglite = (database.db as unknown as { $client: PGlite }).$client;
+        unlisten = await pglite.listen(CATALOG_CHANNEL, () => changed());
+        listening = true;
+        return;
+      }
+      await connectPostgres(false);
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      listening = false;
+      clearTimeout(retry);
+      retry = undefined;
+      clearInterval(ping);
+      await connecting?.catch(() => undefined);
+      const old = client;
+      client = null;
+      await old?.end().catch(() => undefined);
+      await unlisten?.().catch(() => undefined);
+      unlisten = null;
+    },
+    /** Whether the listening connection is up (for tests and diagnostics). */
+    get listening(): boolean {
+      return listening;
+    },
+  };
+}
+
+export type CatalogChangeFeed = ReturnType<typeof createCatalogChangeFeed>;
