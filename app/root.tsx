@@ -71,8 +71,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Skip to content
         </a>
         <AlertProvider>
-          <SiteHeader viewer={viewer} shopUrl={shopUrl} />
-          <AlertBanner />
+          {/* One sticky block: the alert stays in view below the navigation wherever the page is scrolled. */}
+          <div className="sticky top-0 z-30" data-testid="sticky-top">
+            <SiteHeader viewer={viewer} shopUrl={shopUrl} />
+            <AlertBanner />
+          </div>
           <main id="main" className="flex-1">
             {children}
           </main>

@@ -1,8 +1,11 @@
 /**
  * The layout's alert banner (spec: Alert = type and message). Pages show an alert for a while
- * with `useAlert().show(alert, ms)`.
+ * with `useAlert().show(alert, ms)`. An alert belongs to the page that raised it: it ends with
+ * its timer or when the visitor moves to another page, whichever comes first. The banner sits
+ * in the sticky top bar, so it is on screen wherever the page is scrolled to.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useLocation } from "react-router";
 
 export type AlertType = "success" | "danger" | "warning" | "info";
 export interface Alert {
@@ -19,8 +22,17 @@ interface AlertApi {
 const AlertContext = createContext<AlertApi | null>(null);
 
 export function AlertProvider({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
   const [alert, setAlert] = useState<Alert | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  // Moving to another page ends the alert. Done while rendering the new page, before its effects
+  // run, so an alert the new page raises as it opens (the logout message on /login) is kept.
+  const [page, setPage] = useState(pathname);
+  if (page !== pathname) {
+    setPage(pathname);
+    setAlert(null);
+  }
 
   const clear = useCallback(() => {
     clearTimeout(timer.current);
@@ -28,8 +40,10 @@ export function AlertProvider({ children }: { children: ReactNode }) {
   }, []);
   const show = useCallback((next: Alert, clearAfterMs?: number) => {
     clearTimeout(timer.current);
-    setAlert(next);
-    if (clearAfterMs !== undefined) timer.current = setTimeout(() => setAlert(null), clearAfterMs);
+    // A fresh object per call: the timer only ends the alert it was started for.
+    const entry = { ...next };
+    setAlert(entry);
+    if (clearAfterMs !== undefined) timer.current = setTimeout(() => setAlert((a) => (a === entry ? null : a)), clearAfterMs);
   }, []);
 
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -52,9 +66,10 @@ const STYLES: Record<AlertType, string> = {
 };
 
 /** Renders an alert box; also used inline by forms for their own messages. */
-export function AlertBox({ alert, testId }: { alert: Alert; testId?: string }) {
+export function AlertBox({ alert, testId, id }: { alert: Alert; testId?: string; id?: string }) {
   return (
     <div
+      id={id}
       role={alert.type === "danger" ? "alert" : "status"}
       data-alert-type={alert.type}
       data-testid={testId}
@@ -65,13 +80,16 @@ export function AlertBox({ alert, testId }: { alert: Alert; testId?: string }) {
   );
 }
 
+/** The banner under the navigation bar; the layout keeps both in one sticky block. */
 export function AlertBanner() {
   const { alert } = useAlert();
   return (
     <div className="mx-auto w-full max-w-6xl px-4" aria-live="polite">
       {alert ? (
-        <div className="mt-4">
-          <AlertBox alert={alert} testId="alert-banner" />
+        <div className="py-2">
+          <div className="shadow-lg">
+            <AlertBox alert={alert} testId="alert-banner" />
+          </div>
         </div>
       ) : null}
     </div>

@@ -77,16 +77,19 @@ export function BannerCarousel({ slides, label, className }: { slides: BannerSli
           ))}
         </div>
       </div>
-      <div className="mt-2 flex justify-center gap-2">
+      <div className="mt-1 flex justify-center gap-1">
         {slides.map((s, i) => (
+          // A 12 px dot inside a 28 px button: the target is larger than the mark (WCAG 2.5.8).
           <button
             key={s.src}
             type="button"
             aria-label={`Show slide ${i + 1}`}
             aria-current={i === selected}
             onClick={() => embla?.scrollTo(i)}
-            className={`h-3 w-3 rounded-full ${i === selected ? "bg-gold" : "bg-gray-400"}`}
-          />
+            className="flex h-7 w-7 items-center justify-center rounded-full"
+          >
+            <span aria-hidden="true" className={`block h-3 w-3 rounded-full ${i === selected ? "bg-gold" : "bg-gray-400"}`} />
+          </button>
         ))}
       </div>
     </section>

@@ -1,4 +1,7 @@
-/** The bottom menu of every page (spec section 2): Home first, Logout or Login last. */
+/**
+ * The bottom menu of every page (spec section 2): Home first, Logout or Login last, in the mobile
+ * wording on a phone and the desktop wording from the md breakpoint up.
+ */
 import { bottomMenuItems } from "~/lib/navigation";
 import { NavLinkItem } from "./NavLinkItem";
 
@@ -10,8 +13,13 @@ export function BottomMenu({ member, shopUrl }: { member: boolean; shopUrl: stri
           <li key={item.key}>
             <NavLinkItem
               item={item}
-              label={item.label}
-              className="rounded px-3 py-2 text-sm font-semibold uppercase tracking-wide hover:text-gold"
+              label={
+                <>
+                  <span className="md:hidden">{item.mobileLabel}</span>
+                  <span className="hidden md:inline">{item.label}</span>
+                </>
+              }
+              className="inline-block rounded px-3 py-2 text-sm font-semibold uppercase tracking-wide hover:text-gold"
             />
           </li>
         ))}

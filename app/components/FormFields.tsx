@@ -1,9 +1,10 @@
 /**
  * Form inputs shared by the account, contact and subscribe pages: a labelled text input, a
- * password input with a show/hide toggle, and the tick / block icon that shows whether a field
- * is valid or matches its twin.
+ * password input with a show/hide toggle, a checkbox, and the tick / block icon that shows
+ * whether a field is valid or matches its twin. A field given an `error` is marked invalid
+ * (aria-invalid) and shows the message under it, tied to it with aria-describedby.
  */
-import { useId, useState, type InputHTMLAttributes } from "react";
+import { useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
 
 export function StatusIcon({ ok, label }: { ok: boolean; label: string }) {
   return ok ? (
@@ -22,37 +23,65 @@ type InputProps = InputHTMLAttributes<HTMLInputElement> & {
   name: string;
   /** null = no icon; otherwise whether the field is valid / matches. */
   status?: { ok: boolean; label: string } | null;
+  /** The message saying what is wrong with the field, shown under it; none when it is fine. */
+  error?: string | null;
+  /** Extra classes for the label (the payment form keeps its short labels on one line). */
+  labelClassName?: string;
 };
 
-export function TextField({ label, status, className, ...input }: InputProps) {
+/** Border and outline of every input, red while the field is marked invalid. */
+export const INPUT_CLASS =
+  "w-full rounded border border-gray-400 px-3 py-2 focus:border-ink focus:outline-2 focus:outline-gold aria-invalid:border-2 aria-invalid:border-red-700";
+
+/** The props that mark a control invalid and tie its message to it. */
+export function invalidProps(errorId: string, error: string | null | undefined, describedBy?: string) {
+  if (!error) return { "aria-describedby": describedBy };
+  return { "aria-invalid": true as const, "aria-describedby": [describedBy, errorId].filter(Boolean).join(" ") };
+}
+
+/** The message under an invalid field. */
+export function FieldError({ id, error }: { id: string; error: string | null | undefined }) {
+  if (!error) return null;
+  return (
+    <p id={id} className="mt-1 text-sm font-semibold text-red-800" data-testid="field-error">
+      {error}
+    </p>
+  );
+}
+
+export function TextField({ label, status, error, labelClassName = "", className, ...input }: InputProps) {
   const id = useId();
+  const errorId = `${id}-error`;
   return (
     <div className={className}>
-      <label htmlFor={id} className="mb-1 block font-semibold">
+      <label htmlFor={id} className={`mb-1 block font-semibold ${labelClassName}`}>
         {label}
       </label>
       <div className="flex items-center gap-2">
-        <input id={id} className="w-full rounded border border-gray-400 px-3 py-2 focus:border-ink focus:outline-2 focus:outline-gold" {...input} />
+        <input id={id} className={INPUT_CLASS} {...input} {...invalidProps(errorId, error, input["aria-describedby"])} />
         {status ? <StatusIcon ok={status.ok} label={status.label} /> : null}
       </div>
+      <FieldError id={errorId} error={error} />
     </div>
   );
 }
 
-export function PasswordField({ label, status, className, ...input }: InputProps) {
+export function PasswordField({ label, status, error, labelClassName = "", className, ...input }: InputProps) {
   const id = useId();
+  const errorId = `${id}-error`;
   const [visible, setVisible] = useState(false);
   return (
     <div className={className}>
-      <label htmlFor={id} className="mb-1 block font-semibold">
+      <label htmlFor={id} className={`mb-1 block font-semibold ${labelClassName}`}>
         {label}
       </label>
       <div className="flex items-center gap-2">
         <input
           id={id}
           type={visible ? "text" : "password"}
-          className="w-full rounded border border-gray-400 px-3 py-2 focus:border-ink focus:outline-2 focus:outline-gold"
+          className={INPUT_CLASS}
           {...input}
+          {...invalidProps(errorId, error, input["aria-describedby"])}
         />
         <button
           type="button"
@@ -66,6 +95,28 @@ export function PasswordField({ label, status, className, ...input }: InputProps
         </button>
         {status ? <StatusIcon ok={status.ok} label={status.label} /> : null}
       </div>
+      <FieldError id={errorId} error={error} />
+    </div>
+  );
+}
+
+type CheckboxProps = Omit<InputHTMLAttributes<HTMLInputElement>, "type"> & {
+  name: string;
+  /** The label's content: the checkbox's accessible name. */
+  children: ReactNode;
+  error?: string | null;
+};
+
+export function CheckboxField({ children, error, className, ...input }: CheckboxProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className={className}>
+      <label className="flex items-start gap-2">
+        <input type="checkbox" className="mt-1 h-5 w-5 shrink-0 aria-invalid:outline-2 aria-invalid:outline-red-700" {...input} {...invalidProps(errorId, error, input["aria-describedby"])} />
+        <span>{children}</span>
+      </label>
+      <FieldError id={errorId} error={error} />
     </div>
   );
 }

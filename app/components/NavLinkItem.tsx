@@ -1,4 +1,5 @@
 /** One navigation destination: an internal link, the external Shop link, or the Logout form. */
+import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import type { NavItem } from "~/lib/navigation";
 
@@ -8,7 +9,7 @@ export function NavLinkItem({
   className,
 }: {
   item: NavItem;
-  label: string;
+  label: ReactNode;
   className: string;
 }) {
   if (item.external) {

@@ -1,18 +1,34 @@
 /**
  * Exhibit photos: one large photo at a time with previous/next and thumbnails (Embla), each
- * photo zoomable by double-click, double-tap or pinch (react-zoom-pan-pinch).
+ * photo zoomable by double-click, double-tap or pinch (react-zoom-pan-pinch). A swipe or the
+ * left/right arrow keys change the photo, except while the photo is zoomed in (a drag then pans it).
  */
 import useEmblaCarousel from "embla-carousel-react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState, type HTMLAttributes, type KeyboardEvent } from "react";
 import { TransformComponent, TransformWrapper } from "react-zoom-pan-pinch";
 import { PHOTO_STRIP_HEIGHT, withImageHeight } from "~/lib/images";
 
 export const ZOOM_NOTE = "Double-click or tap photos to zoom in/out";
 
 export function PhotoCarousel({ photos, alts }: { photos: string[]; alts: string[] }) {
-  // Dragging is off so a pan inside a zoomed photo never flips the slide.
-  const [viewportRef, embla] = useEmblaCarousel({ loop: false, watchDrag: false });
+  // A drag flips the photo unless it starts on a zoomed-in photo, where it pans the photo.
+  const [viewportRef, embla] = useEmblaCarousel({
+    loop: false,
+    watchDrag: (_api, event) => !(event.target instanceof Element && event.target.closest('[data-zoomed="true"]')),
+  });
   const [selected, setSelected] = useState(0);
+  const [zoomed, setZoomed] = useState<Record<number, boolean>>({});
+  const setZoom = useCallback((i: number, on: boolean) => setZoomed((z) => (Boolean(z[i]) === on ? z : { ...z, [i]: on })), []);
+
+  // Arrow keys anywhere in the carousel change the photo. Handled while the event travels down,
+  // before the zoom library (which would pan an unzoomed photo by nothing) takes the keys.
+  const onKeyDownCapture = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    if (event.altKey || event.ctrlKey || event.metaKey || zoomed[selected]) return;
+    event.preventDefault();
+    if (event.key === "ArrowLeft") embla?.scrollPrev();
+    else embla?.scrollNext();
+  };
 
   useEffect(() => {
     if (!embla) return;
@@ -27,10 +43,18 @@ export function PhotoCarousel({ photos, alts }: { photos: string[]; alts: string
   if (photos.length === 0) return null;
 
   return (
-    <section aria-roledescription="carousel" aria-label="Exhibit photos" className="my-6" data-testid="photo-carousel">
+    <section aria-roledescription="carousel" aria-label="Exhibit photos" className="my-6" data-testid="photo-carousel" onKeyDownCapture={onKeyDownCapture}>
       <p className="mb-2 text-sm italic text-gray-600">{ZOOM_NOTE}</p>
       <div className="relative">
-        <div className="overflow-hidden rounded-lg bg-black" ref={viewportRef}>
+        {/* Focusable, so the arrow keys reach the carousel without first tabbing to a button. */}
+        <div
+          className="overflow-hidden rounded-lg bg-black focus-visible:outline-4 focus-visible:outline-offset-2 focus-visible:outline-gold"
+          ref={viewportRef}
+          tabIndex={0}
+          role="group"
+          aria-label="Photo viewer: the left and right arrow keys change the photo"
+          data-testid="photo-viewer"
+        >
           <div className="flex">
             {photos.map((src, i) => (
               <div
@@ -40,8 +64,15 @@ export function PhotoCarousel({ photos, alts }: { photos: string[]; alts: string
                 aria-roledescription="slide"
                 aria-label={`Photo ${i + 1} of ${photos.length}`}
               >
-                <TransformWrapper doubleClick={{ mode: "toggle", step: 1.5 }} maxScale={4} wheel={{ disabled: true }}>
-                  <TransformComponent wrapperClass="!w-full" contentClass="!w-full">
+                <TransformWrapper
+                  doubleClick={{ mode: "toggle", step: 1.5 }}
+                  maxScale={4}
+                  wheel={{ disabled: true }}
+                  // Unzoomed, a drag is a swipe for the carousel, not a pan.
+                  panning={{ disabled: !zoomed[i] }}
+                  onTransform={(_ref, state) => setZoom(i, state.scale > 1.01)}
+                >
+                  <TransformComponent wrapperClass="!w-full" contentClass="!w-full" wrapperProps={{ "data-zoomed": zoomed[i] ? "true" : "false" } as HTMLAttributes<HTMLDivElement>}>
                     <img
                       src={src}
                       alt={alts[i] ?? ""}

@@ -12,10 +12,10 @@ export function SiteFooter() {
           Pittsburgh Sports Museum &amp; Hall of Fame
         </p>
         <p className="flex gap-4 text-sm">
-          <Link to="/termsandconditions" className="underline hover:text-gold">
+          <Link to="/termsandconditions" className="inline-block py-1 underline hover:text-gold">
             Terms and Conditions
           </Link>
-          <Link to="/privacypolicy" className="underline hover:text-gold">
+          <Link to="/privacypolicy" className="inline-block py-1 underline hover:text-gold">
             Privacy Policy
           </Link>
         </p>

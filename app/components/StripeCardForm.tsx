@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { FetcherWithComponents } from "react-router";
-import type { PaymentResult } from "~/routes/payment";
+import type { PaymentPageResult } from "~/routes/payment";
 import { SubmitButton } from "./FormFields";
 import { useNonce } from "./nonce";
 
@@ -45,7 +45,7 @@ export function StripeCardForm({
 }: {
   publishableKey: string;
   attemptId: string;
-  fetcher: FetcherWithComponents<PaymentResult>;
+  fetcher: FetcherWithComponents<PaymentPageResult>;
 }) {
   const nonce = useNonce();
   const mountRef = useRef<HTMLDivElement>(null);

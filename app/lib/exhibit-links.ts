@@ -1,7 +1,7 @@
 /**
  * Addresses of exhibits, teams, categories and enshrinees, and the exhibit page's back link
- * (spec section 2): the category if the exhibit is active, else the team; from an enshrinee,
- * back to that enshrinee's exhibits; from favorite stories, back to that list.
+ * (spec section 2): from an enshrinee, back to that enshrinee's exhibits; otherwise (from the
+ * team or from favorite stories alike) the category if the exhibit is active, else the team.
  */
 import { slugify } from "./text";
 
@@ -31,7 +31,6 @@ export function exhibitBackLink(
   if (origin.kind === "enshrinee") {
     return { to: `${enshrineePath(origin.enshrinee)}#exhibits`, label: `Back to ${origin.enshrinee.fullName}'s exhibits` };
   }
-  if (origin.kind === "favorites") return { to: "/favoritestories", label: "Back to Favorite Stories" };
   if (exhibit.active) {
     return {
       to: categoryPath(exhibit.team._id, exhibit.category._id),

@@ -96,3 +96,18 @@ export const CONTACT_SUBJECTS = [
   "Enshrinee Nominations",
   "I'm a troll",
 ] as const;
+
+/** Texts of the pages themselves for situations the spec does not cover. */
+export const PAGE_MESSAGES = {
+  /** A form was sent but no answer came back: the form stays as it was. */
+  noAnswer:
+    "No answer came back from the museum's website (the connection may have dropped). Everything you typed is still here: please try again.",
+  /** The test-mode card form's empty fields. */
+  cardNumberRequired: "Please enter your card number.",
+  cardExpiryRequired: "Please enter your card's expiration date (MM/YY).",
+  cardCvcRequired: "Please enter your card's security code (CVC).",
+  cardZipRequired: "Please enter your ZIP code.",
+  /** The payment page asked, but no answer came back (a dropped connection, for example). */
+  paymentNoAnswer:
+    "We did not get an answer about your payment (the connection may have dropped), so we cannot tell yet whether your card was charged. Your details are still here: press Authorize Payment to try again. Trying again is safe: this payment can never be charged twice.",
+} as const;

@@ -10,6 +10,9 @@ export function useOnNewResult<T>(data: T | undefined, onResult: (data: T) => ((
   useEffect(() => {
     if (data === undefined || data === seen.current) return;
     seen.current = data;
-    return handle(data) ?? undefined;
+    // Only a function is a cleanup: React calls whatever an effect returns when it unmounts, so a
+    // stray value (a Promise from window.scrollTo in current Chromium) would crash the next page.
+    const cleanup = handle(data);
+    return typeof cleanup === "function" ? cleanup : undefined;
   }, [data]);
 }

@@ -4,18 +4,20 @@
  * signed in, optional newsletter recorded, on to /admission/payment. An existing email: the
  * server's message, then /login after 3.5 s. Alerts clear after 4 s. Members are sent to /.
  */
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { data, Link, redirect, useFetcher, useNavigate } from "react-router";
 import type { Route } from "./+types/admission";
 import { useAlert } from "~/components/AlertBanner";
-import { PasswordField, SubmitButton, TextField } from "~/components/FormFields";
-import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, signUpSchema } from "~/lib/account-schemas";
+import { CheckboxField, PasswordField, SubmitButton, TextField } from "~/components/FormFields";
+import { EMAIL_PATTERN, fieldErrors, PASSWORD_MAX, PASSWORD_MIN, signUpSchema } from "~/lib/account-schemas";
 import { pageMeta } from "~/lib/meta";
-import { SERVER_MESSAGES } from "~/lib/messages";
+import { PAGE_MESSAGES, SERVER_MESSAGES } from "~/lib/messages";
 import { formatPrice } from "~/lib/money";
 import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
 import { sessionCookie } from "../../server/accounts/session-cookie";
+import { orNoAnswer } from "~/lib/no-answer";
+import { useFormErrors } from "~/lib/use-form-errors";
 
 export async function loader({ context }: Route.LoaderArgs) {
   if (context.viewer?.member) throw redirect("/");
@@ -38,18 +40,30 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 const EMPTY = { firstName: "", lastName: "", emailAddress: "", emailAddressConfirm: "", password: "", passwordConfirm: "" };
 
+/** In the browser: no answer (a dropped connection) is shown on the page, with the form kept as typed. */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return orNoAnswer(serverAction, (message): SignUpResult => ({ success: false, message }));
+}
+
 export default function Admission({ loaderData }: Route.ComponentProps) {
   const { price, days } = loaderData;
   const fetcher = useFetcher<SignUpResult>();
   const navigate = useNavigate();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { errors, report, fix } = useFormErrors({ alertMs: TIMING.signUpAlert });
   const { show } = useAlert();
   const [f, setF] = useState(EMPTY);
-  const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) => setF((v) => ({ ...v, [k]: e.target.value }));
+  const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) => {
+    setF((v) => ({ ...v, [k]: e.target.value }));
+    fix(k);
+  };
 
   useOnNewResult(fetcher.data, (r) => {
     if (r.success) return;
-    show({ type: "danger", message: r.message }, TIMING.signUpAlert);
-    if (r.message !== SERVER_MESSAGES.emailTaken) return;
+    const taken = r.message === SERVER_MESSAGES.emailTaken;
+    if (r.message === PAGE_MESSAGES.noAnswer) return show({ type: "danger", message: r.message });
+    report(formRef.current, taken ? { emailAddress: r.message } : { form: r.message });
+    if (!taken) return;
     const id = setTimeout(() => navigate("/login"), TIMING.signUpFailureRedirect);
     return () => clearTimeout(id);
   });
@@ -59,7 +73,7 @@ export default function Admission({ loaderData }: Route.ComponentProps) {
     const parsed = signUpSchema.safeParse(form);
     if (!parsed.success) {
       event.preventDefault();
-      show({ type: "danger", message: parsed.error.issues[0].message }, TIMING.signUpAlert);
+      report(event.currentTarget, fieldErrors(parsed.error));
     }
   }
 
@@ -77,10 +91,10 @@ export default function Admission({ loaderData }: Route.ComponentProps) {
       <p className="mt-4 rounded bg-ink px-4 py-3 text-lg font-semibold text-gold" data-testid="price">
         Admission: {price}, valid for {days} days
       </p>
-      <fetcher.Form method="post" noValidate onSubmit={onSubmit} className="mt-6 grid gap-4 sm:grid-cols-2">
-        <TextField label="First name" name="firstName" autoComplete="given-name" value={f.firstName} onChange={set("firstName")} />
-        <TextField label="Last name" name="lastName" autoComplete="family-name" value={f.lastName} onChange={set("lastName")} />
-        <TextField label="Email address" name="emailAddress" type="email" autoComplete="email" value={f.emailAddress} onChange={set("emailAddress")} className="sm:col-span-2" />
+      <fetcher.Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 grid gap-4 sm:grid-cols-2">
+        <TextField label="First name" name="firstName" autoComplete="given-name" value={f.firstName} onChange={set("firstName")} error={errors.firstName} />
+        <TextField label="Last name" name="lastName" autoComplete="family-name" value={f.lastName} onChange={set("lastName")} error={errors.lastName} />
+        <TextField label="Email address" name="emailAddress" type="email" autoComplete="email" value={f.emailAddress} onChange={set("emailAddress")} className="sm:col-span-2" error={errors.emailAddress} />
         <TextField
           label="Confirm email address"
           name="emailAddressConfirm"
@@ -89,6 +103,7 @@ export default function Admission({ loaderData }: Route.ComponentProps) {
           value={f.emailAddressConfirm}
           onChange={set("emailAddressConfirm")}
           className="sm:col-span-2"
+          error={errors.emailAddressConfirm}
           status={f.emailAddressConfirm ? { ok: emailsMatch, label: emailsMatch ? "Email addresses match" : "Email addresses do not match" } : null}
         />
         <PasswordField
@@ -98,6 +113,7 @@ export default function Admission({ loaderData }: Route.ComponentProps) {
           value={f.password}
           onChange={set("password")}
           className="sm:col-span-2"
+          error={errors.password}
           status={f.password ? { ok: passwordOk, label: passwordOk ? "Password length is fine" : "Password must be 8 to 16 characters" } : null}
         />
         <PasswordField
@@ -107,21 +123,18 @@ export default function Admission({ loaderData }: Route.ComponentProps) {
           value={f.passwordConfirm}
           onChange={set("passwordConfirm")}
           className="sm:col-span-2"
+          error={errors.passwordConfirm}
           status={f.passwordConfirm ? { ok: passwordsMatch, label: passwordsMatch ? "Passwords match" : "Passwords do not match" } : null}
         />
-        <label className="flex items-start gap-2 sm:col-span-2">
-          <input type="checkbox" name="emailOptIn" className="mt-1 h-5 w-5" />
-          <span>Yes, send me emails and announcements from the museum (optional)</span>
-        </label>
-        <label className="flex items-start gap-2 sm:col-span-2">
-          <input type="checkbox" name="termsAndConditions" className="mt-1 h-5 w-5" />
-          <span>
-            I have read and agree to the{" "}
-            <Link to="/termsandconditions" className="text-blue-800 underline" target="_blank">
-              Terms and Conditions
-            </Link>
-          </span>
-        </label>
+        <CheckboxField name="emailOptIn" className="sm:col-span-2">
+          Yes, send me emails and announcements from the museum (optional)
+        </CheckboxField>
+        <CheckboxField name="termsAndConditions" className="sm:col-span-2" error={errors.termsAndConditions} onChange={() => fix("termsAndConditions")}>
+          I have read and agree to the{" "}
+          <Link to="/termsandconditions" className="text-blue-800 underline" target="_blank">
+            Terms and Conditions
+          </Link>
+        </CheckboxField>
         <div className="sm:col-span-2">
           <SubmitButton busy={fetcher.state !== "idle"}>Proceed to Payment</SubmitButton>
         </div>

@@ -4,18 +4,19 @@
  * form with the green message and goes to / after 3.5 s; failure shows the red message and the
  * form again. The message is stored and emailed to the museum in one transaction.
  */
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { data, useFetcher, useNavigate } from "react-router";
 import type { Route } from "./+types/contact";
 import { AlertBox } from "~/components/AlertBanner";
 import { Honeypot, RecaptchaNotice, useRecaptcha } from "~/components/BotCheck";
-import { Spinner, SubmitButton, TextField } from "~/components/FormFields";
+import { CheckboxField, FieldError, INPUT_CLASS, invalidProps, Spinner, SubmitButton, TextField } from "~/components/FormFields";
 import { contactSchema } from "~/lib/contact-schemas";
 import { pageMeta } from "~/lib/meta";
 import { BOTCHECK_MESSAGES, CONTACT_MESSAGES, CONTACT_SUBJECTS, VALIDATION } from "~/lib/messages";
 import { TIMING } from "~/lib/timing";
 import { postJson } from "~/lib/post-json";
-import { FORMS } from "../../server/security/throttle";
+import { constraintErrors, useFormErrors, type FieldErrors } from "~/lib/use-form-errors";
+import { useHydrated } from "~/lib/use-hydrated";
 
 type Result = { ok: boolean; message: string };
 
@@ -66,12 +67,34 @@ async function sendContact(form: FormData, recaptchaToken: string): Promise<Resu
   }
 }
 
+/** Fields named by a validation message the server may answer with. */
+const CONTACT_FIELD_MESSAGES: Record<string, string> = {
+  [VALIDATION.firstNameRequired]: "firstName",
+  [VALIDATION.lastNameRequired]: "lastName",
+  [VALIDATION.emailRequired]: "email",
+  [VALIDATION.subjectRequired]: "subject",
+  [VALIDATION.messageRequired]: "message",
+};
+
+type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
 export default function Contact() {
   const fetcher = useFetcher<Result>();
   const navigate = useNavigate();
   const { getToken } = useRecaptcha();
   const [result, setResult] = useState<Result | null>(null);
   const [sending, setSending] = useState(false);
+  const hydrated = useHydrated();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { errors, report, fix } = useFormErrors();
+  /** The spec's message for a field the browser finds invalid; typing clears the mark. */
+  const check = (name: string, message: string) => ({
+    onInvalid: (e: FormEvent<Field>) => e.currentTarget.setCustomValidity(message),
+    onInput: (e: FormEvent<Field>) => {
+      e.currentTarget.setCustomValidity("");
+      fix(name);
+    },
+  });
 
   useEffect(() => {
     if (!result?.ok) return;
@@ -81,7 +104,9 @@ export default function Contact() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const formData = new FormData(event.currentTarget);
+    const form = event.currentTarget;
+    if (report(form, constraintErrors(form))) return;
+    const formData = new FormData(form);
     window.scrollTo({ top: 0 });
     setResult(null);
     setSending(true);
@@ -89,6 +114,11 @@ export default function Contact() {
     setSending(false);
     setResult(outcome);
     if (outcome.ok) window.scrollTo({ top: 0 });
+    else {
+      // The form comes back with everything typed; a message about one field marks that field.
+      const field = CONTACT_FIELD_MESSAGES[outcome.message];
+      if (field) report(formRef.current, { [field]: outcome.message } satisfies FieldErrors);
+    }
   }
 
   const done = (result ?? fetcher.data)?.ok === true;
@@ -99,17 +129,19 @@ export default function Contact() {
         {sending ? <Spinner label="Sending your message" /> : null}
         {(result ?? fetcher.data) ? <AlertBox alert={{ type: (result ?? fetcher.data)!.ok ? "success" : "danger", message: (result ?? fetcher.data)!.message }} testId="contact-result" /> : null}
       </div>
-      {done || sending ? null : (
-        <fetcher.Form method="post" onSubmit={onSubmit} className="mt-6 grid gap-4 sm:grid-cols-2" data-testid="contact-form">
+      {done ? null : (
+        // Hidden, not removed, while sending: a failure brings back everything that was typed.
+        // Until the script runs, the browser's own checks guard the form (noValidate after that).
+        <fetcher.Form ref={formRef} method="post" noValidate={hydrated} hidden={sending} onSubmit={onSubmit} className="mt-6 grid gap-4 sm:grid-cols-2" data-testid="contact-form">
           <Honeypot />
-          <TextField label="First name" name="firstName" autoComplete="given-name" required onInvalid={(e) => e.currentTarget.setCustomValidity(VALIDATION.firstNameRequired)} onInput={(e) => e.currentTarget.setCustomValidity("")} />
-          <TextField label="Last name" name="lastName" autoComplete="family-name" required onInvalid={(e) => e.currentTarget.setCustomValidity(VALIDATION.lastNameRequired)} onInput={(e) => e.currentTarget.setCustomValidity("")} />
-          <TextField label="Email address" name="email" type="email" autoComplete="email" required className="sm:col-span-2" onInvalid={(e) => e.currentTarget.setCustomValidity(VALIDATION.emailRequired)} onInput={(e) => e.currentTarget.setCustomValidity("")} />
+          <TextField label="First name" name="firstName" autoComplete="given-name" required error={errors.firstName} {...check("firstName", VALIDATION.firstNameRequired)} />
+          <TextField label="Last name" name="lastName" autoComplete="family-name" required error={errors.lastName} {...check("lastName", VALIDATION.lastNameRequired)} />
+          <TextField label="Email address" name="email" type="email" autoComplete="email" required className="sm:col-span-2" error={errors.email} {...check("email", VALIDATION.emailRequired)} />
           <div className="sm:col-span-2">
             <label htmlFor="contact-subject" className="mb-1 block font-semibold">
               Subject
             </label>
-            <select id="contact-subject" name="subject" required defaultValue="" className="w-full rounded border border-gray-400 px-3 py-2" onInvalid={(e) => e.currentTarget.setCustomValidity(VALIDATION.subjectRequired)} onInput={(e) => e.currentTarget.setCustomValidity("")}>
+            <select id="contact-subject" name="subject" required defaultValue="" className={INPUT_CLASS} {...check("subject", VALIDATION.subjectRequired)} {...invalidProps("contact-subject-error", errors.subject)}>
               <option value="" disabled>
                 Choose a subject
               </option>
@@ -119,17 +151,18 @@ export default function Contact() {
                 </option>
               ))}
             </select>
+            <FieldError id="contact-subject-error" error={errors.subject} />
           </div>
           <div className="sm:col-span-2">
             <label htmlFor="contact-message" className="mb-1 block font-semibold">
               Message
             </label>
-            <textarea id="contact-message" name="message" required rows={7} maxLength={5000} className="w-full rounded border border-gray-400 px-3 py-2" onInvalid={(e) => e.currentTarget.setCustomValidity(VALIDATION.messageRequired)} onInput={(e) => e.currentTarget.setCustomValidity("")} />
+            <textarea id="contact-message" name="message" required rows={7} maxLength={5000} className={INPUT_CLASS} {...check("message", VALIDATION.messageRequired)} {...invalidProps("contact-message-error", errors.message)} />
+            <FieldError id="contact-message-error" error={errors.message} />
           </div>
-          <label className="flex items-start gap-2 sm:col-span-2">
-            <input type="checkbox" name="subscribe" defaultChecked className="mt-1 h-5 w-5" />
-            <span>Yes, subscribe me to the museum&apos;s newsletter</span>
-          </label>
+          <CheckboxField name="subscribe" defaultChecked className="sm:col-span-2">
+            Yes, subscribe me to the museum&apos;s newsletter
+          </CheckboxField>
           <div className="sm:col-span-2">
             <RecaptchaNotice />
           </div>

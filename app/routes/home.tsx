@@ -61,7 +61,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
-      {firstName === null ? (
+      {/* "Shown only when no first name is held": an expired or unpaid account is a visitor (spec 4). */}
+      {!member ? (
         <p className="mt-10 text-center">
           <Link to="/subscribe" className="font-semibold text-blue-800 underline underline-offset-2">
             Subscribe to our Newsletter

@@ -11,10 +11,12 @@ import { PasswordField, SubmitButton, TextField } from "~/components/FormFields"
 import { EMAIL_PATTERN, loginSchema } from "~/lib/account-schemas";
 import { readFlash } from "~/lib/flash.server";
 import { pageMeta } from "~/lib/meta";
-import { SERVER_MESSAGES, VALIDATION } from "~/lib/messages";
+import { PAGE_MESSAGES, SERVER_MESSAGES, VALIDATION } from "~/lib/messages";
 import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
 import { sessionCookie, sessionTokenFrom } from "../../server/accounts/session-cookie";
+import { orNoAnswer } from "~/lib/no-answer";
+import { useFormErrors } from "~/lib/use-form-errors";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (context.viewer?.member) throw redirect("/");
@@ -52,10 +54,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data<LoginResult>({ login: status === "paid", expired: status === "expired", unpaid: status === "unpaid", message }, { headers });
 }
 
+/** In the browser: no answer (a dropped connection) is shown on the page, with the form kept as typed. */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return orNoAnswer(serverAction, (message): LoginResult => ({ login: false, message }));
+}
+
 export default function Login({ loaderData }: Route.ComponentProps) {
   const fetcher = useFetcher<LoginResult>();
   const navigate = useNavigate();
   const { show } = useAlert();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { errors, report, fix } = useFormErrors();
   const [email, setEmail] = useState("");
   const shownLogout = useRef(false);
 
@@ -80,8 +89,11 @@ export default function Login({ loaderData }: Route.ComponentProps) {
     } else if (r.unpaid) {
       show({ type: "warning", message: r.message });
       [to, after] = ["/admission/payment", TIMING.loginUnpaidRedirect];
+    } else if (r.message === PAGE_MESSAGES.noAnswer) {
+      show({ type: "danger", message: r.message });
     } else {
-      show({ type: "danger", message: r.message }, TIMING.loginError);
+      // Which of the two was wrong is not said (no account enumeration): the password is retyped.
+      report(formRef.current, { password: r.message }, { alertMs: TIMING.loginError });
     }
     if (!to) return;
     const target = to;
@@ -92,16 +104,27 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     if (!EMAIL_PATTERN.test(email.trim())) {
       event.preventDefault();
-      show({ type: "danger", message: VALIDATION.loginEmailInvalid }, TIMING.invalidEmail);
+      report(event.currentTarget, { emailAddress: VALIDATION.loginEmailInvalid }, { alertMs: TIMING.invalidEmail });
     }
   }
 
   return (
     <section className="mx-auto max-w-md px-4 py-10">
       <h1 className="font-display text-4xl font-bold uppercase tracking-wide">Member Login</h1>
-      <fetcher.Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
-        <TextField label="Email address" name="emailAddress" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-        <PasswordField label="Password" name="password" autoComplete="current-password" />
+      <fetcher.Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+        <TextField
+          label="Email address"
+          name="emailAddress"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            fix("emailAddress");
+          }}
+          error={errors.emailAddress}
+        />
+        <PasswordField label="Password" name="password" autoComplete="current-password" onChange={() => fix("password")} error={errors.password} />
         <SubmitButton busy={fetcher.state !== "idle"}>Login Now</SubmitButton>
       </fetcher.Form>
       <p className="mt-6">

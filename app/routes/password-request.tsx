@@ -2,7 +2,7 @@
  * Forgot password: one email field, 'Submit Request'. Empty: 'Please provide a valid email
  * address.' The answer is the same whether or not the account exists; / after 3 s.
  */
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { data, useFetcher, useNavigate } from "react-router";
 import type { Route } from "./+types/password-request";
 import { useAlert } from "~/components/AlertBanner";
@@ -12,7 +12,8 @@ import { pageMeta } from "~/lib/meta";
 import { SERVER_MESSAGES, VALIDATION } from "~/lib/messages";
 import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
-import { PASSWORD_RESET } from "../../server/security/throttle";
+import { orNoAnswer } from "~/lib/no-answer";
+import { useFormErrors } from "~/lib/use-form-errors";
 
 type Result = { ok: boolean; message: string };
 
@@ -31,14 +32,25 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { ok: true, message: SERVER_MESSAGES.resetRequested } satisfies Result;
 }
 
+/** In the browser: no answer (a dropped connection) is shown on the page, with the form kept as typed. */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return orNoAnswer(serverAction, (message): Result => ({ ok: false, message }));
+}
+
 export default function PasswordRequest() {
   const fetcher = useFetcher<Result>();
   const navigate = useNavigate();
   const { show } = useAlert();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { errors, report, fix } = useFormErrors();
   const [email, setEmail] = useState("");
 
   useOnNewResult(fetcher.data, (r) => {
-    if (!r.ok) return show({ type: "danger", message: r.message || SERVER_MESSAGES.forgotFallback });
+    if (!r.ok) {
+      if (r.message === VALIDATION.forgotEmailRequired) report(formRef.current, { emailAddress: r.message });
+      else show({ type: "danger", message: r.message || SERVER_MESSAGES.forgotFallback });
+      return;
+    }
     show({ type: "success", message: r.message });
     const id = setTimeout(() => navigate("/"), TIMING.forgotPasswordRedirect);
     return () => clearTimeout(id);
@@ -47,7 +59,7 @@ export default function PasswordRequest() {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     if (email.trim() === "") {
       event.preventDefault();
-      show({ type: "danger", message: VALIDATION.forgotEmailRequired });
+      report(event.currentTarget, { emailAddress: VALIDATION.forgotEmailRequired });
     }
   }
 
@@ -55,8 +67,19 @@ export default function PasswordRequest() {
     <section className="mx-auto max-w-md px-4 py-10">
       <h1 className="font-display text-3xl font-bold uppercase tracking-wide">Forgot your password?</h1>
       <p className="mt-3">Enter the email address of your account and we will send you a link to choose a new password.</p>
-      <fetcher.Form method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
-        <TextField label="Email address" name="emailAddress" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+      <fetcher.Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+        <TextField
+          label="Email address"
+          name="emailAddress"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            fix("emailAddress");
+          }}
+          error={errors.emailAddress}
+        />
         <SubmitButton busy={fetcher.state !== "idle"}>Submit Request</SubmitButton>
       </fetcher.Form>
     </section>

@@ -3,8 +3,8 @@
  * fields with show/hide and success ticks, 'Submit Request'. The alert above the form clears
  * after 3 s; mismatched passwords are cleared after 3 s; success goes to /login after 3 s.
  */
-import { useState, type FormEvent } from "react";
-import { data, useFetcher, useNavigate } from "react-router";
+import { useRef, useState, type FormEvent } from "react";
+import { data, Link, useFetcher, useNavigate } from "react-router";
 import type { Route } from "./+types/password-reset";
 import { AlertBox, type Alert } from "~/components/AlertBanner";
 import { PasswordField, SubmitButton } from "~/components/FormFields";
@@ -15,6 +15,8 @@ import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
 import { clearedSessionCookie } from "../../server/accounts/session-cookie";
 import { PASSWORD_RESET } from "../../server/security/throttle";
+import { orNoAnswer } from "~/lib/no-answer";
+import { useFormErrors, type FieldErrors } from "~/lib/use-form-errors";
 
 export async function loader({ request }: Route.LoaderArgs) {
   return { token: new URL(request.url).searchParams.get("token") ?? "" };
@@ -43,12 +45,35 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 const validLength = (p: string) => p.length >= PASSWORD_MIN && p.length <= PASSWORD_MAX;
 
+/** What is wrong with the link's token (the schema's own words), or null when it looks usable. */
+function tokenProblem(token: string): string | null {
+  const sample = "x".repeat(PASSWORD_MIN);
+  const check = passwordResetSchema.safeParse({ token, password: sample, confirmPassword: sample });
+  return check.error?.issues.find((i) => i.path[0] === "token")?.message ?? null;
+}
+
+/** The field a server answer is about, if it is about one. */
+function fieldOf(message: string): FieldErrors {
+  if (message === VALIDATION.resetPasswordLength) return { password: message };
+  if (message === VALIDATION.resetPasswordsMismatch) return { confirmPassword: message };
+  return {};
+}
+
+/** In the browser: no answer (a dropped connection) is shown on the page, with the form kept as typed. */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return orNoAnswer(serverAction, (message): Result => ({ ok: false, message }));
+}
+
 export default function PasswordReset({ loaderData }: Route.ComponentProps) {
   const fetcher = useFetcher<Result>();
   const navigate = useNavigate();
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [alert, setAlert] = useState<Alert | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  // This page's alert box sits above its short form (spec), so the banner is not used.
+  const { errors, report, fix, reset } = useFormErrors({ announce: false });
+  const missingToken = tokenProblem(loaderData.token);
 
   function flash(next: Alert, then?: () => void) {
     setAlert(next);
@@ -60,6 +85,7 @@ export default function PasswordReset({ loaderData }: Route.ComponentProps) {
 
   useOnNewResult(fetcher.data, (r) => {
     flash({ type: r.ok ? "success" : "danger", message: r.message || SERVER_MESSAGES.resetFallback });
+    if (!r.ok) report(formRef.current, fieldOf(r.message));
     if (!r.ok) return;
     const id = setTimeout(() => navigate("/login"), TIMING.resetRedirect);
     return () => clearTimeout(id);
@@ -68,14 +94,17 @@ export default function PasswordReset({ loaderData }: Route.ComponentProps) {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     if (password !== confirm) {
       event.preventDefault();
+      report(event.currentTarget, { confirmPassword: VALIDATION.resetPasswordsMismatch });
       flash({ type: "danger", message: VALIDATION.resetPasswordsMismatch }, () => {
         setPassword("");
         setConfirm("");
+        reset();
       });
       return;
     }
     if (!validLength(password)) {
       event.preventDefault();
+      report(event.currentTarget, { password: VALIDATION.resetPasswordLength });
       flash({ type: "danger", message: VALIDATION.resetPasswordLength });
     }
   }
@@ -87,10 +116,21 @@ export default function PasswordReset({ loaderData }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-md px-4 py-10">
       <h1 className="font-display text-3xl font-bold uppercase tracking-wide">Reset your account password</h1>
+      {missingToken ? (
+        // Said on arrival: without a usable token no new password can be set from this page.
+        <div className="mt-4 space-y-2" data-testid="reset-token-missing">
+          <AlertBox alert={{ type: "danger", message: missingToken }} />
+          <p>
+            <Link to="/password/request" className="font-semibold text-blue-800 underline">
+              Request a new reset link
+            </Link>
+          </p>
+        </div>
+      ) : null}
       <div className="mt-4 min-h-12" data-testid="reset-alert">
         {alert ? <AlertBox alert={alert} /> : null}
       </div>
-      <fetcher.Form method="post" noValidate onSubmit={onSubmit} className="mt-2 space-y-4">
+      <fetcher.Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-2 space-y-4">
         <input type="hidden" name="token" value={loaderData.token} />
         <PasswordField
           label="Enter your new password (8-16 characters)"
@@ -98,7 +138,11 @@ export default function PasswordReset({ loaderData }: Route.ComponentProps) {
           required
           autoComplete="new-password"
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            fix("password");
+          }}
+          error={errors.password}
           status={passwordOk ? { ok: true, label: "Password length is fine" } : null}
         />
         <PasswordField
@@ -107,7 +151,11 @@ export default function PasswordReset({ loaderData }: Route.ComponentProps) {
           required
           autoComplete="new-password"
           value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
+          onChange={(e) => {
+            setConfirm(e.target.value);
+            fix("confirmPassword");
+          }}
+          error={errors.confirmPassword}
           status={confirmOk ? { ok: true, label: "Passwords match" } : null}
         />
         <SubmitButton busy={fetcher.state !== "idle"}>Submit Request</SubmitButton>

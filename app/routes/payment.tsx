@@ -6,14 +6,17 @@
  * card is entered in Stripe Elements and never reaches this server.
  */
 import { randomUUID } from "node:crypto";
-import { useState } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { data, useFetcher, useNavigate } from "react-router";
 import type { Route } from "./+types/payment";
 import { useAlert } from "~/components/AlertBanner";
 import { SubmitButton, TextField } from "~/components/FormFields";
+import { constraintErrors, useFormErrors, type FieldErrors } from "~/lib/use-form-errors";
+import { useHydrated } from "~/lib/use-hydrated";
+import { orNoAnswer } from "~/lib/no-answer";
 import { StripeCardForm } from "~/components/StripeCardForm";
 import { pageMeta } from "~/lib/meta";
-import { SERVER_MESSAGES } from "~/lib/messages";
+import { PAGE_MESSAGES, SERVER_MESSAGES } from "~/lib/messages";
 import { formatPrice } from "~/lib/money";
 import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
@@ -84,6 +87,36 @@ function answer(outcome: PaymentOutcome) {
   }
 }
 
+/** What the page can meet: the action's answers, or no answer at all. */
+export type PaymentPageResult = PaymentResult | { status: "no_answer"; message: string };
+
+/**
+ * In the browser the card form posts through here. When no answer comes back (a dropped
+ * connection, or a failure before the action could answer) the page says so and keeps the form
+ * instead of showing the error page. The 503 keeps React Router from reloading the page's data,
+ * and the page keeps its attempt id, so pressing Authorize Payment again is the same payment.
+ */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return orNoAnswer(serverAction, (message): PaymentPageResult => ({ status: "no_answer", message }), PAGE_MESSAGES.paymentNoAnswer);
+}
+
+/** A fresh attempt id (UUID v4), also where crypto.randomUUID is missing (plain http). */
+function newAttemptId(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** The test-mode field a card message is about. */
+function cardField(message: string): string {
+  if (/expir/i.test(message) && !/card has expired/i.test(message)) return "expiry";
+  if (/security code|cvc/i.test(message)) return "cvc";
+  if (/postal|zip/i.test(message)) return "zip";
+  return "cardNumber";
+}
+
 function NotLoggedIn() {
   useRedirectAfter("/login", TIMING.notLoggedInRedirect);
   return (
@@ -94,11 +127,17 @@ function NotLoggedIn() {
 }
 
 export default function Payment({ loaderData }: Route.ComponentProps) {
-  const { firstName, price, days, attemptId, testMode, publishableKey } = loaderData;
-  const fetcher = useFetcher<PaymentResult>();
+  const { firstName, price, days, testMode, publishableKey } = loaderData;
+  const fetcher = useFetcher<PaymentPageResult>();
   const navigate = useNavigate();
-  const { show } = useAlert();
+  const { show, clear } = useAlert();
   const [done, setDone] = useState(false);
+  // One id per payment, kept by the page (not re-read from the loader): every retry of the
+  // same payment (a double click, no answer) sends it again, so it is charged at most once.
+  const [attemptId, setAttemptId] = useState<string>(loaderData.attemptId);
+  const hydrated = useHydrated();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { errors, report, fix } = useFormErrors();
 
   useOnNewResult(fetcher.data, (r) => {
     if (r.status === "requires_action") return;
@@ -108,7 +147,31 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
       const id = setTimeout(() => navigate("/"), TIMING.paymentRedirect);
       return () => clearTimeout(id);
     }
-    show({ type: "danger", message: r.message }, r.status === "card_error" ? TIMING.paymentCardError : TIMING.paymentServerError);
+    if (r.status === "no_answer") return show({ type: "danger", message: r.message });
+    if (r.status === "card_error") {
+      // The card was refused, nothing was charged: the next try (maybe another card) is a new payment.
+      setAttemptId(newAttemptId());
+      const field: FieldErrors = testMode ? { [cardField(r.message)]: r.message } : { card: r.message };
+      report(formRef.current, field, { alertMs: TIMING.paymentCardError });
+      return;
+    }
+    show({ type: "danger", message: r.message }, TIMING.paymentServerError);
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    if (report(event.currentTarget, constraintErrors(event.currentTarget))) return event.preventDefault();
+    clear();
+  }
+  /** A required card field: the page's own message when empty, marked until it is changed. */
+  const field = (name: string, emptyMessage: string) => ({
+    name,
+    required: true,
+    error: errors[name],
+    onInvalid: (e: FormEvent<HTMLInputElement>) => e.currentTarget.setCustomValidity(e.currentTarget.value === "" ? emptyMessage : ""),
+    onInput: (e: FormEvent<HTMLInputElement>) => {
+      e.currentTarget.setCustomValidity("");
+      fix(name);
+    },
   });
 
   return (
@@ -122,14 +185,22 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
             Hello, {firstName}! One ticket gives you {days} days of full access to the museum.
           </p>
           {done ? null : testMode ? (
-            <fetcher.Form method="post" className="mt-6 space-y-4 rounded-lg border-2 border-dashed border-gold-dark bg-white p-5" data-testid="test-card-form">
+            <fetcher.Form
+              ref={formRef}
+              method="post"
+              noValidate={hydrated}
+              onSubmit={onSubmit}
+              className="mt-6 space-y-4 rounded-lg border-2 border-dashed border-gold-dark bg-white p-5"
+              data-testid="test-card-form"
+            >
               <p className="font-semibold text-gold-deep">Test mode: no card is charged</p>
               <input type="hidden" name="attemptId" value={attemptId} />
-              <TextField label="Card number" name="cardNumber" inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" required />
-              <div className="grid grid-cols-3 gap-3">
-                <TextField label="Expiration date" name="expiry" placeholder="MM/YY" autoComplete="cc-exp" required />
-                <TextField label="CVC" name="cvc" inputMode="numeric" autoComplete="cc-csc" required />
-                <TextField label="ZIP code" name="zip" inputMode="numeric" autoComplete="postal-code" required />
+              <TextField label="Card number" inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" {...field("cardNumber", PAGE_MESSAGES.cardNumberRequired)} />
+              {/* One row on every screen: the wider first column keeps 'Expiration date' on one line. */}
+              <div className="grid grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)_minmax(0,1fr)] items-start gap-3">
+                <TextField label="Expiration date" labelClassName="whitespace-nowrap text-sm sm:text-base" placeholder="MM/YY" autoComplete="cc-exp" {...field("expiry", PAGE_MESSAGES.cardExpiryRequired)} />
+                <TextField label="CVC" labelClassName="whitespace-nowrap text-sm sm:text-base" inputMode="numeric" autoComplete="cc-csc" {...field("cvc", PAGE_MESSAGES.cardCvcRequired)} />
+                <TextField label="ZIP code" labelClassName="whitespace-nowrap text-sm sm:text-base" inputMode="numeric" autoComplete="postal-code" {...field("zip", PAGE_MESSAGES.cardZipRequired)} />
               </div>
               <SubmitButton busy={fetcher.state !== "idle"}>Authorize Payment</SubmitButton>
             </fetcher.Form>

@@ -4,18 +4,19 @@
  * hidden while sending; green message and form hidden on success, red message and the form
  * again on failure; scroll to top on load and on success; / 3 s after submitting.
  */
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { data, useFetcher, useNavigate } from "react-router";
 import type { Route } from "./+types/subscribe";
 import { AlertBox } from "~/components/AlertBanner";
 import { Honeypot, RecaptchaNotice, useRecaptcha } from "~/components/BotCheck";
-import { Spinner, SubmitButton, TextField } from "~/components/FormFields";
+import { CheckboxField, Spinner, SubmitButton, TextField } from "~/components/FormFields";
 import { subscribeSchema } from "~/lib/contact-schemas";
 import { pageMeta } from "~/lib/meta";
 import { BOTCHECK_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "~/lib/messages";
 import { TIMING } from "~/lib/timing";
 import { postJson } from "~/lib/post-json";
-import { FORMS } from "../../server/security/throttle";
+import { constraintErrors, useFormErrors } from "~/lib/use-form-errors";
+import { useHydrated } from "~/lib/use-hydrated";
 
 type Result = { ok: boolean; message: string };
 
@@ -73,8 +74,15 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
   const [result, setResult] = useState<Result | null>(null);
   const [sending, setSending] = useState(false);
   const [submitted, setSubmitted] = useState(false);
+  const hydrated = useHydrated();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { errors, report, fix } = useFormErrors();
 
-  useEffect(() => window.scrollTo({ top: 0 }), []);
+  // Braces matter: window.scrollTo returns a Promise in current Chromium, and an effect's return
+  // value is its cleanup, which React would call (and crash on) when the page is left.
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+  }, []);
   useEffect(() => {
     if (!submitted) return;
     const id = setTimeout(() => navigate("/"), TIMING.subscribeRedirect);
@@ -83,6 +91,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (report(event.currentTarget, constraintErrors(event.currentTarget))) return;
     const formData = new FormData(event.currentTarget);
     setResult(null);
     setSending(true);
@@ -96,10 +105,16 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
 
   const shown = result ?? fetcher.data ?? null;
   const done = shown?.ok === true;
-  const required = (message: string) => ({
+  /** Required, with the spec's message; an invalid field is marked until it is changed. */
+  const required = (name: string, message: string) => ({
+    name,
     required: true,
+    error: errors[name],
     onInvalid: (e: FormEvent<HTMLInputElement>) => e.currentTarget.setCustomValidity(message),
-    onInput: (e: FormEvent<HTMLInputElement>) => e.currentTarget.setCustomValidity(""),
+    onInput: (e: FormEvent<HTMLInputElement>) => {
+      e.currentTarget.setCustomValidity("");
+      fix(name);
+    },
   });
   return (
     <section className="mx-auto max-w-xl px-4 py-10">
@@ -108,16 +123,17 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
         {sending ? <Spinner label="Subscribing" /> : null}
         {shown ? <AlertBox alert={{ type: shown.ok ? "success" : "danger", message: shown.message }} testId="subscribe-result" /> : null}
       </div>
-      {done || sending ? null : (
-        <fetcher.Form method="post" onSubmit={onSubmit} className="mt-6 space-y-4" data-testid="subscribe-form">
+      {done ? null : (
+        // Hidden, not removed, while sending: a failure brings back everything that was typed.
+        // Until the script runs, the browser's own checks guard the form (noValidate after that).
+        <fetcher.Form ref={formRef} method="post" noValidate={hydrated} hidden={sending} onSubmit={onSubmit} className="mt-6 space-y-4" data-testid="subscribe-form">
           <Honeypot />
-          <TextField label="First Name" name="firstName" autoComplete="given-name" {...required(VALIDATION.firstNameRequired)} />
-          <TextField label="Last Name" name="lastName" autoComplete="family-name" {...required(VALIDATION.lastNameRequired)} />
-          <TextField label="Email Address" name="emailAddress" type="email" autoComplete="email" {...required(VALIDATION.emailRequired)} />
-          <label className="flex items-start gap-2">
-            <input type="checkbox" name="subscribe" defaultChecked className="mt-1 h-5 w-5" {...required(VALIDATION.subscribeConsentRequired)} />
-            <span>Yes, I would like to receive emails from the Pittsburgh Sports Museum &amp; Hall of Fame</span>
-          </label>
+          <TextField label="First Name" autoComplete="given-name" {...required("firstName", VALIDATION.firstNameRequired)} />
+          <TextField label="Last Name" autoComplete="family-name" {...required("lastName", VALIDATION.lastNameRequired)} />
+          <TextField label="Email Address" type="email" autoComplete="email" {...required("emailAddress", VALIDATION.emailRequired)} />
+          <CheckboxField defaultChecked {...required("subscribe", VALIDATION.subscribeConsentRequired)}>
+            Yes, I would like to receive emails from the Pittsburgh Sports Museum &amp; Hall of Fame
+          </CheckboxField>
           <RecaptchaNotice />
           <SubmitButton busy={false}>Submit</SubmitButton>
         </fetcher.Form>

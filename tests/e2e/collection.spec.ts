@@ -502,7 +502,8 @@ test.describe("favorite stories", () => {
     await buttons.first().click();
     await expect(page).toHaveURL(new RegExp(`${favoriteStoryPath(favorites[0]._id)}$`));
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(favorites[0].title);
-    await expect(page.getByTestId("back-link")).toHaveAttribute("href", "/favoritestories");
+    // The spec's rule holds here too: an active exhibit goes back to its category.
+    await expect(page.getByTestId("back-link")).toHaveAttribute("href", categoryPath(favorites[0].team._id, favorites[0].category._id));
   });
 
   test("a member sees the same stories as cards", async ({ page }) => {
