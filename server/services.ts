@@ -24,6 +24,7 @@ import { createTestModeProvider } from "./payments/test-mode-provider";
 import { createBotCheck } from "./botcheck/botcheck";
 import { createContactService } from "./contact/contact-service";
 import { createMailchimpSync } from "./newsletter/mailchimp";
+import { createAdminServices } from "./admin/admin-services";
 
 export interface ServiceDeps {
   config: Config;
@@ -119,6 +120,7 @@ export function createServices(deps: ServiceDeps) {
     contact,
     botCheck,
     onEnqueued,
+    admin: createAdminServices({ db, publicUrl: config.PUBLIC_URL, now, onEnqueued }),
   };
 }
 

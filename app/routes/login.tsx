@@ -48,6 +48,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const old = sessionTokenFrom(request.headers.get("cookie"));
   if (old) await sessions.destroy(old);
   const headers = { "Set-Cookie": sessionCookie(result.token, context.settings.publicUrl.startsWith("https://")) };
+  // Staff sent here by the console's guard go back to the console page they asked for.
+  const back = new URL(request.url).searchParams.get("redirectTo");
+  if (back && /^\/admin(?:[/?]|$)/.test(back) && (await accounts.findById(result.userId))?.role !== "member") return redirect(back, { headers });
   const { status, account } = result;
   const message =
     status === "paid" ? SERVER_MESSAGES.loginSuccess(account.firstName) : status === "expired" ? SERVER_MESSAGES.loginExpired : SERVER_MESSAGES.loginUnpaid;

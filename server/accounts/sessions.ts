@@ -93,11 +93,11 @@ export function createSessionStore({ db, secret, timeZone, now = () => new Date(
       return { ...viewer, member: isTicketValid(viewer.validThrough, today) };
     },
 
-    /** When the password was last entered on this session (null: no such session). */
-    async passwordEnteredAt(token: string | undefined): Promise<Date | null> {
+    /** How long ago the password was last entered on this session, in ms (null: no such session). */
+    async passwordAgeMs(token: string | undefined): Promise<number | null> {
       if (!token || token.length > 200) return null;
       const [row] = await db.select({ at: sessions.passwordAt }).from(sessions).where(eq(sessions.tokenHash, hash(token))).limit(1);
-      return row?.at ?? null;
+      return row ? now().getTime() - row.at.getTime() : null;
     },
 
     /** Records that the password was entered again on this session (before a sensitive action). */

@@ -39,7 +39,8 @@ type TierName = keyof typeof LIMIT_TIERS;
 /** Which tier a request counts against; null for requests that are not limited. */
 const ROUTES: [method: string, path: RegExp, tier: TierName][] = [
   ["POST", /^\/api\/stripe\/webhook$/, "writes"],
-  ["POST", /^\/(?:login|api\/users\/login)$/, "login"],
+  // The console's password check before sensitive actions is a password guess like a login.
+  ["POST", /^\/(?:login|api\/users\/login|admin\/confirm-password)$/, "login"],
   ["POST", /^\/(?:password\/(?:request|reset)|api\/users\/(?:request-reset|reset-password))$/, "passwordReset"],
   ["POST", /^\/(?:contact|subscribe|api\/email\/contact|api\/contact|api\/mc\/subscribe|api\/subscribes)$/, "forms"],
   ["GET", /^\/images\//, "images"],

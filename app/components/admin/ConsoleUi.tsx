@@ -1,0 +1,115 @@
+/** Small building blocks shared by the console's pages: headings, notices, fields, buttons, pager. */
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+
+export function ConsoleHeading({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+      <h1 className="font-display text-3xl font-bold uppercase tracking-wide">{children}</h1>
+      {actions}
+    </div>
+  );
+}
+
+/** The answer of the last action: green when done, red when refused, read out by screen readers. */
+export function ConsoleNotice({ result }: { result?: { ok: boolean; message: string } | null }) {
+  if (!result?.message) return null;
+  return (
+    <p
+      role={result.ok ? "status" : "alert"}
+      className={`mb-4 rounded border px-4 py-3 ${result.ok ? "border-green-700 bg-green-50 text-green-900" : "border-red-700 bg-red-50 text-red-900"}`}
+    >
+      {result.message}
+    </p>
+  );
+}
+
+export function Field({
+  label,
+  name,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  name: string;
+  error?: string;
+  hint?: string;
+  children?: ReactNode;
+}) {
+  const errorId = `${name}-error`;
+  const hintId = `${name}-hint`;
+  return (
+    <div className="space-y-1">
+      <label htmlFor={name} className="block font-semibold">
+        {label}
+      </label>
+      {hint ? (
+        <p id={hintId} className="text-sm text-stone-700">
+          {hint}
+        </p>
+      ) : null}
+      {children}
+      {error ? (
+        <p id={errorId} className="text-sm font-semibold text-red-800">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Props that tie an input to its Field's label, hint and error. */
+export function inputProps(name: string, error?: string, hint?: boolean) {
+  const describedBy = [hint ? `${name}-hint` : "", error ? `${name}-error` : ""].filter(Boolean).join(" ");
+  return {
+    id: name,
+    name,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": describedBy || undefined,
+    className: "w-full rounded border border-stone-500 bg-white px-3 py-2",
+  } as const;
+}
+
+export function PrimaryButton({ children, name, value, busy }: { children: ReactNode; name?: string; value?: string; busy?: boolean }) {
+  return (
+    <button type="submit" name={name} value={value} disabled={busy} className="rounded bg-ink px-4 py-2 font-semibold text-gold hover:bg-steel disabled:opacity-60">
+      {children}
+    </button>
+  );
+}
+
+export function DangerButton({ children, name, value }: { children: ReactNode; name?: string; value?: string }) {
+  return (
+    <button type="submit" name={name} value={value} className="rounded border border-red-800 px-3 py-1 font-semibold text-red-800 hover:bg-red-50">
+      {children}
+    </button>
+  );
+}
+
+/** Previous / next links that keep the other query parameters. */
+export function Pager({ page, pageSize, total, search }: { page: number; pageSize: number; total: number; search: string }) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const to = (p: number) => {
+    const params = new URLSearchParams(search);
+    params.set("page", String(p));
+    return `?${params.toString()}`;
+  };
+  return (
+    <nav aria-label="Pages" className="mt-4 flex items-center gap-4 text-sm">
+      {page > 1 ? (
+        <Link to={to(page - 1)} className="font-semibold text-blue-800 underline">
+          Previous
+        </Link>
+      ) : null}
+      <span>
+        Page {Math.min(page, pages)} of {pages} ({total.toLocaleString("en-US")} in all)
+      </span>
+      {page < pages ? (
+        <Link to={to(page + 1)} className="font-semibold text-blue-800 underline">
+          Next
+        </Link>
+      ) : null}
+    </nav>
+  );
+}

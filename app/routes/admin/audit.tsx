@@ -1,0 +1,137 @@
+/**
+ * /admin/audit: every console change, newest first, filtered by staff member, entity and dates.
+ * A curator sees the entries of the areas a curator may open (no members, payments, staff).
+ */
+import { Form } from "react-router";
+import type { Route } from "./+types/audit";
+import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
+import { ConsoleHeading, Pager } from "~/components/admin/ConsoleUi";
+import { auditEntityTypesFor, type AuditEntityType } from "./console-areas";
+import { pageParam, requireConsole } from "./guard.server";
+
+const PAGE_SIZE = 50;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = requireConsole(context, request, "audit");
+  const url = new URL(request.url);
+  const visibleTypes = auditEntityTypesFor(staff.role);
+  const q = url.searchParams;
+  const entity = q.get("entity") ?? "";
+  const actor = q.get("actor") ?? "";
+  const from = q.get("from") ?? "";
+  const to = q.get("to") ?? "";
+  const page = pageParam(url);
+  const { audit } = context.services.admin;
+  const [list, actors] = await Promise.all([
+    audit.list({
+      visibleTypes,
+      entityType: (visibleTypes as string[]).includes(entity) ? (entity as AuditEntityType) : undefined,
+      actorId: UUID.test(actor) ? actor : undefined,
+      from: DAY.test(from) ? from : undefined,
+      to: DAY.test(to) ? to : undefined,
+      page,
+      pageSize: PAGE_SIZE,
+    }),
+    audit.actors(),
+  ]);
+  return {
+    rows: list.rows.map((r) => ({ ...r, at: r.at.toISOString(), before: r.before === null ? null : JSON.stringify(r.before, null, 1), after: r.after === null ? null : JSON.stringify(r.after, null, 1) })),
+    total: list.total,
+    page,
+    pageSize: PAGE_SIZE,
+    actors,
+    entityTypes: visibleTypes,
+    filter: { entity, actor, from, to },
+  };
+}
+
+type AuditRow = Route.ComponentProps["loaderData"]["rows"][number];
+const col = adminColumns<AuditRow>();
+const columns = [
+  col.accessor("at", { header: "When (UTC)", cell: ({ getValue }) => getValue().slice(0, 19).replace("T", " ") }),
+  col.accessor("actorEmail", { header: "Who" }),
+  col.accessor("entityType", { header: "Entity" }),
+  col.accessor("action", { header: "Action" }),
+  col.accessor("summary", { header: "Change" }),
+  col.display({
+    id: "details",
+    header: "Before / after",
+    cell: ({ row }) =>
+      row.original.before || row.original.after ? (
+        <details>
+          <summary className="cursor-pointer text-blue-800 underline">Show</summary>
+          <div className="mt-2 grid gap-2 lg:grid-cols-2">
+            <div>
+              <p className="font-semibold">Before</p>
+              <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-all bg-stone-100 p-2 text-xs">{row.original.before ?? "—"}</pre>
+            </div>
+            <div>
+              <p className="font-semibold">After</p>
+              <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-all bg-stone-100 p-2 text-xs">{row.original.after ?? "—"}</pre>
+            </div>
+          </div>
+        </details>
+      ) : null,
+  }),
+];
+
+export default function Audit({ loaderData }: Route.ComponentProps) {
+  const { rows, total, page, pageSize, actors, entityTypes, filter } = loaderData;
+  const search = new URLSearchParams(Object.entries(filter).filter(([, v]) => v)).toString();
+  return (
+    <section>
+      <ConsoleHeading>Audit log</ConsoleHeading>
+      <Form method="get" className="mb-4 flex flex-wrap items-end gap-3 text-sm">
+        <div>
+          <label htmlFor="actor" className="block font-semibold">
+            Staff member
+          </label>
+          <select id="actor" name="actor" defaultValue={filter.actor} className="rounded border border-stone-500 px-2 py-1">
+            <option value="">Everyone</option>
+            {actors.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.email}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="entity" className="block font-semibold">
+            Entity
+          </label>
+          <select id="entity" name="entity" defaultValue={filter.entity} className="rounded border border-stone-500 px-2 py-1">
+            <option value="">All</option>
+            {entityTypes.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="from" className="block font-semibold">
+            From
+          </label>
+          <input id="from" name="from" type="date" defaultValue={filter.from} className="rounded border border-stone-500 px-2 py-1" />
+        </div>
+        <div>
+          <label htmlFor="to" className="block font-semibold">
+            To
+          </label>
+          <input id="to" name="to" type="date" defaultValue={filter.to} className="rounded border border-stone-500 px-2 py-1" />
+        </div>
+        <button type="submit" className="rounded bg-ink px-3 py-1 font-semibold text-gold">
+          Filter
+        </button>
+      </Form>
+      <AdminTable caption="Audit log entries" columns={columns} rows={rows} rowKey={(r) => r.id} />
+      <Pager page={page} pageSize={pageSize} total={total} search={search} />
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Audit log | Staff console" }];
+}

@@ -1,0 +1,63 @@
+/**
+ * The console's guards (decision 015). Every loader and action of /admin starts with
+ * `requireConsole(context, request, area)`: a signed-out person is sent to /login and back,
+ * anyone whose role may not open `area` (visitors' sessions, members, a curator at an admin-only
+ * page, a deactivated account) gets 404 as if the page did not exist. Sensitive actions then
+ * call `requireRecentPassword`, which sends the staff member to enter the password again when it
+ * was last entered more than 10 minutes ago.
+ */
+import { data, redirect, type AppLoadContext } from "react-router";
+import { requireStaff } from "~/lib/guards.server";
+import { sessionTokenFrom } from "../../../server/accounts/session-cookie.server";
+import { CONSOLE_AREAS, REAUTH_MAX_AGE_MS, type ConsoleArea, type StaffRole } from "./console-areas";
+
+export interface StaffViewer {
+  userId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: StaffRole;
+}
+
+export function requireConsole(context: AppLoadContext, request: Request, area: ConsoleArea): StaffViewer {
+  const viewer = requireStaff(context, request, CONSOLE_AREAS[area]);
+  return { userId: viewer.userId, email: viewer.emailAddress, firstName: viewer.firstName, lastName: viewer.lastName, role: viewer.role as StaffRole };
+}
+
+/** The actor written into audit rows. */
+export const actorOf = (staff: StaffViewer) => ({ userId: staff.userId, email: staff.email });
+
+/** Where the password page sends the staff member back to; only console addresses. */
+export function safeReturnPath(value: string | null | undefined, fallback = "/admin"): string {
+  if (!value || !value.startsWith("/admin") || value.startsWith("//") || /[\\\s]/.test(value)) return fallback;
+  return value;
+}
+
+/**
+ * Throws the redirect to the password page unless the password was entered on this session
+ * within the last 10 minutes. `returnTo` is the page to come back to (the form is sent again there).
+ */
+export async function requireRecentPassword(context: AppLoadContext, request: Request, returnTo: string): Promise<void> {
+  const token = sessionTokenFrom(request.headers.get("cookie"));
+  const age = await context.services.sessions.passwordAgeMs(token);
+  if (age !== null && age <= REAUTH_MAX_AGE_MS) return;
+  throw redirect(`/admin/confirm-password?redirectTo=${encodeURIComponent(safeReturnPath(returnTo))}`);
+}
+
+/** An action's answer shaped for the console's forms. */
+export type ConsoleResult = { ok: boolean; message: string; errors?: Record<string, string> };
+
+export function consoleAnswer(result: ConsoleResult, status = result.ok ? 200 : 400) {
+  return data(result, { status });
+}
+
+/** Page number, page size and the like from the query string, clamped. */
+export function pageParam(url: URL, name = "page", max = 100_000): number {
+  const n = Number(url.searchParams.get(name) ?? "1");
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : 1;
+}
+
+export function formText(form: FormData, name: string): string {
+  const v = form.get(name);
+  return typeof v === "string" ? v : "";
+}

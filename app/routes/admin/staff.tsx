@@ -1,0 +1,150 @@
+/**
+ * /admin/staff (admins only): the staff list, invitations by email (a one-time link to choose
+ * a password, through the outbox), role changes (password asked again after 10 minutes), and
+ * deactivation, each written to the audit log in the same transaction.
+ */
+import { Form, useActionData, useNavigation } from "react-router";
+import type { Route } from "./+types/staff";
+import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
+import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { rateLimitedAnswer } from "~/lib/guards.server";
+import { STAFF_ROLES, type StaffRole } from "./console-areas";
+import { fieldErrors, inviteSchema, uuidSchema } from "./console-schemas";
+import { actorOf, consoleAnswer, formText, requireConsole, requireRecentPassword, type ConsoleResult } from "./guard.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = requireConsole(context, request, "staff");
+  const members = await context.services.admin.staff.list();
+  return {
+    me: staff.userId,
+    staff: members.map((m) => ({ ...m, deactivatedAt: m.deactivatedAt?.toISOString() ?? null, lastSeenAt: m.lastSeenAt ? new Date(m.lastSeenAt).toISOString() : null })),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = requireConsole(context, request, "staff");
+  const limited = rateLimitedAnswer<ConsoleResult>(context, (message) => ({ ok: false, message }));
+  if (limited) return limited;
+  const form = await request.formData();
+  const intent = formText(form, "intent");
+  const service = context.services.admin.staff;
+  if (intent === "invite") {
+    const parsed = inviteSchema.safeParse(Object.fromEntries(form));
+    if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the invitation.", errors: fieldErrors(parsed.error) });
+    return consoleAnswer(await service.invite(actorOf(staff), parsed.data));
+  }
+  const id = uuidSchema.safeParse(formText(form, "userId"));
+  if (!id.success) return consoleAnswer({ ok: false, message: "Unknown staff member." });
+  if (intent === "role") {
+    const role = formText(form, "role");
+    if (!(STAFF_ROLES as readonly string[]).includes(role)) return consoleAnswer({ ok: false, message: "Please choose a role." });
+    await requireRecentPassword(context, request, "/admin/staff");
+    return consoleAnswer(await service.changeRole(actorOf(staff), id.data, role as StaffRole));
+  }
+  if (intent === "deactivate" || intent === "reactivate") {
+    return consoleAnswer(await service.setActive(actorOf(staff), id.data, intent === "reactivate"));
+  }
+  return consoleAnswer({ ok: false, message: "Unknown action." });
+}
+
+type StaffRow = Route.ComponentProps["loaderData"]["staff"][number];
+const col = adminColumns<StaffRow>();
+
+export default function Staff({ loaderData }: Route.ComponentProps) {
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  const errors = result && "errors" in result ? (result.errors ?? {}) : {};
+  const columns = [
+    col.accessor("email", { header: "Email" }),
+    col.display({ id: "name", header: "Name", cell: ({ row }) => `${row.original.firstName} ${row.original.lastName}` }),
+    col.display({
+      id: "role",
+      header: "Role",
+      cell: ({ row }) =>
+        row.original.id === loaderData.me ? (
+          row.original.role
+        ) : (
+          <Form method="post" className="flex items-center gap-2">
+            <input type="hidden" name="intent" value="role" />
+            <input type="hidden" name="userId" value={row.original.id} />
+            <label className="sr-only" htmlFor={`role-${row.original.id}`}>
+              Role of {row.original.email}
+            </label>
+            <select id={`role-${row.original.id}`} name="role" defaultValue={row.original.role} className="rounded border border-stone-500 px-2 py-1">
+              {STAFF_ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+            <button type="submit" className="font-semibold text-blue-800 underline">
+              Change role<span className="sr-only"> of {row.original.email}</span>
+            </button>
+          </Form>
+        ),
+    }),
+    col.display({
+      id: "status",
+      header: "Status",
+      cell: ({ row }) => (row.original.deactivatedAt ? "Deactivated" : "Active"),
+    }),
+    col.display({
+      id: "lastSeen",
+      header: "Last seen",
+      cell: ({ row }) => (row.original.lastSeenAt ? new Date(row.original.lastSeenAt).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "never"),
+    }),
+    col.display({
+      id: "actions",
+      header: "Access",
+      cell: ({ row }) =>
+        row.original.id === loaderData.me ? (
+          "you"
+        ) : (
+          <Form method="post">
+            <input type="hidden" name="userId" value={row.original.id} />
+            <DangerButton name="intent" value={row.original.deactivatedAt ? "reactivate" : "deactivate"}>
+              {row.original.deactivatedAt ? "Reactivate" : "Deactivate"}
+              <span className="sr-only"> {row.original.email}</span>
+            </DangerButton>
+          </Form>
+        ),
+    }),
+  ];
+  return (
+    <section>
+      <ConsoleHeading>Staff</ConsoleHeading>
+      <ConsoleNotice result={result} />
+      <AdminTable caption="Staff accounts" columns={columns} rows={loaderData.staff} rowKey={(r) => r.id} />
+      <h2 className="mt-8 mb-3 text-xl font-bold">Invite a staff member</h2>
+      <p className="mb-3 text-sm">They get an email with a one-time link (valid 72 hours) to choose their password.</p>
+      <Form method="post" className="grid max-w-2xl gap-4 sm:grid-cols-2">
+        <input type="hidden" name="intent" value="invite" />
+        <Field label="Email address" name="email" error={errors.email}>
+          <input {...inputProps("email", errors.email)} type="email" autoComplete="off" required />
+        </Field>
+        <Field label="Role" name="role" error={errors.role}>
+          <select {...inputProps("role", errors.role)} defaultValue="curator">
+            {STAFF_ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="First name" name="firstName" error={errors.firstName}>
+          <input {...inputProps("firstName", errors.firstName)} required />
+        </Field>
+        <Field label="Last name" name="lastName" error={errors.lastName}>
+          <input {...inputProps("lastName", errors.lastName)} required />
+        </Field>
+        <div>
+          <PrimaryButton busy={busy}>Send invitation</PrimaryButton>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Staff | Staff console" }];
+}

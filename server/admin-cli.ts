@@ -1,0 +1,76 @@
+/**
+ * `npm run admin:create -- --email ADDRESS [--first-name NAME] [--last-name NAME]`: makes the
+ * first admin (or makes an existing account admin) and prints a one-time link, valid 72 hours,
+ * to choose the password. There is no default password.
+ *
+ * On PostgreSQL (DATABASE_URL) it works while the site runs. On the embedded PGlite, the
+ * database in DATA_DIR is one process's: while the site runs on the same DATA_DIR the command
+ * refuses and says to stop the site first (it would otherwise open the same files twice).
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { createAdminServices } from "./admin/admin-services";
+import { loadConfig } from "./config";
+import { openDatabase } from "./db/client";
+import { runMigrations } from "./db/migrate";
+
+const USAGE = "Usage: npm run admin:create -- --email someone@museum.org [--first-name Ada] [--last-name Lovelace]";
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      email: { type: "string" },
+      "first-name": { type: "string", default: "Museum" },
+      "last-name": { type: "string", default: "Admin" },
+    },
+    strict: true,
+  }).values;
+} catch (error) {
+  fail(`${(error as Error).message}\n${USAGE}`);
+}
+const email = z.string().trim().email().max(254).safeParse(args.email ?? "");
+if (!email.success) fail(`Please give the admin's email address.\n${USAGE}`);
+const name = z.string().trim().min(1).max(100);
+const firstName = name.safeParse(args["first-name"]);
+const lastName = name.safeParse(args["last-name"]);
+if (!firstName.success || !lastName.success) fail(`Names must be 1 to 100 characters.\n${USAGE}`);
+
+const config = loadConfig({ ...process.env, SEED_DEMO: "false" });
+const pgliteDir = path.join(config.DATA_DIR, "pglite");
+if (!config.DATABASE_URL && existsSync(path.join(pgliteDir, "postmaster.pid"))) {
+  fail(
+    [
+      `The site seems to be running on ${path.resolve(config.DATA_DIR)}: its embedded database (PGlite) can be`,
+      "opened by one process at a time. Stop the site (Ctrl+C in its terminal), run this command again, then",
+      "start the site. (If the site is not running, it stopped without closing its database: start it and stop",
+      "it once with Ctrl+C, or delete " + path.join(pgliteDir, "postmaster.pid") + ".)",
+    ].join("\n"),
+  );
+}
+
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir });
+try {
+  await runMigrations(database, fileURLToPath(new URL("../../drizzle", import.meta.url)));
+  const admin = createAdminServices({ db: database.db, publicUrl: config.PUBLIC_URL });
+  const { link, created } = await admin.staff.createAdmin({ email: email.data, firstName: firstName.data, lastName: lastName.data });
+  process.stdout.write(
+    [
+      created ? `Admin account created for ${email.data}.` : `${email.data} already had an account: it is now an admin.`,
+      "Open this one-time link (valid 72 hours) to choose the password, then sign in and go to /admin:",
+      "",
+      `  ${link}`,
+      "",
+    ].join("\n"),
+  );
+} finally {
+  await database.close();
+}

@@ -1,0 +1,198 @@
+/**
+ * Staff accounts: the first admin (the `admin:create` command), invitations by email with a
+ * one-time link to choose a password, role changes, deactivation, and the password asked again
+ * before sensitive actions. A one-time link is a password-reset token with a longer life, so
+ * the site's own reset page (/password/reset) sets the password; no default password exists.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, inArray, max, ne, sql } from "drizzle-orm";
+import type { StaffRole } from "../../app/routes/admin/console-areas";
+import type { Database } from "../db/client";
+import { passwordResetTokens, sessions, users } from "../db/schema";
+import { verifyPassword } from "../accounts/passwords";
+import { enqueue } from "../outbox/outbox";
+import { quotedLine } from "../outbox/email-quoting";
+import { recordAudit, type Actor } from "./audit-log";
+
+/** How long an invitation's (or the first admin's) one-time link stays valid. */
+export const INVITE_TTL_MS = 72 * 60 * 60_000;
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+const normalEmail = (email: string) => email.trim().toLowerCase();
+/** A password hash no password matches: the account signs in only after the one-time link. */
+const NO_PASSWORD = "!no-password-set";
+
+export interface StaffDeps {
+  db: Database;
+  publicUrl: string;
+  now?: () => Date;
+  onEnqueued?: () => void;
+}
+
+export type StaffOutcome = { ok: true; message: string } | { ok: false; message: string };
+
+export interface StaffMember {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: StaffRole;
+  deactivatedAt: Date | null;
+  lastSeenAt: Date | null;
+}
+
+export function createStaffService({ db, publicUrl, now = () => new Date(), onEnqueued }: StaffDeps) {
+  type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+  async function findByEmail(tx: Pick<Database, "select">, email: string) {
+    const [row] = await tx.select().from(users).where(sql`lower(${users.email}) = ${normalEmail(email)}`).limit(1);
+    return row;
+  }
+
+  /** A one-time link to /password/reset for `userId`, valid INVITE_TTL_MS. */
+  async function oneTimeLink(tx: Pick<Database, "insert">, userId: string): Promise<string> {
+    const token = randomBytes(32).toString("base64url");
+    await tx.insert(passwordResetTokens).values({ tokenHash: sha256(token), userId, expiresAt: new Date(now().getTime() + INVITE_TTL_MS) });
+    return `${publicUrl}/password/reset?token=${token}`;
+  }
+
+  const staffView = (u: typeof users.$inferSelect) => ({ email: u.email, firstName: u.firstName, lastName: u.lastName, role: u.role, deactivatedAt: u.deactivatedAt });
+
+  return {
+    /**
+     * The first admin (or an existing account made admin), for the `admin:create` command:
+     * returns the one-time link that sets the password. Audited as the command.
+     */
+    async createAdmin(input: { email: string; firstName: string; lastName: string }): Promise<{ link: string; created: boolean }> {
+      return db.transaction(async (tx) => {
+        const existing = await findByEmail(tx, input.email);
+        const [user] = existing
+          ? await tx.update(users).set({ role: "admin", deactivatedAt: null }).where(eq(users.id, existing.id)).returning()
+          : await tx
+              .insert(users)
+              .values({ email: input.email.trim(), firstName: input.firstName, lastName: input.lastName, passwordHash: NO_PASSWORD, role: "admin" })
+              .returning();
+        const link = await oneTimeLink(tx, user.id);
+        await recordAudit(
+          tx,
+          { userId: null, email: "npm run admin:create" },
+          { action: existing ? "staff.role" : "staff.create", entityType: "staff", entityId: user.id, summary: `${user.email} made admin from the command line`, before: existing ? staffView(existing) : undefined, after: staffView(user) },
+          now(),
+        );
+        return { link, created: !existing };
+      });
+    },
+
+    async list(): Promise<StaffMember[]> {
+      const rows = await db
+        .select({
+          id: users.id,
+          email: users.email,
+          firstName: users.firstName,
+          lastName: users.lastName,
+          role: users.role,
+          deactivatedAt: users.deactivatedAt,
+          lastSeenAt: max(sessions.lastSeenAt),
+        })
+        .from(users)
+        .leftJoin(sessions, eq(sessions.userId, users.id))
+        .where(inArray(users.role, ["curator", "admin"]))
+        .groupBy(users.id)
+        .orderBy(desc(users.role), users.email);
+      return rows as StaffMember[];
+    },
+
+    /**
+     * Invites a staff member: a new account without a password, or an existing member's account,
+     * gets the role; the email (through the outbox) carries the one-time link.
+     */
+    async invite(actor: Actor, input: { email: string; firstName: string; lastName: string; role: StaffRole }): Promise<StaffOutcome> {
+      const result = await db.transaction(async (tx: Tx) => {
+        const existing = await findByEmail(tx, input.email);
+        if (existing && existing.role !== "member") return { ok: false as const, message: `${existing.email} is already on the staff.` };
+        const [user] = existing
+          ? await tx.update(users).set({ role: input.role, deactivatedAt: null }).where(eq(users.id, existing.id)).returning()
+          : await tx
+              .insert(users)
+              .values({ email: input.email.trim(), firstName: input.firstName, lastName: input.lastName, passwordHash: NO_PASSWORD, role: input.role })
+              .returning();
+        const link = await oneTimeLink(tx, user.id);
+        await enqueue(
+          tx,
+          {
+            kind: "email",
+            payload: {
+              to: user.email,
+              purpose: "staff-invite",
+              subject: "Your staff access to the Pittsburgh Sports Museum website",
+              text: [
+                "Hello,",
+                "",
+                `You have been given ${input.role} access to the museum website's staff console, for the account in the name of:`,
+                "",
+                `    ${quotedLine(`${user.firstName} ${user.lastName}`)}`,
+                "",
+                existing ? "Sign in with your usual password, or choose a new one with this link (valid 72 hours):" : "Choose your password with this link (valid 72 hours, once):",
+                "",
+                link,
+                "",
+                `Then sign in and open ${publicUrl}/admin`,
+                "",
+                "Pittsburgh Sports Museum & Hall of Fame",
+              ].join("\n"),
+            },
+          },
+          now(),
+        );
+        await recordAudit(
+          tx,
+          actor,
+          { action: "staff.invite", entityType: "staff", entityId: user.id, summary: `Invited ${user.email} as ${input.role}`, before: existing ? staffView(existing) : undefined, after: staffView(user) },
+          now(),
+        );
+        return { ok: true as const, message: `Invitation sent to ${user.email}.` };
+      });
+      if (result.ok) onEnqueued?.();
+      return result;
+    },
+
+    /** Changes a staff member's role (never one's own, so the admin making the change remains). */
+    async changeRole(actor: Actor, userId: string, role: StaffRole): Promise<StaffOutcome> {
+      if (userId === actor.userId) return { ok: false, message: "You cannot change your own role." };
+      return db.transaction(async (tx: Tx) => {
+        const [before] = await tx.select().from(users).where(and(eq(users.id, userId), ne(users.role, "member"))).for("update");
+        if (!before) return { ok: false, message: "No such staff member." };
+        if (before.role === role) return { ok: true, message: `${before.email} is already ${role}.` };
+        const [after] = await tx.update(users).set({ role }).where(eq(users.id, userId)).returning();
+        await recordAudit(tx, actor, { action: "staff.role", entityType: "staff", entityId: userId, summary: `${after.email}: ${before.role} → ${role}`, before: staffView(before), after: staffView(after) }, now());
+        return { ok: true, message: `${after.email} is now ${role}.` };
+      });
+    },
+
+    /** Deactivates a staff account: its sessions end at once and it can no longer open the console. */
+    async setActive(actor: Actor, userId: string, active: boolean): Promise<StaffOutcome> {
+      if (userId === actor.userId) return { ok: false, message: "You cannot deactivate your own account." };
+      return db.transaction(async (tx: Tx) => {
+        const [before] = await tx.select().from(users).where(and(eq(users.id, userId), ne(users.role, "member"))).for("update");
+        if (!before) return { ok: false, message: "No such staff member." };
+        const [after] = await tx.update(users).set({ deactivatedAt: active ? null : now() }).where(eq(users.id, userId)).returning();
+        if (!active) await tx.delete(sessions).where(eq(sessions.userId, userId));
+        await recordAudit(
+          tx,
+          actor,
+          { action: active ? "staff.reactivate" : "staff.deactivate", entityType: "staff", entityId: userId, summary: `${active ? "Reactivated" : "Deactivated"} ${after.email}`, before: staffView(before), after: staffView(after) },
+          now(),
+        );
+        return { ok: true, message: `${after.email} ${active ? "reactivated" : "deactivated"}.` };
+      });
+    },
+
+    /** Whether `password` is this account's password (the re-authentication before sensitive actions). */
+    async checkPassword(userId: string, password: string): Promise<boolean> {
+      const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
+      return row ? verifyPassword(row.hash, password) : false;
+    },
+  };
+}
+
+export type StaffService = ReturnType<typeof createStaffService>;

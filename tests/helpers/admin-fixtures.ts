@@ -1,0 +1,35 @@
+/**
+ * Staff accounts for the console's tests: an account with a real password and a role, signed in.
+ */
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { hashPassword } from "../../server/accounts/passwords";
+import { SESSION_COOKIE } from "../../server/accounts/sessions";
+import { users } from "../../server/db/schema";
+import type { Services } from "../../server/services";
+
+export const STAFF_PASSWORD = "Curate-2024!";
+
+export interface StaffAccount {
+  userId: string;
+  email: string;
+  cookie: string;
+}
+
+let passwordHash: Promise<string> | undefined;
+
+export async function createStaffAccount(services: Services, role: "curator" | "admin" | "member", options: { validThrough?: string | null; firstName?: string } = {}): Promise<StaffAccount> {
+  passwordHash ??= hashPassword(STAFF_PASSWORD);
+  const firstName = options.firstName ?? (role === "member" ? "Mona" : role === "curator" ? "Cora" : "Adam");
+  const email = `${role}.${randomUUID().slice(0, 8)}@museum.example`;
+  const [row] = await services.database.db
+    .insert(users)
+    .values({ firstName, lastName: "Staff", email, passwordHash: await passwordHash, role, validThrough: options.validThrough ?? null, termsAcceptedAt: new Date() })
+    .returning({ id: users.id });
+  const { token } = await services.sessions.create(row.id);
+  return { userId: row.id, email, cookie: `${SESSION_COOKIE}=${token}` };
+}
+
+export async function setRole(services: Services, userId: string, role: "curator" | "admin" | "member") {
+  await services.database.db.update(users).set({ role }).where(eq(users.id, userId));
+}

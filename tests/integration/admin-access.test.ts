@@ -1,0 +1,110 @@
+/**
+ * The role walk: every console page, data call and action as a visitor, a member, an expired
+ * account, a curator, an admin and a deactivated admin, on both databases. Visitors are sent to
+ * /login and back; members get 404 everywhere; a curator gets 404 at admin-only areas.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { mayOpen } from "~/routes/admin/console-areas";
+import { users } from "../../server/db/schema";
+import { createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
+import { availableDrivers } from "../helpers/databases";
+import { dateFromToday } from "../helpers/fixtures";
+import { loadServerBuild, startTestServer, type TestServer } from "../helpers/test-server";
+import { CONSOLE_ROUTES } from "./admin-routes";
+
+const drivers = await availableDrivers();
+
+type Persona = "visitor" | "member" | "expired" | "curator" | "admin" | "deactivated";
+
+describe("the console's route table", () => {
+  it("lists every /admin route of the build in the role walk", async () => {
+    const build = await loadServerBuild();
+    const consoleIds = Object.keys(build.routes).filter((id) => id.startsWith("routes/admin/"));
+    expect(consoleIds.length).toBeGreaterThan(0);
+    expect(consoleIds.filter((id) => !CONSOLE_ROUTES.some((r) => r.id === id))).toEqual([]);
+  });
+});
+
+describe.each(drivers)("who may open the console on %s", (kind) => {
+  let server: TestServer;
+  const cookies = {} as Record<Persona, string | undefined>;
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, {}, { seed: false });
+    const s = server.services;
+    cookies.visitor = undefined;
+    cookies.member = (await createStaffAccount(s, "member", { validThrough: dateFromToday(30) })).cookie;
+    cookies.expired = (await createStaffAccount(s, "member", { validThrough: dateFromToday(-3) })).cookie;
+    cookies.curator = (await createStaffAccount(s, "curator")).cookie;
+    cookies.admin = (await createStaffAccount(s, "admin")).cookie;
+    const deactivated: StaffAccount = await createStaffAccount(s, "admin");
+    await s.database.db.update(users).set({ deactivatedAt: new Date() }).where(eq(users.id, deactivated.userId));
+    cookies.deactivated = deactivated.cookie;
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  const request = (persona: Persona, path: string, init: RequestInit = {}) =>
+    fetch(`${server.url}${path}`, {
+      redirect: "manual",
+      ...init,
+      headers: { ...(cookies[persona] ? { cookie: cookies[persona]! } : {}), ...(init.headers as Record<string, string>) },
+    });
+  const post = (persona: Persona, path: string, fields: Record<string, string>) =>
+    request(persona, path, { method: "POST", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded" } });
+
+  function allowed(persona: Persona, area: Parameters<typeof mayOpen>[1]) {
+    return (persona === "curator" || persona === "admin") && mayOpen(persona, area);
+  }
+
+  for (const persona of ["visitor", "member", "expired", "curator", "admin", "deactivated"] as const) {
+    it(`${persona}: pages, data calls and actions`, async () => {
+      for (const route of CONSOLE_ROUTES) {
+        const page = await request(persona, route.path);
+        const where = `${persona} GET ${route.path}`;
+        if (persona === "visitor" || persona === "deactivated") {
+          expect(page.status, where).toBe(302);
+          expect(page.headers.get("location"), where).toBe(`/login?redirectTo=${encodeURIComponent(route.path)}`);
+        } else if (allowed(persona, route.area)) {
+          expect(page.status, where).toBe(200);
+          expect(await page.text(), where).toContain('data-testid="console"');
+        } else {
+          expect(page.status, where).toBe(404);
+          expect(await page.text(), where).not.toContain('data-testid="console"');
+        }
+
+        // The loader data call of this route alone (what client navigation fetches).
+        const data = await request(persona, `${route.path}.data?_routes=${encodeURIComponent(route.id)}`);
+        const dataWhere = `${persona} GET ${route.path}.data (${route.id})`;
+        const body = await data.text();
+        if (persona === "visitor" || persona === "deactivated") {
+          expect(body, dataWhere).toContain("/login?redirectTo=");
+        } else if (allowed(persona, route.area)) {
+          expect(data.status, dataWhere).toBe(200);
+        } else {
+          expect(data.status, dataWhere).toBe(404);
+        }
+
+        if (!route.post) continue;
+        const answer = await post(persona, route.path, route.post);
+        const postWhere = `${persona} POST ${route.path}`;
+        if (persona === "visitor" || persona === "deactivated") {
+          expect(answer.status, postWhere).toBe(302);
+          expect(answer.headers.get("location"), postWhere).toMatch(/^\/login\?redirectTo=/);
+        } else if (allowed(persona, route.area)) {
+          expect(answer.status, postWhere).toBe(route.allowedPostStatus ?? 200);
+        } else {
+          expect(answer.status, postWhere).toBe(404);
+        }
+      }
+    });
+  }
+
+  it("a curator's navigation shows no admin-only area; an admin's shows them all", async () => {
+    const curatorPage = await (await request("curator", "/admin")).text();
+    expect(curatorPage).toContain('href="/admin/audit"');
+    expect(curatorPage).not.toContain('href="/admin/staff"');
+    const adminPage = await (await request("admin", "/admin")).text();
+    expect(adminPage).toContain('href="/admin/staff"');
+  });
+});

@@ -1,0 +1,26 @@
+/**
+ * Every page and data call of the staff console, with the area that decides who may use it and
+ * a harmless form post for its action. The role walk (admin-access.test.ts) proves each one for
+ * visitors, members, curators and admins, and fails when a console route is missing here.
+ */
+import type { ConsoleArea } from "~/routes/admin/console-areas";
+
+export interface ConsoleRoute {
+  /** Route id in the build (routes/admin/...). */
+  id: string;
+  /** An address of the route (with any :param filled by `fill`). */
+  path: string;
+  area: ConsoleArea;
+  /** A post its action answers without changing anything (null: no action). */
+  post: Record<string, string> | null;
+  /** The action's answer for someone allowed (the guard passed). */
+  allowedPostStatus?: number;
+}
+
+export const CONSOLE_ROUTES: ConsoleRoute[] = [
+  { id: "routes/admin/layout", path: "/admin", area: "dashboard", post: null },
+  { id: "routes/admin/dashboard", path: "/admin", area: "dashboard", post: null },
+  { id: "routes/admin/confirm-password", path: "/admin/confirm-password", area: "dashboard", post: { password: "wrong-password" }, allowedPostStatus: 400 },
+  { id: "routes/admin/staff", path: "/admin/staff", area: "staff", post: { intent: "nothing" }, allowedPostStatus: 400 },
+  { id: "routes/admin/audit", path: "/admin/audit", area: "audit", post: null },
+];

@@ -1,0 +1,201 @@
+/**
+ * Staff accounts and the console's own rules, on both databases: the first admin by command
+ * (one-time link, no default password; PGlite refused while the site holds it), invitations
+ * through the outbox, sign-in and back to the console, role changes behind a fresh password,
+ * deactivation, the 30-minute idle end of staff sessions, and the audit log with its filters.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog, outbox, users } from "../../server/db/schema";
+import { openDatabase } from "../../server/db/client";
+import { createStaffAccount, STAFF_PASSWORD, type StaffAccount } from "../helpers/admin-fixtures";
+import { availableDrivers } from "../helpers/databases";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+const run = promisify(execFile);
+const drivers = await availableDrivers();
+const CLI = path.resolve("build/host/admin-cli.js");
+
+const form = (fields: Record<string, string>) => ({
+  method: "POST",
+  body: new URLSearchParams(fields),
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+});
+
+describe("npm run admin:create on the embedded database", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "museum-admin-cli-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("creates the admin without a password and prints a one-time link; refuses while the site holds the database", async () => {
+    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "silent", PUBLIC_URL: "http://localhost:3999" };
+    delete (env as Record<string, string | undefined>).DATABASE_URL;
+    const { stdout } = await run(process.execPath, [CLI, "--email", "Boss@Museum.example", "--first-name", "Ada"], { env });
+    expect(stdout).toContain("Admin account created for Boss@Museum.example");
+    expect(stdout).toMatch(/http:\/\/localhost:3999\/password\/reset\?token=[A-Za-z0-9_-]{40,}/);
+
+    const database = await openDatabase({ pgliteDir: path.join(dataDir, "pglite") });
+    const [row] = await database.db.select().from(users).where(eq(users.email, "Boss@Museum.example"));
+    await database.close();
+    expect(row.role).toBe("admin");
+    expect(row.passwordHash.startsWith("$argon2")).toBe(false);
+
+    // The site running on this DATA_DIR holds PGlite's postmaster.pid: the command says to stop it.
+    mkdirSync(path.join(dataDir, "pglite"), { recursive: true });
+    writeFileSync(path.join(dataDir, "pglite", "postmaster.pid"), "-42\n");
+    const refused = await run(process.execPath, [CLI, "--email", "other@museum.example"], { env }).catch((e: { code: number; stderr: string }) => e);
+    expect("code" in refused && refused.code).toBe(1);
+    expect((refused as { stderr: string }).stderr).toContain("Stop the site");
+  }, 180_000);
+
+  it("asks for an email address", async () => {
+    const failed = await run(process.execPath, [CLI], { env: { ...process.env, DATA_DIR: dataDir } }).catch((e: { code: number; stderr: string }) => e);
+    expect((failed as { stderr: string }).stderr).toContain("Usage: npm run admin:create -- --email");
+  });
+});
+
+describe.each(drivers)("staff accounts on %s", (kind) => {
+  let server: TestServer;
+  let admin: StaffAccount;
+  let offsetMs = 0;
+  const now = () => new Date(Date.now() + offsetMs);
+  const call = (cookie: string | undefined, p: string, init: RequestInit = {}) =>
+    fetch(`${server.url}${p}`, { redirect: "manual", ...init, headers: { ...(cookie ? { cookie } : {}), ...(init.headers as Record<string, string>) } });
+  const cookieFrom = (response: Response) => response.headers.getSetCookie().find((c) => c.startsWith("museum_session="))!.split(";")[0];
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, {}, { now });
+    admin = await createStaffAccount(server.services, "admin");
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  async function linkFromOutbox(to: string): Promise<string> {
+    const rows = await server.services.database.db.select().from(outbox).where(eq(outbox.kind, "email"));
+    const mail = rows.map((r) => r.payload as { to: string; text: string }).find((p) => p.to === to)!;
+    return /\/password\/reset\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1];
+  }
+
+  it("admin:create works beside a running site on PostgreSQL and its link sets the password; sign-in goes back to the console", async () => {
+    if (kind !== "postgres") return;
+    const { stdout } = await run(process.execPath, [CLI, "--email", "chief@museum.example"], {
+      env: { ...process.env, DATABASE_URL: server.database.url!, LOG_LEVEL: "silent", PUBLIC_URL: server.url },
+    });
+    const token = /token=([A-Za-z0-9_-]+)/.exec(stdout)![1];
+    const reset = await call(undefined, "/password/reset", form({ token, password: "Chief-pass-1", confirmPassword: "Chief-pass-1" }));
+    expect(reset.status).toBe(200);
+    const login = await call(undefined, `/login?redirectTo=${encodeURIComponent("/admin/staff")}`, form({ emailAddress: "chief@museum.example", password: "Chief-pass-1" }));
+    expect(login.status).toBe(302);
+    expect(login.headers.get("location")).toBe("/admin/staff");
+    const page = await call(cookieFrom(login), "/admin/staff");
+    expect(page.status).toBe(200);
+  }, 60_000);
+
+  it("an admin invites a curator by email; the one-time link sets the password; the invitation is audited", async () => {
+    const invited = await call(admin.cookie, "/admin/staff", form({ intent: "invite", email: "new.curator@museum.example", firstName: "Nia", lastName: "Curator", role: "curator" }));
+    expect(invited.status).toBe(200);
+    expect(await invited.text()).toContain("Invitation sent to new.curator@museum.example");
+    const token = await linkFromOutbox("new.curator@museum.example");
+    const [user] = await server.services.database.db.select().from(users).where(eq(users.email, "new.curator@museum.example"));
+    expect(user.role).toBe("curator");
+    const [entry] = await server.services.database.db.select().from(auditLog).where(and(eq(auditLog.entityId, user.id), eq(auditLog.action, "staff.invite")));
+    expect(entry.actorEmail).toBe(admin.email);
+    expect(entry.after).toMatchObject({ role: "curator", email: "new.curator@museum.example" });
+
+    await call(undefined, "/password/reset", form({ token, password: "Nia-pass-123", confirmPassword: "Nia-pass-123" }));
+    const login = await call(undefined, "/login?redirectTo=%2Fadmin", form({ emailAddress: "new.curator@museum.example", password: "Nia-pass-123" }));
+    expect(login.headers.get("location")).toBe("/admin");
+    expect((await call(cookieFrom(login), "/admin")).status).toBe(200);
+    expect((await call(cookieFrom(login), "/admin/staff")).status).toBe(404);
+    // The link works once.
+    const again = await call(undefined, "/password/reset", form({ token, password: "Other-pass-1", confirmPassword: "Other-pass-1" }));
+    expect(again.status).toBe(400);
+  });
+
+  it("a login form's redirectTo never leads a member, or anyone, off the console", async () => {
+    const member = await createStaffAccount(server.services, "member");
+    const login = await call(undefined, "/login?redirectTo=%2Fadmin", form({ emailAddress: member.email, password: STAFF_PASSWORD }));
+    expect(login.status).toBe(200);
+    const away = await call(undefined, `/login?redirectTo=${encodeURIComponent("https://evil.example/admin")}`, form({ emailAddress: admin.email, password: STAFF_PASSWORD }));
+    expect(away.status).toBe(200);
+  });
+
+  it("role changes ask for the password again after 10 minutes, then apply with an audit row", async () => {
+    const curator = await createStaffAccount(server.services, "curator");
+    offsetMs += 11 * 60_000;
+    // Keep both sessions alive across the clock jump (staff sessions end after 30 minutes idle).
+    const asked = await call(admin.cookie, "/admin/staff", form({ intent: "role", userId: curator.userId, role: "admin" }));
+    expect(asked.status).toBe(302);
+    expect(asked.headers.get("location")).toBe("/admin/confirm-password?redirectTo=%2Fadmin%2Fstaff");
+    const [still] = await server.services.database.db.select().from(users).where(eq(users.id, curator.userId));
+    expect(still.role).toBe("curator");
+
+    const wrong = await call(admin.cookie, "/admin/confirm-password", form({ password: "not-it", redirectTo: "/admin/staff" }));
+    expect(wrong.status).toBe(400);
+    const confirmed = await call(admin.cookie, "/admin/confirm-password", form({ password: STAFF_PASSWORD, redirectTo: "/admin/staff" }));
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("location")).toBe("/admin/staff");
+    const offsite = await call(admin.cookie, "/admin/confirm-password", form({ password: STAFF_PASSWORD, redirectTo: "//evil.example" }));
+    expect(offsite.headers.get("location")).toBe("/admin");
+
+    const changed = await call(admin.cookie, "/admin/staff", form({ intent: "role", userId: curator.userId, role: "admin" }));
+    expect(changed.status).toBe(200);
+    const [after] = await server.services.database.db.select().from(users).where(eq(users.id, curator.userId));
+    expect(after.role).toBe("admin");
+    const [entry] = await server.services.database.db.select().from(auditLog).where(and(eq(auditLog.entityId, curator.userId), eq(auditLog.action, "staff.role")));
+    expect(entry.before).toMatchObject({ role: "curator" });
+    expect(entry.after).toMatchObject({ role: "admin" });
+
+    const own = await call(admin.cookie, "/admin/staff", form({ intent: "role", userId: admin.userId, role: "curator" }));
+    expect(own.status).toBe(400);
+  });
+
+  it("deactivating a staff member ends their sessions at once", async () => {
+    const curator = await createStaffAccount(server.services, "curator");
+    expect((await call(curator.cookie, "/admin")).status).toBe(200);
+    const done = await call(admin.cookie, "/admin/staff", form({ intent: "deactivate", userId: curator.userId }));
+    expect(done.status).toBe(200);
+    const after = await call(curator.cookie, "/admin");
+    expect(after.status).toBe(302);
+    expect(after.headers.get("location")).toMatch(/^\/login/);
+    const [entry] = await server.services.database.db.select().from(auditLog).where(and(eq(auditLog.entityId, curator.userId), eq(auditLog.action, "staff.deactivate")));
+    expect(entry).toBeDefined();
+  });
+
+  it("a staff session ends after 30 minutes idle; activity keeps it", async () => {
+    const curator = await createStaffAccount(server.services, "curator");
+    const member = await createStaffAccount(server.services, "member");
+    offsetMs += 20 * 60_000;
+    expect((await call(curator.cookie, "/admin")).status).toBe(200);
+    offsetMs += 20 * 60_000;
+    expect((await call(curator.cookie, "/admin")).status).toBe(200);
+    offsetMs += 31 * 60_000;
+    const ended = await call(curator.cookie, "/admin");
+    expect(ended.status).toBe(302);
+    // The session is gone, not just refused: the public site sees a visitor too.
+    const rows = await server.services.database.db.execute(sql`select count(*)::int as n from sessions where user_id = ${curator.userId}`);
+    expect(JSON.stringify(rows)).toContain('"n":0');
+    // Members' sessions are not staff sessions: idle time does not end them.
+    const home = await call(member.cookie, "/admin");
+    expect(home.status).toBe(404);
+    // Keep the admin's session alive for the next test.
+    admin = await createStaffAccount(server.services, "admin");
+  });
+
+  it("the audit page lists changes filtered by staff member, entity and date; a curator sees no staff entries", async () => {
+    const page = await call(admin.cookie, `/admin/audit?entity=staff&actor=${admin.userId}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Audit log");
+    const all = await (await call(admin.cookie, "/admin/audit?entity=staff")).text();
+    expect(all).toContain("Invited new.curator@museum.example as curator");
+    const future = await (await call(admin.cookie, "/admin/audit?entity=staff&from=2999-01-01")).text();
+    expect(future).not.toContain("Invited new.curator@museum.example");
+    const curator = await createStaffAccount(server.services, "curator");
+    const curatorView = await (await call(curator.cookie, "/admin/audit?entity=staff")).text();
+    expect(curatorView).not.toContain("Invited new.curator@museum.example");
+  });
+});
