@@ -34,21 +34,24 @@ function unlogged(url: string): boolean {
 }
 
 /**
- * Gives `req` an id (sent as the X-Request-Id header unless `sendId` is false: the caller writes
- * it with the rest of its headers) and logs one line when the answer has gone out or the
- * connection closed first. Usable outside Express (the host's stored-page path). Returns the id.
+ * Gives `req` an id and logs one line when the answer has gone out or the connection closed
+ * first. Usable outside Express: the host's stored-page path calls it with `forExpress` false,
+ * and writes the returned id as X-Request-Id with the rest of its headers; the Express chain
+ * gets the header and `req.log` too. Returns the id.
  */
-export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, sendId = true): string {
+export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, forExpress = true): string {
   const id = randomUUID();
   const started = performance.now();
   req.id = id;
-  let child: Logger | undefined;
-  Object.defineProperty(req, "log", {
-    configurable: true,
-    enumerable: false,
-    get: () => (child ??= logger.child({ reqId: id })),
-  });
-  if (sendId) res.setHeader("X-Request-Id", id);
+  if (forExpress) {
+    let child: Logger | undefined;
+    Object.defineProperty(req, "log", {
+      configurable: true,
+      enumerable: false,
+      get: () => (child ??= logger.child({ reqId: id })),
+    });
+    res.setHeader("X-Request-Id", id);
+  }
   const url = req.url ?? "";
   if (unlogged(url)) return id;
   // 'close' follows 'finish' on a completed answer, and comes alone when the client went away.

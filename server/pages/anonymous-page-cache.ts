@@ -92,7 +92,11 @@ export interface RenderedPage {
   wire?: WireHeaders;
 }
 
-/** Header lists (name, value, name, value…) for `writeHead`, built once per stored page. */
+/**
+ * Header lists (name, value, name, value…) for `writeHead`, built once per stored page. Each
+ * ends with `x-request-id` and a slot for its value, filled just before the list is written
+ * (writeHead reads it at once, so one list serves every request without a copy).
+ */
 export interface WireHeaders {
   identity: string[];
   gzip?: string[];
@@ -116,9 +120,16 @@ function wireHeaders(res: ServerResponse, page: RenderedPage): WireHeaders {
     else base.push(name, String(value));
   }
   base.push("vary", "Cookie, Authorization, Accept-Encoding", "x-cache", "HIT", "etag", page.content.etag);
-  const variant = (body: Buffer, encoding?: "gzip" | "br") => [...base, ...(encoding ? ["content-encoding", encoding] : []), "content-length", String(body.length)];
+  const variant = (body: Buffer, encoding?: "gzip" | "br") => [
+    ...base,
+    ...(encoding ? ["content-encoding", encoding] : []),
+    "content-length",
+    String(body.length),
+    "x-request-id",
+    "",
+  ];
   const { body, gzip, br } = page.content;
-  return { identity: variant(body), gzip: gzip && variant(gzip, "gzip"), br: br && variant(br, "br"), notModified: base };
+  return { identity: variant(body), gzip: gzip && variant(gzip, "gzip"), br: br && variant(br, "br"), notModified: [...base, "x-request-id", ""] };
 }
 
 /** The q-value an Accept-Encoding header gives `coding` (0 when refused or not named). */
@@ -328,17 +339,21 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
     const page = store.get(pageKey(null, req.url ?? ""));
     const wire = page?.wire;
     if (!page || !wire) return false;
-    // The id goes into the one header list written, not through setHeader (which would make
-    // Node merge every header of the list one by one).
-    const id = options.onServe?.(req, res);
-    const withId = (headers: string[]) => (id ? [...headers, "x-request-id", id] : headers);
+    // The id goes into the list's last slot, not through setHeader (which would make Node merge
+    // every header of the list one by one).
+    const id = options.onServe?.(req, res) ?? "-";
+    const send = (status: number, headers: string[]) => {
+      headers[headers.length - 1] = id;
+      res.writeHead(status, headers);
+    };
     if (etagMatches(req.headers["if-none-match"], page.content.etag)) {
-      res.writeHead(304, withId(wire.notModified)).end();
+      send(304, wire.notModified);
+      res.end();
       return true;
     }
     const encoding = preferredEncoding(req.headers["accept-encoding"], page.content);
     const body = encoding === "identity" ? page.content.body : page.content[encoding];
-    res.writeHead(page.status, withId((encoding === "identity" ? wire.identity : wire[encoding]) ?? wire.identity));
+    send(page.status, (encoding === "identity" ? wire.identity : wire[encoding]) ?? wire.identity);
     res.end(req.method === "HEAD" ? undefined : body);
     return true;
   }
