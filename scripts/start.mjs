@@ -1,5 +1,7 @@
 // `npm start`: builds the site when the build is missing or older than the sources, then runs
-// the compiled host (which migrates, seeds an empty database and serves).
+// the compiled host (which migrates, seeds an empty database and serves). On PostgreSQL the host
+// forks WEB_CONCURRENCY workers (default: the core count) that run build/host/index.js itself,
+// not this script, so only this process ever checks or rebuilds the build.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";

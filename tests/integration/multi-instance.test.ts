@@ -14,11 +14,13 @@ import { request } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LISTENER_APPLICATION_NAME, notifyCatalogChanged } from "../../server/catalog/change-feed";
+import { createCatalogChangeFeed, LISTENER_APPLICATION_NAME, notifyCatalogChanged } from "../../server/catalog/change-feed";
 import { openDatabase, queryRows, type DatabaseHandle } from "../../server/db/client";
 import { contactMessages, teams } from "../../server/db/schema";
+import { createLogger } from "../../server/logger";
 import { createPostgresDatabase, isPostgresReachable } from "../helpers/databases";
 
 const HOST = path.resolve("build/host/index.js");
@@ -54,7 +56,11 @@ interface Answer {
 }
 
 /** One HTTP request on a fresh connection, from `from` (a loopback address: a client of its own for the rate limits). */
-function call(port: number, pathName: string, options: { method?: string; body?: unknown; cookie?: string; from?: string; timeoutMs?: number } = {}): Promise<Answer> {
+function call(
+  port: number,
+  pathName: string,
+  options: { method?: string; body?: unknown; cookie?: string; from?: string; timeoutMs?: number; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -68,14 +74,19 @@ function call(port: number, pathName: string, options: { method?: string; body?:
         headers: {
           ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}),
           ...(options.cookie ? { cookie: options.cookie } : {}),
+          ...options.headers,
         },
         timeout: options.timeoutMs ?? 10_000,
       },
       (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const raw = Buffer.concat(chunks);
+          const encoding = res.headers["content-encoding"];
+          const text = (encoding === "br" ? brotliDecompressSync(raw) : encoding === "gzip" ? gunzipSync(raw) : raw).toString("utf8");
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
+        });
         res.on("error", reject);
       },
     );
@@ -214,6 +225,35 @@ describe.skipIf(missing !== null)("several instances behind nginx on one Postgre
       expect(home.status, `port ${port}`).toBe(200);
       expect(home.text).toContain("</html>");
     }
+  });
+
+  it("answers a stored visitor page before Express with the same headers as its first answer", async () => {
+    const about = "/about";
+    const first = await call(a.port, about, { headers: { "accept-encoding": "gzip" } });
+    expect(["MISS", "HIT"]).toContain(first.headers["x-cache"]);
+    const stored = await call(a.port, about, { headers: { "accept-encoding": "gzip, deflate, br" } });
+    expect(stored.headers["x-cache"]).toBe("HIT");
+    expect(stored.headers["content-encoding"]).toBe("br");
+    expect(stored.text).toBe(first.text);
+    for (const name of ["content-security-policy", "permissions-policy", "x-content-type-options", "x-frame-options", "referrer-policy", "cache-control", "content-type", "etag"]) {
+      expect(stored.headers[name], name).toBe(first.headers[name]);
+    }
+    expect(stored.headers["content-security-policy"]).toMatch(/script-src 'self' 'sha256-/);
+    expect(stored.headers["content-security-policy"]).not.toContain("'nonce-");
+    expect(stored.headers.vary).toBe("Cookie, Authorization, Accept-Encoding");
+    expect(stored.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await call(a.port, about)).headers["x-request-id"]).not.toBe(stored.headers["x-request-id"]);
+    const plain = await call(a.port, about, { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(Number(plain.headers["content-length"])).toBe(Buffer.byteLength(plain.text));
+    const gzip = await call(a.port, about, { headers: { "accept-encoding": "br;q=0, gzip" } });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    const again = await call(a.port, about, { headers: { "if-none-match": String(stored.headers.etag) } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe("");
+    const head = await call(a.port, about, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe("");
   });
 
   let session = "";
@@ -362,5 +402,37 @@ describe.skipIf(missing !== null)("several instances behind nginx on one Postgre
     const [{ n }] = await queryRows<{ n: number }>(handle.db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = ${LISTENER_APPLICATION_NAME}`);
     expect(n).toBe(0);
     await expect(call(b.port, "/healthz", { timeoutMs: 1000 })).rejects.toThrow();
+  });
+});
+
+describe("catalog change feed on PGlite (one process, no nginx needed)", () => {
+  it("tells its listeners about a committed change, never about a rolled-back one", async () => {
+    const handle = await openDatabase({});
+    const feed = createCatalogChangeFeed({ database: handle, logger: createLogger("silent") });
+    let changes = 0;
+    feed.onChange(() => changes++);
+    await feed.start();
+    try {
+      expect(feed.listening).toBe(true);
+      const settle = () => new Promise((r) => setTimeout(r, 50));
+      await handle.db.transaction(async (tx) => {
+        await feed.notify(tx as unknown as typeof handle.db);
+        await settle();
+        expect(changes).toBe(0); // not before the commit
+      });
+      await settle();
+      expect(changes).toBe(1);
+      await expect(
+        handle.db.transaction(async (tx) => {
+          await feed.notify(tx as unknown as typeof handle.db);
+          throw new Error("the change failed");
+        }),
+      ).rejects.toThrow("the change failed");
+      await settle();
+      expect(changes).toBe(1);
+    } finally {
+      await feed.stop();
+      await handle.close();
+    }
   });
 });
