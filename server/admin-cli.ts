@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { createAdminServices } from "./admin/admin-services";
+import { notifyCatalogChanged } from "./catalog/change-feed";
 import { loadConfig } from "./config";
 import { openDatabase } from "./db/client";
 import { runMigrations } from "./db/migrate";
@@ -60,7 +61,7 @@ if (!config.DATABASE_URL && existsSync(path.join(pgliteDir, "postmaster.pid"))) 
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir });
 try {
   await runMigrations(database, fileURLToPath(new URL("../../drizzle", import.meta.url)));
-  const admin = createAdminServices({ db: database.db, publicUrl: config.PUBLIC_URL });
+  const admin = createAdminServices({ db: database.db, publicUrl: config.PUBLIC_URL, notifyCollectionChange: (tx) => notifyCatalogChanged(tx ?? database.db) });
   const { link, created } = await admin.staff.createAdmin({ email: email.data, firstName: firstName.data, lastName: lastName.data });
   process.stdout.write(
     [

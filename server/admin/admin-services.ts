@@ -4,6 +4,7 @@
  */
 import type { Database } from "../db/client";
 import { createAuditLog } from "./audit-log";
+import { createCollectionAdmin } from "./collection-service";
 import { createStaffService } from "./staff-service";
 
 export interface AdminDeps {
@@ -11,12 +12,15 @@ export interface AdminDeps {
   publicUrl: string;
   now?: () => Date;
   onEnqueued?: () => void;
+  /** The change feed's notify (server/catalog/change-feed.ts): every instance's caches forget on commit. */
+  notifyCollectionChange: (tx?: Database) => Promise<void>;
 }
 
 export function createAdminServices(deps: AdminDeps) {
   return {
     audit: createAuditLog(deps.db),
     staff: createStaffService(deps),
+    collection: createCollectionAdmin({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
   };
 }
 

@@ -33,11 +33,12 @@ export interface TestServer {
 export async function startTestServer(
   kind: DriverKind,
   env: Record<string, string> = {},
-  options: { now?: () => Date; logger?: Logger; seed?: boolean } = {},
+  /** `listen`: start the catalog change feed (LISTEN/NOTIFY), as the production host does. */
+  options: { now?: () => Date; logger?: Logger; seed?: boolean; listen?: boolean } = {},
 ): Promise<TestServer> {
   const database = await openTestDatabase(kind);
   const dataDir = mkdtempSync(path.join(tmpdir(), "museum-test-"));
-  const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", RATE_LIMIT_RELAXED: "true", DATA_DIR: dataDir, ...env });
+  const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", RATE_LIMIT_RELAXED: "true", DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url } : {}), ...env });
   const services = createServices({
     config,
     database: database.handle,
@@ -46,6 +47,7 @@ export async function startTestServer(
     now: options.now,
   });
   if (options.seed) await seedCollection({ db: database.handle.db, media: services.images });
+  if (options.listen) await services.catalogChanges.start();
   const app = createApp({ services, build: await loadServerBuild(), clientDir: path.resolve("build/client") });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
@@ -56,6 +58,7 @@ export async function startTestServer(
     database,
     config,
     async close() {
+      await services.catalogChanges.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await database.drop();

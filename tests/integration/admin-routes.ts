@@ -23,4 +23,13 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/confirm-password", path: "/admin/confirm-password", area: "dashboard", post: { password: "wrong-password" }, allowedPostStatus: 400 },
   { id: "routes/admin/staff", path: "/admin/staff", area: "staff", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/audit", path: "/admin/audit", area: "audit", post: null },
+  { id: "routes/admin/teams", path: "/admin/teams", area: "collection", post: null },
+  { id: "routes/admin/team-edit", path: "/admin/teams/new", area: "collection", post: { name: "" }, allowedPostStatus: 400 },
+  { id: "routes/admin/categories", path: "/admin/categories", area: "collection", post: null },
+  { id: "routes/admin/category-edit", path: "/admin/categories/new", area: "collection", post: { categoryName: "" }, allowedPostStatus: 400 },
+  { id: "routes/admin/exhibits", path: "/admin/exhibits", area: "collection", post: null },
+  { id: "routes/admin/exhibit-edit", path: "/admin/exhibits/new", area: "collection", post: { title: "" }, allowedPostStatus: 400 },
+  { id: "routes/admin/enshrinees", path: "/admin/enshrinees", area: "collection", post: null },
+  { id: "routes/admin/enshrinee-edit", path: "/admin/enshrinees/new", area: "collection", post: { fullName: "" }, allowedPostStatus: 400 },
+  { id: "routes/admin/banner", path: "/admin/banner", area: "banner", post: { intent: "nothing" }, allowedPostStatus: 400 },
 ];

@@ -102,9 +102,7 @@ export function Pager({ page, pageSize, total, search }: { page: number; pageSiz
           Previous
         </Link>
       ) : null}
-      <span>
-        Page {Math.min(page, pages)} of {pages} ({total.toLocaleString("en-US")} in all)
-      </span>
+      <span>{`Page ${Math.min(page, pages)} of ${pages} (${total.toLocaleString("en-US")} in all)`}</span>
       {page < pages ? (
         <Link to={to(page + 1)} className="font-semibold text-blue-800 underline">
           Next
@@ -113,3 +111,32 @@ export function Pager({ page, pageSize, total, search }: { page: number; pageSiz
     </nav>
   );
 }
+
+/** The search box of a list (a GET form: works without JavaScript, keeps the sort). */
+export function ListSearch({ q, label, children }: { q?: string; label: string; children?: ReactNode }) {
+  return (
+    <form method="get" className="mb-4 flex flex-wrap items-end gap-3 text-sm" role="search">
+      <div>
+        <label htmlFor="q" className="block font-semibold">
+          {label}
+        </label>
+        <input id="q" name="q" type="search" defaultValue={q ?? ""} className="rounded border border-stone-500 px-2 py-1" />
+      </div>
+      {children}
+      <button type="submit" className="rounded bg-ink px-3 py-1 font-semibold text-gold">
+        Search
+      </button>
+    </form>
+  );
+}
+
+export function AddLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Link to={to} className="rounded bg-ink px-4 py-2 font-semibold text-gold hover:bg-steel">
+      {children}
+    </Link>
+  );
+}
+
+/** A notice carried in the address after a redirect (saved, deleted): fixed texts only. */
+export const NOTICES: Record<string, string> = { saved: "Saved.", deleted: "Deleted." };

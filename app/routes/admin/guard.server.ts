@@ -61,3 +61,20 @@ export function formText(form: FormData, name: string): string {
   const v = form.get(name);
   return typeof v === "string" ? v : "";
 }
+
+/** A list page's query: search, sort among `sorts`, direction, page. */
+export function listQuery<S extends string>(url: URL, sorts: readonly S[], fallback: S, pageSize = 50) {
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  const sortParam = url.searchParams.get("sort") as S | null;
+  const sort = sortParam && sorts.includes(sortParam) ? sortParam : fallback;
+  const dir: "asc" | "desc" = url.searchParams.get("dir") === "desc" ? "desc" : "asc";
+  return { q: q || undefined, sort, dir, page: pageParam(url), pageSize };
+}
+
+/** The query string of a list's search, sort and filters (for its pager). */
+export function searchOf(url: URL): string {
+  const params = new URLSearchParams(url.search);
+  params.delete("page");
+  params.delete("notice");
+  return params.toString();
+}

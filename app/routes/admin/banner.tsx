@@ -1,0 +1,123 @@
+/**
+ * /admin/banner: the home page's carousel, desktop and mobile slides: add, edit, move up or
+ * down, remove. Each change rewrites that variant's order in one transaction with its audit row.
+ */
+import { Form, useActionData } from "react-router";
+import type { Route } from "./+types/banner";
+import { ConsoleHeading, ConsoleNotice, DangerButton, inputProps, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { rateLimitedAnswer } from "~/lib/guards.server";
+import { bannerSlideSchema, fieldErrors, formObject } from "./console-schemas";
+import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireConsole(context, request, "banner");
+  return context.services.admin.collection.banner.list();
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = requireConsole(context, request, "banner");
+  const limited = rateLimitedAnswer<ConsoleResult>(context, (message) => ({ ok: false, message }));
+  if (limited) return limited;
+  const form = await request.formData();
+  const intent = formText(form, "intent");
+  const variant = formText(form, "variant") === "mobile" ? "mobile" : "desktop";
+  const position = Number(formText(form, "position"));
+  const banner = context.services.admin.collection.banner;
+  const actor = actorOf(staff);
+  if (intent === "up" || intent === "down") return consoleAnswer(await banner.edit(actor, variant, { kind: "move", position, by: intent === "up" ? -1 : 1 }));
+  if (intent === "remove") return consoleAnswer(await banner.edit(actor, variant, { kind: "remove", position }));
+  if (intent === "add" || intent === "update") {
+    const parsed = bannerSlideSchema.safeParse(formObject(form));
+    if (!parsed.success) return consoleAnswer({ ok: false, message: Object.values(fieldErrors(parsed.error)).join(" "), errors: fieldErrors(parsed.error) });
+    const op = intent === "add" ? ({ kind: "add", slide: parsed.data } as const) : ({ kind: "update", position, slide: parsed.data } as const);
+    return consoleAnswer(await banner.edit(actor, variant, op));
+  }
+  return consoleAnswer({ ok: false, message: "Unknown action." });
+}
+
+type Slide = Route.ComponentProps["loaderData"]["desktop"][number];
+
+function SlideFields({ slide, prefix }: { slide?: Slide; prefix: string }) {
+  return (
+    <>
+      <label className="text-sm">
+        Image
+        <input {...inputProps(`${prefix}-file`)} name="file" defaultValue={slide?.file ?? "banners/"} required />
+      </label>
+      <label className="text-sm">
+        Description
+        <input {...inputProps(`${prefix}-alt`)} name="alt" defaultValue={slide?.alt} required />
+      </label>
+      <label className="text-sm">
+        Width
+        <input {...inputProps(`${prefix}-width`)} name="width" type="number" defaultValue={slide?.width ?? 1600} required />
+      </label>
+      <label className="text-sm">
+        Height
+        <input {...inputProps(`${prefix}-height`)} name="height" type="number" defaultValue={slide?.height ?? 600} required />
+      </label>
+    </>
+  );
+}
+
+function Variant({ variant, slides }: { variant: "desktop" | "mobile"; slides: Slide[] }) {
+  return (
+    <section className="mb-10">
+      <h2 className="mb-3 text-xl font-bold capitalize">{variant} slides</h2>
+      <ol className="space-y-4">
+        {slides.map((s, i) => (
+          <li key={`${variant}-${s.position}`} className="rounded border border-stone-300 p-3">
+            <p className="mb-2 font-semibold">
+              Slide {i + 1}: {s.alt}
+            </p>
+            <Form method="post" className="grid gap-2 sm:grid-cols-4">
+              <input type="hidden" name="variant" value={variant} />
+              <input type="hidden" name="position" value={s.position} />
+              <SlideFields slide={s} prefix={`${variant}-${s.position}`} />
+              <div className="flex flex-wrap gap-2 sm:col-span-4">
+                <PrimaryButton name="intent" value="update">
+                  Save slide {i + 1}
+                </PrimaryButton>
+                <button type="submit" name="intent" value="up" disabled={i === 0} className="rounded border border-ink px-3 py-1 disabled:opacity-40">
+                  Move up<span className="sr-only"> slide {i + 1}</span>
+                </button>
+                <button type="submit" name="intent" value="down" disabled={i === slides.length - 1} className="rounded border border-ink px-3 py-1 disabled:opacity-40">
+                  Move down<span className="sr-only"> slide {i + 1}</span>
+                </button>
+                <DangerButton name="intent" value="remove">
+                  Remove<span className="sr-only"> slide {i + 1}</span>
+                </DangerButton>
+              </div>
+            </Form>
+          </li>
+        ))}
+      </ol>
+      <Form method="post" className="mt-4 grid gap-2 rounded border border-dashed border-stone-500 p-3 sm:grid-cols-4">
+        <input type="hidden" name="variant" value={variant} />
+        <p className="font-semibold sm:col-span-4">Add a {variant} slide</p>
+        <SlideFields prefix={`${variant}-new`} />
+        <div className="sm:col-span-4">
+          <PrimaryButton name="intent" value="add">
+            Add slide
+          </PrimaryButton>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+export default function Banner({ loaderData }: Route.ComponentProps) {
+  const result = useActionData<typeof action>();
+  return (
+    <section>
+      <ConsoleHeading>Home banner</ConsoleHeading>
+      <ConsoleNotice result={result} />
+      <Variant variant="desktop" slides={loaderData.desktop} />
+      <Variant variant="mobile" slides={loaderData.mobile} />
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Home banner | Staff console" }];
+}

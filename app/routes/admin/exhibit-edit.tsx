@@ -1,0 +1,148 @@
+/**
+ * /admin/exhibits/:id (or new): every field the public pages use: team, category, titles, the
+ * rich text (sanitized on the server), thumbnail and matching photo with their descriptions,
+ * year, the active and favorite-story flags, and the enshrinees it is linked to. Deleting is
+ * refused while enshrinees link to it.
+ */
+import { data, Form, redirect, useActionData } from "react-router";
+import type { Route } from "./+types/exhibit-edit";
+import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { rateLimitedAnswer } from "~/lib/guards.server";
+import { exhibitSchema, fieldErrors, formObject, uuidSchema } from "./console-schemas";
+import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  requireConsole(context, request, "collection");
+  const notice = NOTICES[new URL(request.url).searchParams.get("notice") ?? ""] ?? null;
+  const collection = context.services.admin.collection;
+  const [teams, categories, enshrinees] = await Promise.all([collection.teams.options(), collection.categories.options(), collection.enshrinees.options()]);
+  if (params.id === "new") return { exhibit: null, teams, categories, enshrinees, notice };
+  if (!uuidSchema.safeParse(params.id).success) throw data(null, { status: 404 });
+  const exhibit = await collection.exhibits.get(params.id);
+  if (!exhibit) throw data(null, { status: 404 });
+  return { exhibit, teams, categories, enshrinees, notice };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const staff = requireConsole(context, request, "collection");
+  const limited = rateLimitedAnswer<ConsoleResult>(context, (message) => ({ ok: false, message }));
+  if (limited) return limited;
+  const form = await request.formData();
+  const id = params.id === "new" ? null : params.id;
+  if (id && !uuidSchema.safeParse(id).success) throw data(null, { status: 404 });
+  const exhibits = context.services.admin.collection.exhibits;
+  if (formText(form, "intent") === "delete" && id) {
+    const done = await exhibits.remove(actorOf(staff), id);
+    return done.ok ? redirect("/admin/exhibits?notice=deleted") : consoleAnswer(done, 409);
+  }
+  const parsed = exhibitSchema.safeParse(formObject(form, ["enshrineeIds"]));
+  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error) });
+  const v = parsed.data;
+  const saved = await exhibits.save(actorOf(staff), id, {
+    ...v,
+    matchingPhoto: v.matchingPhoto || null,
+    matchingPhotoAlt: v.matchingPhoto ? v.matchingPhotoAlt : null,
+  });
+  return saved.ok ? redirect(`/admin/exhibits/${saved.id}?notice=saved`) : consoleAnswer(saved, 400);
+}
+
+export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
+  const result = useActionData<typeof action>();
+  const errors = (result && "errors" in result ? result.errors : undefined) ?? {};
+  const { exhibit: x, teams, categories, enshrinees } = loaderData;
+  return (
+    <section className="max-w-3xl">
+      <ConsoleHeading>{x ? `Exhibit: ${x.title}` : "New exhibit"}</ConsoleHeading>
+      <ConsoleNotice result={result ?? (loaderData.notice ? { ok: true, message: loaderData.notice } : null)} />
+      <Form method="post" className="space-y-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Team" name="teamId" error={errors.teamId}>
+            <select {...inputProps("teamId", errors.teamId)} defaultValue={x?.teamId ?? ""} required>
+              <option value="">Choose a team</option>
+              {teams.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Category" name="categoryId" error={errors.categoryId}>
+            <select {...inputProps("categoryId", errors.categoryId)} defaultValue={x?.categoryId ?? ""} required>
+              <option value="">Choose a category</option>
+              {categories.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+        <Field label="Title" name="title" error={errors.title}>
+          <input {...inputProps("title", errors.title)} defaultValue={x?.title} required />
+        </Field>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Short title (what visitors see)" name="shortTitle" error={errors.shortTitle}>
+            <input {...inputProps("shortTitle", errors.shortTitle)} defaultValue={x?.shortTitle} required />
+          </Field>
+          <Field label="Year" name="year" error={errors.year}>
+            <input {...inputProps("year", errors.year)} type="number" min={1850} max={2100} defaultValue={x?.year ?? new Date().getFullYear()} required />
+          </Field>
+        </div>
+        <Field
+          label="Text (members only)"
+          name="descriptionHtml"
+          error={errors.descriptionHtml}
+          hint="Paragraphs separated by a blank line, or simple HTML: bold, italics, lists, links. Anything else is removed when saved."
+        >
+          <textarea {...inputProps("descriptionHtml", errors.descriptionHtml, true)} defaultValue={x?.descriptionHtml ?? x?.description ?? ""} rows={12} />
+        </Field>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Thumbnail (media file)" name="thumbnail" error={errors.thumbnail}>
+            <input {...inputProps("thumbnail", errors.thumbnail)} defaultValue={x?.thumbnail} />
+          </Field>
+          <Field label="Thumbnail description" name="thumbnailAlt" error={errors.thumbnailAlt}>
+            <input {...inputProps("thumbnailAlt", errors.thumbnailAlt)} defaultValue={x?.thumbnailAlt} />
+          </Field>
+          <Field label="Matching photo (media file, optional)" name="matchingPhoto" error={errors.matchingPhoto}>
+            <input {...inputProps("matchingPhoto", errors.matchingPhoto)} defaultValue={x?.matchingPhoto ?? ""} />
+          </Field>
+          <Field label="Matching photo description" name="matchingPhotoAlt" error={errors.matchingPhotoAlt}>
+            <input {...inputProps("matchingPhotoAlt", errors.matchingPhotoAlt)} defaultValue={x?.matchingPhotoAlt ?? ""} />
+          </Field>
+        </div>
+        <fieldset className="flex flex-wrap gap-6">
+          <legend className="sr-only">Flags</legend>
+          <label className="flex items-center gap-2">
+            <input type="checkbox" name="active" defaultChecked={x?.active ?? false} /> Active (shown on the category page)
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="checkbox" name="favoriteStory" defaultChecked={x?.favoriteStory ?? false} /> Favorite story
+          </label>
+        </fieldset>
+        <fieldset>
+          <legend className="font-semibold">Enshrinees (their Exhibits and Mentions list this exhibit)</legend>
+          {errors.enshrineeIds ? <p className="text-sm font-semibold text-red-800">{errors.enshrineeIds}</p> : null}
+          <div className="mt-2 grid max-h-64 gap-1 overflow-y-auto rounded border border-stone-300 p-2 sm:grid-cols-2">
+            {enshrinees.map((e) => (
+              <label key={e.id} className="flex items-center gap-2 text-sm">
+                <input type="checkbox" name="enshrineeIds" value={e.id} defaultChecked={x?.enshrineeIds.includes(e.id) ?? false} /> {e.name}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <PrimaryButton>Save exhibit</PrimaryButton>
+      </Form>
+      {x ? (
+        <Form method="post" className="mt-8 border-t border-stone-300 pt-4">
+          <DangerButton name="intent" value="delete">
+            Delete this exhibit
+          </DangerButton>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Exhibit | Staff console" }];
+}

@@ -1,0 +1,79 @@
+/** /admin/teams/:id (or /admin/teams/new): a team's fields, and deleting it (refused while it has exhibits). */
+import { data, Form, redirect, useActionData } from "react-router";
+import type { Route } from "./+types/team-edit";
+import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { rateLimitedAnswer } from "~/lib/guards.server";
+import { fieldErrors, formObject, teamSchema, uuidSchema } from "./console-schemas";
+import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  requireConsole(context, request, "collection");
+  const notice = NOTICES[new URL(request.url).searchParams.get("notice") ?? ""] ?? null;
+  if (params.id === "new") return { team: null, notice };
+  if (!uuidSchema.safeParse(params.id).success) throw data(null, { status: 404 });
+  const team = await context.services.admin.collection.teams.get(params.id);
+  if (!team) throw data(null, { status: 404 });
+  return { team, notice };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const staff = requireConsole(context, request, "collection");
+  const limited = rateLimitedAnswer<ConsoleResult>(context, (message) => ({ ok: false, message }));
+  if (limited) return limited;
+  const form = await request.formData();
+  const id = params.id === "new" ? null : params.id;
+  if (id && !uuidSchema.safeParse(id).success) throw data(null, { status: 404 });
+  const teams = context.services.admin.collection.teams;
+  if (formText(form, "intent") === "delete" && id) {
+    const done = await teams.remove(actorOf(staff), id);
+    return done.ok ? redirect("/admin/teams?notice=deleted") : consoleAnswer(done, 409);
+  }
+  const parsed = teamSchema.safeParse(formObject(form));
+  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error) });
+  const saved = await teams.save(actorOf(staff), id, parsed.data);
+  return saved.ok ? redirect(`/admin/teams/${saved.id}?notice=saved`) : consoleAnswer(saved);
+}
+
+export default function TeamEdit({ loaderData }: Route.ComponentProps) {
+  const result = useActionData<typeof action>();
+  const errors = (result && "errors" in result ? result.errors : undefined) ?? {};
+  const t = loaderData.team;
+  return (
+    <section className="max-w-3xl">
+      <ConsoleHeading>{t ? `Team: ${t.name}` : "New team"}</ConsoleHeading>
+      <ConsoleNotice result={result ?? (loaderData.notice ? { ok: true, message: loaderData.notice } : null)} />
+      <Form method="post" className="space-y-4">
+        <Field label="Name" name="name" error={errors.name}>
+          <input {...inputProps("name", errors.name)} defaultValue={t?.name} required />
+        </Field>
+        <Field label="League" name="league" error={errors.league}>
+          <input {...inputProps("league", errors.league)} defaultValue={t?.league} required />
+        </Field>
+        <Field label="Logo (media file)" name="logo" error={errors.logo} hint="For example logos/steelers.svg">
+          <input {...inputProps("logo", errors.logo, true)} defaultValue={t?.logo} />
+        </Field>
+        <Field label="Headline" name="headline" error={errors.headline}>
+          <input {...inputProps("headline", errors.headline)} defaultValue={t?.headline} required />
+        </Field>
+        <Field label="Summary and description" name="description" error={errors.description}>
+          <textarea {...inputProps("description", errors.description)} defaultValue={t?.description} rows={8} required />
+        </Field>
+        <Field label="Order on the home page" name="sortOrder" error={errors.sortOrder}>
+          <input {...inputProps("sortOrder", errors.sortOrder)} type="number" min={0} defaultValue={t?.sortOrder ?? 0} />
+        </Field>
+        <PrimaryButton>Save team</PrimaryButton>
+      </Form>
+      {t ? (
+        <Form method="post" className="mt-8 border-t border-stone-300 pt-4">
+          <DangerButton name="intent" value="delete">
+            Delete this team
+          </DangerButton>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Team | Staff console" }];
+}
