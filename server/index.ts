@@ -68,14 +68,17 @@ async function runPrimary(count: number, log: Logger) {
 
   let stopping = false;
   const recentDeaths: number[] = [];
+  // Our own count: cluster.workers may still list a worker whose 'exit' came before its 'disconnect'.
+  const alive = new Set<number>();
   // Workers run this compiled entry itself, not whatever started the primary (scripts/start.mjs).
   cluster.setupPrimary({ exec: here("./index.js") });
-  const fork = () => cluster.fork();
+  const fork = () => alive.add(cluster.fork().id);
   for (let i = 0; i < count; i++) fork();
 
   cluster.on("exit", (worker, code, signal) => {
+    alive.delete(worker.id);
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) {
+      if (alive.size === 0) {
         log.info("stopped");
         exit(0);
       }
@@ -90,16 +93,18 @@ async function runPrimary(count: number, log: Logger) {
       log.fatal({ deaths: recentDeaths.length }, "workers keep dying; giving up");
       exit(1);
     }
-    setTimeout(fork, Math.min(5_000, 200 * recentDeaths.length)).unref();
+    // Not unref'd: with every worker dead, this timer is what keeps the primary alive.
+    setTimeout(() => {
+      if (!stopping) fork();
+    }, Math.min(5_000, 200 * recentDeaths.length));
   });
 
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "shutting down workers");
-    const workers = Object.values(cluster.workers ?? {});
-    if (workers.length === 0) exit(0);
-    for (const worker of workers) worker?.process.kill("SIGTERM");
+    if (alive.size === 0) exit(0);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
     setTimeout(() => {
       log.error("workers did not stop in time");
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");

@@ -9,7 +9,7 @@
  * Needs PostgreSQL and nginx: outside CI a missing one skips with the reason, in CI it fails.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -394,6 +394,40 @@ describe.skipIf(missing !== null)("several instances behind nginx on one Postgre
     expect(late.filter((r) => r.status !== 201 && r.status !== 200)).toEqual([]);
     expect((await call(b.port, "/healthz")).status).toBe(200);
     expect((await viaNginx("/")).status).toBe(200);
+  }, 30_000);
+
+  /** The pids of a process's children (Linux /proc). */
+  function childrenOf(pid: number): number[] {
+    const found: number[] = [];
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) found.push(Number(entry));
+      } catch {
+        // the process is gone
+      }
+    }
+    return found;
+  }
+
+  it("replaces a worker that dies, and keeps answering meanwhile", async () => {
+    const before = childrenOf(b.child.pid!);
+    expect(before).toHaveLength(2);
+    process.kill(before[0], "SIGKILL");
+    // Node's round-robin cluster can hand a connection accepted in the very instant of the death
+    // to the dead worker (it then waits for the client's timeout); once the primary has seen the
+    // exit, a few milliseconds later, every connection goes to a live worker.
+    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 10; i++) expect((await call(b.port, "/healthz", { timeoutMs: 2_000 })).status).toBe(200);
+    let after: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      after = childrenOf(b.child.pid!);
+      if (after.length === 2 && !after.includes(before[0]) && (await call(b.port, "/healthz").then((r) => r.status, () => 0)) === 200) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(after).toHaveLength(2);
+    expect(after).not.toContain(before[0]);
   }, 30_000);
 
   it("stops every worker of an instance on SIGTERM and exits 0", async () => {
