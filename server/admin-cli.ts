@@ -61,7 +61,7 @@ if (!config.DATABASE_URL && existsSync(path.join(pgliteDir, "postmaster.pid"))) 
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir });
 try {
   await runMigrations(database, fileURLToPath(new URL("../../drizzle", import.meta.url)));
-  const admin = createAdminServices({ db: database.db, publicUrl: config.PUBLIC_URL, notifyCollectionChange: (tx) => notifyCatalogChanged(tx ?? database.db) });
+  const admin = createAdminServices({ db: database.db, publicUrl: config.PUBLIC_URL, notifyCollectionChange: (tx) => notifyCatalogChanged(tx ?? database.db), mediaDir: path.join(config.DATA_DIR, "media") });
   const { link, created } = await admin.staff.createAdmin({ email: email.data, firstName: firstName.data, lastName: lastName.data });
   process.stdout.write(
     [

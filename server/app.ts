@@ -120,7 +120,12 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
     createImageRouter({
       images: services.images,
       isMemberOnly: isMemberOnlyImage,
-      isMember: async (req) => canSeeMemberContent(req.res ? viewerOf(req.res) : null),
+      // Staff see member-only photos too: the console shows the photos they manage (decision 015).
+      isMember: async (req) => {
+        const viewer = req.res ? viewerOf(req.res) : null;
+        const role = (viewer as { role?: string } | null)?.role;
+        return canSeeMemberContent(viewer) || role === "curator" || role === "admin";
+      },
     }),
   );
 

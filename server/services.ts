@@ -120,7 +120,7 @@ export function createServices(deps: ServiceDeps) {
     contact,
     botCheck,
     onEnqueued,
-    admin: createAdminServices({ db, publicUrl: config.PUBLIC_URL, now, onEnqueued, notifyCollectionChange: (tx) => catalogChanges.notify(tx) }),
+    admin: createAdminServices({ db, publicUrl: config.PUBLIC_URL, now, onEnqueued, notifyCollectionChange: (tx) => catalogChanges.notify(tx), mediaDir: path.join(config.DATA_DIR, "media") }),
   };
 }
 

@@ -5,6 +5,9 @@
 import type { Database } from "../db/client";
 import { createAuditLog } from "./audit-log";
 import { createCollectionAdmin } from "./collection-service";
+import { createDiskMediaStorage } from "../media/media-storage";
+import { createPhotoAdmin } from "./photo-service";
+import { createExhibitPreview } from "./exhibit-preview";
 import { createStaffService } from "./staff-service";
 
 export interface AdminDeps {
@@ -14,6 +17,8 @@ export interface AdminDeps {
   onEnqueued?: () => void;
   /** The change feed's notify (server/catalog/change-feed.ts): every instance's caches forget on commit. */
   notifyCollectionChange: (tx?: Database) => Promise<void>;
+  /** DATA_DIR/media: where uploaded originals are stored (the image routes render from it). */
+  mediaDir: string;
 }
 
 export function createAdminServices(deps: AdminDeps) {
@@ -21,6 +26,8 @@ export function createAdminServices(deps: AdminDeps) {
     audit: createAuditLog(deps.db),
     staff: createStaffService(deps),
     collection: createCollectionAdmin({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
+    previewExhibit: createExhibitPreview(deps.db),
+    photos: createPhotoAdmin({ db: deps.db, storage: createDiskMediaStorage(deps.mediaDir), now: deps.now, notifyChange: deps.notifyCollectionChange }),
   };
 }
 

@@ -15,17 +15,31 @@ export interface BodyRule {
   maxBytes: number;
   /** Content types accepted (the part before any `;`). */
   types: readonly string[];
+  /**
+   * Handed to the page as a stream cut off at `maxBytes` instead of a buffered body (file
+   * uploads, parsed part by part by the route's action): `limitedBodyStream`.
+   */
+  stream?: boolean;
 }
 
 const KB = 1024;
 
 /** First match wins. */
 export const BODY_LIMITS: readonly BodyRule[] = [
+  // Console photo uploads (decision 015): up to 12 files of at most 15 MB each, streamed to the
+  // action, which checks each file by decoding it.
+  {
+    name: "console photo upload",
+    matches: (p) => /^\/admin\/exhibits\/[0-9a-f-]{36}\/photos\/upload(?:\.data)?$/.test(p),
+    maxBytes: 64 * 1024 * KB,
+    types: ["multipart/form-data"],
+    stream: true,
+  },
   // Stripe signs the raw body; its events are a few kilobytes.
   { name: "Stripe webhook", matches: (p) => p === "/api/stripe/webhook", maxBytes: 512 * KB, types: ["application/json"] },
   { name: "JSON API", matches: (p) => p.startsWith("/api/"), maxBytes: 64 * KB, types: ["application/json"] },
   // Page forms: the longest field is a 5,000-character contact message (at most ~45 KB encoded).
-  // No page takes files yet; an upload route gets its own, larger multipart rule above this one.
+  // Pages that take files have their own, larger multipart rule above this one.
   { name: "page form", matches: () => true, maxBytes: 64 * KB, types: ["application/x-www-form-urlencoded"] },
 ];
 
@@ -139,3 +153,43 @@ export const readJsonBody: RequestHandler = async (req, res, next) => {
     next(error);
   }
 };
+
+/** Raised by `limitedBodyStream` when a streamed body passes its rule's limit. */
+export class BodyTooLargeError extends Error {
+  override name = "BodyTooLargeError";
+  constructor(readonly maxBytes: number) {
+    super(HOST_MESSAGES.bodyTooLarge(formatBytes(maxBytes)));
+  }
+}
+
+/**
+ * The body of `req` as a web stream that errors with BodyTooLargeError the moment it passes
+ * `maxBytes` (and stops reading the socket), for rules marked `stream`: the route parses it
+ * part by part and nothing is buffered whole. Pulled on demand, so a slow consumer holds the
+ * client back instead of filling memory.
+ */
+export function limitedBodyStream(req: Request, maxBytes: number): ReadableStream<Uint8Array> {
+  let size = 0;
+  const iterator = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done } = await iterator.next();
+        if (done) return controller.close();
+        size += value.length;
+        if (size > maxBytes) {
+          controller.error(new BodyTooLargeError(maxBytes));
+          req.unpipe();
+          req.pause();
+          return;
+        }
+        controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+}

@@ -2,14 +2,15 @@
  * Hands page requests (documents and React Router's `.data` calls) to React Router. Only GET,
  * HEAD and POST reach it (anything else: 405); a posted form is read here, within the body limit
  * of server/http/body-limits.ts, before React Router sees it, so no page action can be made to
- * buffer an unbounded body. Every answer depends on the session, so none may be stored by a
+ * buffer an unbounded body. A rule marked `stream` (a file upload) is handed over as a stream
+ * cut off at its limit instead, for the route to parse part by part. Every answer depends on the session, so none may be stored by a
  * browser or a proxy unless the route says otherwise.
  */
 import type { Request, RequestHandler, Response } from "express";
 import { writeReadableStreamToWritable } from "@react-router/node";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { HOST_MESSAGES } from "../../app/lib/messages";
-import { readBody } from "./body-limits";
+import { bodyRuleFor, hasBody, limitedBodyStream, readBody } from "./body-limits";
 
 const PAGE_METHODS = ["GET", "HEAD", "POST"];
 
@@ -19,8 +20,8 @@ export interface PageHandlerOptions {
   getLoadContext: (req: Request, res: Response) => AppLoadContext;
 }
 
-/** The request as React Router takes it, with the body already read. */
-export function fetchRequestFrom(req: Request, res: Response, body?: Buffer): globalThis.Request {
+/** The request as React Router takes it, with the body already read (or a size-limited stream of it). */
+export function fetchRequestFrom(req: Request, res: Response, body?: Buffer | ReadableStream<Uint8Array>): globalThis.Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -33,12 +34,14 @@ export function fetchRequestFrom(req: Request, res: Response, body?: Buffer): gl
     if (!res.writableFinished) controller.abort();
   });
   const withBody = req.method !== "GET" && req.method !== "HEAD";
+  const stream = body instanceof ReadableStream;
   return new globalThis.Request(`${req.protocol}://${host}${req.originalUrl}`, {
     method: req.method,
     headers,
     signal: controller.signal,
-    body: withBody ? new Uint8Array(body ?? Buffer.alloc(0)) : undefined,
-  });
+    body: withBody ? (stream ? body : new Uint8Array(body ?? Buffer.alloc(0))) : undefined,
+    ...(stream ? { duplex: "half" } : {}),
+  } as RequestInit);
 }
 
 export async function sendFetchResponse(res: Response, response: globalThis.Response): Promise<void> {
@@ -75,12 +78,15 @@ export function createPageHandler({ build, mode, getLoadContext }: PageHandlerOp
   };
   const render: RequestHandler = async (req, res, next) => {
     try {
-      const body = Buffer.isBuffer(req.body) ? req.body : undefined;
+      const rule = bodyRuleFor(req.path);
+      const body = rule.stream && req.method === "POST" && hasBody(req.headers) ? limitedBodyStream(req, rule.maxBytes) : Buffer.isBuffer(req.body) ? req.body : undefined;
       const response = await handle(fetchRequestFrom(req, res, body), getLoadContext(req, res));
       await sendFetchResponse(res, response);
     } catch (error) {
       next(error);
     }
   };
-  return [onlyPageMethods, readBody, render];
+  // A rule marked `stream` (file uploads) leaves the body unread here: the route reads the limited stream.
+  const readPageBody: RequestHandler = (req, res, next) => (bodyRuleFor(req.path).stream ? next() : readBody(req, res, next));
+  return [onlyPageMethods, readPageBody, render];
 }

@@ -8,13 +8,15 @@ import type { ConsoleArea } from "~/routes/admin/console-areas";
 export interface ConsoleRoute {
   /** Route id in the build (routes/admin/...). */
   id: string;
-  /** An address of the route (with any :param filled by `fill`). */
+  /** An address of the route; `{exhibit}` stands for an existing exhibit's id. */
   path: string;
   area: ConsoleArea;
   /** A post its action answers without changing anything (null: no action). */
   post: Record<string, string> | null;
   /** The action's answer for someone allowed (the guard passed). */
   allowedPostStatus?: number;
+  /** The page's answer for someone allowed (200 unless said). */
+  allowedGetStatus?: number;
 }
 
 export const CONSOLE_ROUTES: ConsoleRoute[] = [
@@ -31,5 +33,9 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/exhibit-edit", path: "/admin/exhibits/new", area: "collection", post: { title: "" }, allowedPostStatus: 400 },
   { id: "routes/admin/enshrinees", path: "/admin/enshrinees", area: "collection", post: null },
   { id: "routes/admin/enshrinee-edit", path: "/admin/enshrinees/new", area: "collection", post: { fullName: "" }, allowedPostStatus: 400 },
+  { id: "routes/admin/exhibit-photos", path: "/admin/exhibits/{exhibit}/photos", area: "collection", post: { remove: "exhibits/none.jpg" }, allowedPostStatus: 400 },
+  // Action only (a document that redirects to the photos page); multipart, so its post is checked in admin-photos.test.ts.
+  { id: "routes/admin/exhibit-photos-upload", path: "/admin/exhibits/{exhibit}/photos/upload", area: "collection", post: null, allowedGetStatus: 302 },
+  { id: "routes/admin/exhibit-preview", path: "/admin/exhibits/{exhibit}/preview", area: "collection", post: { title: "" }, allowedPostStatus: 200 },
   { id: "routes/admin/banner", path: "/admin/banner", area: "banner", post: { intent: "nothing" }, allowedPostStatus: 400 },
 ];

@@ -4,7 +4,7 @@
  * year, the active and favorite-story flags, and the enshrinees it is linked to. Deleting is
  * refused while enshrinees link to it.
  */
-import { data, Form, redirect, useActionData } from "react-router";
+import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/exhibit-edit";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
@@ -130,7 +130,22 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
             ))}
           </div>
         </fieldset>
-        <PrimaryButton>Save exhibit</PrimaryButton>
+        <div className="flex flex-wrap items-center gap-4">
+          <PrimaryButton>Save exhibit</PrimaryButton>
+          <button type="submit" formAction={`/admin/exhibits/${x?.id ?? "new"}/preview`} className="rounded border border-ink px-4 py-2 font-semibold">
+            Preview without saving
+          </button>
+          {x ? (
+            <>
+              <Link to={`/admin/exhibits/${x.id}/photos`} className="font-semibold text-blue-800 underline">
+                Photos ({x.photos.length})
+              </Link>
+              <Link to={`/admin/exhibits/${x.id}/preview`} className="font-semibold text-blue-800 underline">
+                Preview as saved
+              </Link>
+            </>
+          ) : null}
+        </div>
       </Form>
       {x ? (
         <Form method="post" className="mt-8 border-t border-stone-300 pt-4">

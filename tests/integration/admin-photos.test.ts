@@ -1,0 +1,228 @@
+/**
+ * Exhibit photos from the console, on both databases: several files in one streamed upload,
+ * checked by decoding (not by name), stripped of metadata, stored under DATA_DIR/media; a broken,
+ * oversized or too-many upload refused with a clear message and nothing left behind; reorder,
+ * descriptions, thumbnail and matching photo; removal; the member-only rule on the image
+ * routes; and the preview as a visitor and as a member, saved or not.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExhibitView, TeamView } from "~/lib/catalog-types";
+import { auditLog, exhibits } from "../../server/db/schema";
+import { createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
+import { availableDrivers } from "../helpers/databases";
+import { dateFromToday } from "../helpers/fixtures";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+const drivers = await availableDrivers();
+
+/** A JPEG carrying an EXIF GPS position and a camera name. */
+async function jpegWithGps(color: string): Promise<Buffer> {
+  return sharp({ create: { width: 64, height: 48, channels: 3, background: color } })
+    .jpeg()
+    .withExif({ IFD0: { Make: "SpyCam", Model: "GPS-1" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "40/1 26/1 0/1", GPSLongitudeRef: "W", GPSLongitude: "79/1 59/1 0/1" } })
+    .toBuffer();
+}
+
+describe.each(drivers)("exhibit photos on %s", (kind) => {
+  let server: TestServer;
+  let curator: StaffAccount;
+  let member: string;
+  let exhibitId: string;
+  let mediaDir: string;
+  const call = (cookie: string | undefined, p: string, init: RequestInit = {}) =>
+    fetch(`${server.url}${p}`, { redirect: "manual", ...init, headers: { ...(cookie ? { cookie } : {}), ...(init.headers as Record<string, string>) } });
+  const upload = (files: { name: string; bytes: Buffer; type?: string }[], alt = "Team photo") => {
+    const form = new FormData();
+    form.append("alt", alt);
+    for (const f of files) form.append("photos", new Blob([new Uint8Array(f.bytes)], { type: f.type ?? "image/jpeg" }), f.name);
+    return call(curator.cookie, `/admin/exhibits/${exhibitId}/photos/upload`, { method: "POST", body: form });
+  };
+  const postForm = (p: string, fields: [string, string][]) =>
+    call(curator.cookie, p, { method: "POST", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded" } });
+  const files = () => (existsSync(path.join(mediaDir, "exhibits", exhibitId)) ? readdirSync(path.join(mediaDir, "exhibits", exhibitId)).sort() : []);
+  const photos = () => server.services.admin.photos.get(exhibitId);
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, {}, { seed: true, listen: true });
+    mediaDir = path.join(server.config.DATA_DIR, "media");
+    curator = await createStaffAccount(server.services, "curator");
+    member = (await createStaffAccount(server.services, "member", { validThrough: dateFromToday(30) })).cookie;
+    const [team] = (await (await call(undefined, "/api/teams/")).json()) as TeamView[];
+    const [category] = await server.services.admin.collection.categories.options();
+    const saved = await server.services.admin.collection.exhibits.save({ userId: curator.userId, email: curator.email }, null, {
+      teamId: team._id,
+      categoryId: category.id,
+      title: "Photo Test Exhibit",
+      shortTitle: "Photo Test",
+      descriptionHtml: "<p>Members-only words about the photos.</p>",
+      thumbnail: "",
+      thumbnailAlt: "",
+      matchingPhoto: null,
+      matchingPhotoAlt: null,
+      active: false,
+      year: 1975,
+      favoriteStory: false,
+      enshrineeIds: [],
+    });
+    exhibitId = saved.ok ? saved.id : "";
+  }, 180_000);
+  afterAll(() => server?.close());
+
+  it("stores three photos from one upload, without their GPS and camera data, the first as thumbnail", async () => {
+    const answer = await upload([
+      { name: "one.jpg", bytes: await jpegWithGps("#aa0000") },
+      { name: "two.jpg", bytes: await jpegWithGps("#00aa00") },
+      { name: "three.jpg", bytes: await jpegWithGps("#0000aa") },
+    ]);
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe(`/admin/exhibits/${exhibitId}/photos?upload=done`);
+    const state = await photos();
+    expect(state!.photos).toHaveLength(3);
+    expect(state!.thumbnail).toBe(state!.photos[0].file);
+    expect(files()).toHaveLength(3);
+    for (const p of state!.photos) {
+      const meta = await sharp(path.join(mediaDir, p.file)).metadata();
+      expect(meta.exif).toBeUndefined();
+      expect(meta.format).toBe("jpeg");
+    }
+    const page = await (await call(curator.cookie, `/admin/exhibits/${exhibitId}/photos?upload=done`)).text();
+    expect(page).toContain("Photos uploaded.");
+  });
+
+  it("refuses a file that is not an image whatever its name, and leaves nothing of that upload behind", async () => {
+    const before = files();
+    const answer = await upload([
+      { name: "good.jpg", bytes: await jpegWithGps("#ffffff") },
+      { name: "evil.jpg", bytes: Buffer.from("<?php system($_GET['x']); ?>".repeat(20)) },
+    ]);
+    expect(answer.headers.get("location")).toMatch(/upload=not-image$/);
+    expect(files()).toEqual(before);
+    expect((await photos())!.photos).toHaveLength(3);
+    const truncated = (await jpegWithGps("#123456")).subarray(0, 200);
+    expect((await upload([{ name: "cut.jpg", bytes: truncated }])).headers.get("location")).toMatch(/upload=(damaged|not-image)$/);
+    expect(files()).toEqual(before);
+  });
+
+  it("refuses images over 40 megapixels, more than 12 files, a missing description, and bodies over the limit", async () => {
+    const huge = await sharp({ create: { width: 8000, height: 5200, channels: 3, background: "#ffffff" } }).png({ compressionLevel: 9 }).toBuffer();
+    expect((await upload([{ name: "huge.png", bytes: huge, type: "image/png" }])).headers.get("location")).toMatch(/upload=pixels$/);
+    const small = await jpegWithGps("#333333");
+    const thirteen = Array.from({ length: 13 }, (_, i) => ({ name: `p${i}.jpg`, bytes: small }));
+    expect((await upload(thirteen)).headers.get("location")).toMatch(/upload=too-many$/);
+    expect((await upload([{ name: "ok.jpg", bytes: small }], "")).headers.get("location")).toMatch(/upload=alt$/);
+    const declared = await call(curator.cookie, `/admin/exhibits/${exhibitId}/photos/upload`, {
+      method: "POST",
+      headers: { "content-type": "multipart/form-data; boundary=x", "content-length": String(65 * 1024 * 1024) },
+      body: "--x--",
+    }).catch(() => null);
+    if (declared) expect(declared.status).toBe(413);
+    // A streamed (chunked) body with a 70 MB part is cut off as it arrives.
+    const boundary = "xyz";
+    let sent = 0;
+    const chunk = new Uint8Array(1024 * 1024).fill(97);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="alt"\r\n\r\n`));
+        if (sent >= 70) return controller.close();
+        sent++;
+        controller.enqueue(chunk);
+      },
+    });
+    const streamed = await call(curator.cookie, `/admin/exhibits/${exhibitId}/photos/upload`, {
+      method: "POST",
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+      body,
+      duplex: "half",
+    } as RequestInit).catch(() => null);
+    // The parser's per-part limit (15 MB) or the host's stream limit (64 MB) stops it, whichever comes first.
+    if (streamed) expect(streamed.headers.get("location")).toMatch(/upload=(too-large|file-size)$/);
+    expect(files()).toHaveLength(3);
+    expect((await photos())!.photos).toHaveLength(3);
+  });
+
+  it("reorders, describes and chooses thumbnail and matching photo; members see the new order, visitors no photo", async () => {
+    const state = (await photos())!;
+    const [a, b, c] = state.photos.map((p) => p.file);
+    const saved = await postForm(`/admin/exhibits/${exhibitId}/photos`, [
+      ["order", c],
+      ["order", a],
+      ["order", b],
+      [`alt:${a}`, "Red jersey"],
+      [`alt:${b}`, "Green field"],
+      [`alt:${c}`, "Blue sky"],
+      ["thumbnail", c],
+      ["matching", b],
+      ["intent", "arrange"],
+    ]);
+    expect(saved.status).toBe(200);
+    const asMember = (await (await call(member, `/api/exhibits/${exhibitId}`)).json()) as ExhibitView;
+    expect(asMember.exhibitPhotos!.map((u) => u.split("?")[0].replace("/images/view/", ""))).toEqual([c, a, b]);
+    expect(asMember.exhibitPhotoAlts).toEqual(["Blue sky", "Red jersey", "Green field"]);
+    expect(asMember.thumbnailURL).toContain(c);
+    expect(asMember.matchingPhoto).toContain(b);
+    const asVisitor = (await (await call(undefined, `/api/exhibits/${exhibitId}`)).json()) as ExhibitView;
+    expect(asVisitor.exhibitPhotos).toBeUndefined();
+    expect(asVisitor.title).toBe("Photo Test Exhibit");
+    const entries = await server.services.database.db.select().from(auditLog).where(eq(auditLog.entityId, exhibitId));
+    expect(entries.map((e) => e.action)).toContain("exhibit.photos.arrange");
+
+    // Without JavaScript: the Move buttons reorder and save in one post.
+    await postForm(`/admin/exhibits/${exhibitId}/photos`, [["order", c], ["order", a], ["order", b], ["move", "0:1"], ["thumbnail", c], ["matching", b]]);
+    expect((await photos())!.photos.map((p) => p.file)).toEqual([a, c, b]);
+    // Every photo needs a description.
+    const blank = await postForm(`/admin/exhibits/${exhibitId}/photos`, [["order", a], [`alt:${a}`, "  "], ["thumbnail", c]]);
+    expect(blank.status).toBe(400);
+    expect(await blank.text()).toContain("Every photo needs a description.");
+  });
+
+  it("serves the photos to members and staff only", async () => {
+    const [first] = (await photos())!.photos;
+    const url = `/images/view/${first.file}?height=150`;
+    expect((await call(undefined, url)).status).toBe(403);
+    expect((await call(member, url)).status).toBe(200);
+    expect((await call(curator.cookie, url)).status).toBe(200);
+  });
+
+  it("removes a photo and its file", async () => {
+    const state = (await photos())!;
+    const gone = state.photos[1].file;
+    const removed = await postForm(`/admin/exhibits/${exhibitId}/photos`, [["remove", gone]]);
+    expect(removed.status).toBe(200);
+    expect((await photos())!.photos.map((p) => p.file)).not.toContain(gone);
+    expect(existsSync(path.join(mediaDir, gone))).toBe(false);
+  });
+
+  it("previews the inactive exhibit as a visitor and as a member, and unsaved values without writing them", async () => {
+    const page = await (await call(curator.cookie, `/admin/exhibits/${exhibitId}/preview`)).text();
+    const visitor = page.slice(page.indexOf('data-testid="preview-visitor"'), page.indexOf('data-testid="preview-member"'));
+    const memberView = page.slice(page.indexOf('data-testid="preview-member"'));
+    expect(visitor).toContain("Photo Test Exhibit");
+    expect(visitor).not.toContain("Members-only words");
+    expect(memberView).toContain("Members-only words about the photos.");
+    expect(page).toContain("This exhibit is inactive");
+
+    const [row] = await server.services.database.db.select().from(exhibits).where(eq(exhibits.id, exhibitId));
+    const draft = await postForm(`/admin/exhibits/${exhibitId}/preview`, [
+      ["teamId", row.teamId],
+      ["categoryId", row.categoryId],
+      ["title", "A Title Not Saved Yet"],
+      ["shortTitle", "Not saved"],
+      ["descriptionHtml", "<p>Draft words <script>x()</script></p>"],
+      ["year", "1980"],
+      ["thumbnail", ""],
+      ["thumbnailAlt", ""],
+      ["matchingPhoto", ""],
+      ["matchingPhotoAlt", ""],
+    ]);
+    const html = await draft.text();
+    expect(html).toContain("A Title Not Saved Yet");
+    expect(html).toContain("Draft words");
+    expect(html).not.toContain("x()");
+    const [after] = await server.services.database.db.select().from(exhibits).where(eq(exhibits.id, exhibitId));
+    expect(after.title).toBe("Photo Test Exhibit");
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * The host's streamed upload body (server/http/body-limits.ts): a rule marked `stream` hands the
+ * page a stream that errors the moment the body passes the rule's limit, and only console
+ * photo uploads have such a rule; every other page form keeps its buffered 64 KB rule.
+ */
+import { Readable } from "node:stream";
+import type { Request } from "express";
+import { describe, expect, it } from "vitest";
+import { bodyRuleFor, BodyTooLargeError, limitedBodyStream } from "../../server/http/body-limits";
+
+function fakeRequest(chunks: number, size: number) {
+  let sent = 0;
+  const readable = new Readable({
+    read() {
+      if (sent >= chunks) return this.push(null);
+      sent++;
+      this.push(Buffer.alloc(size, 1));
+    },
+  });
+  return { req: readable as unknown as Request, sent: () => sent };
+}
+
+async function drain(stream: ReadableStream<Uint8Array>): Promise<number> {
+  let total = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return total;
+    total += value.length;
+  }
+}
+
+describe("streamed upload bodies", () => {
+  it("passes a body within the limit through whole", async () => {
+    const { req } = fakeRequest(10, 1000);
+    expect(await drain(limitedBodyStream(req, 10_000))).toBe(10_000);
+  });
+
+  it("errors as soon as the body passes the limit, without reading the rest", async () => {
+    const { req, sent } = fakeRequest(1000, 64 * 1024);
+    await expect(drain(limitedBodyStream(req, 1024 * 1024))).rejects.toBeInstanceOf(BodyTooLargeError);
+    expect(sent()).toBeLessThan(40);
+  });
+
+  it("applies only to console photo uploads", () => {
+    const upload = bodyRuleFor("/admin/exhibits/0b0f1c3e-5a5e-4a57-9f0e-2f1f7f2a9c11/photos/upload");
+    expect(upload.stream).toBe(true);
+    expect(upload.types).toEqual(["multipart/form-data"]);
+    expect(upload.maxBytes).toBe(64 * 1024 * 1024);
+    expect(bodyRuleFor("/admin/exhibits/0b0f1c3e-5a5e-4a57-9f0e-2f1f7f2a9c11/photos").stream).toBeUndefined();
+    expect(bodyRuleFor("/admin/exhibits/0b0f1c3e-5a5e-4a57-9f0e-2f1f7f2a9c11/photos").maxBytes).toBe(64 * 1024);
+    expect(bodyRuleFor("/contact").stream).toBeUndefined();
+  });
+});
