@@ -14,6 +14,7 @@ import { createCatalogApi } from "./api/catalog-api";
 import { collectionJson } from "./api/collection-json";
 import { sendError } from "./api/http-errors";
 import { createMessagesApi } from "./api/messages-api";
+import { createSearchApi } from "./api/search-api";
 import { enforceBodyLimits, readJsonBody } from "./http/body-limits";
 import { healthCheck } from "./http/health";
 import { apiErrorHandler, pageErrorHandler } from "./http/host-errors";
@@ -150,6 +151,7 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
   app.use(sameOriginOnly(config.PUBLIC_URL, ["/api/stripe/webhook"]));
   app.use("/api", readJsonBody);
   app.use("/api", createCatalogApi(services.catalog, collectionJson({ resultsAreShared: config.CATALOG_CACHE_SECONDS > 0 })));
+  app.use("/api", createSearchApi(services.search));
   app.use("/api", createAccountsApi(services));
   app.use("/api", createMessagesApi(services));
   app.use("/api", (_req, res) => sendError(res, 404, "Not found"));

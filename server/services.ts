@@ -11,6 +11,7 @@ import { createSessionStore } from "./accounts/sessions";
 import { cacheCatalog } from "./catalog/cached-catalog";
 import { createCatalogChangeFeed } from "./catalog/change-feed";
 import { createCatalog } from "./catalog/catalog-service";
+import { createSearch } from "./search/search-service";
 import { createImageService } from "./images/image-service";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { createMembership } from "./membership/membership-service";
@@ -109,6 +110,8 @@ export function createServices(deps: ServiceDeps) {
     sessions,
     catalog,
     catalogChanges,
+    // Never cached: the triggers keep it current, so a change is searchable once it commits.
+    search: createSearch(db),
     images,
     accounts,
     membership,

@@ -8,6 +8,7 @@ import { topNavItems } from "~/lib/navigation";
 import { MobileMenu } from "./MobileMenu";
 import { MuseumLogo } from "./MuseumLogo";
 import { NavLinkItem } from "./NavLinkItem";
+import { SearchBox } from "./SearchBox";
 
 export function SiteHeader({ viewer, shopUrl }: { viewer: DisplayViewer | null; shopUrl: string }) {
   const member = viewer?.member === true;
@@ -41,6 +42,7 @@ export function SiteHeader({ viewer, shopUrl }: { viewer: DisplayViewer | null; 
             ) : null}
           </ul>
         </nav>
+        <SearchBox />
         <MobileMenu items={items} greeting={greeting} />
       </div>
     </header>

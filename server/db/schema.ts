@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import {
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -103,7 +104,8 @@ export const enshrineeExhibits = pgTable(
       .notNull()
       .references(() => exhibits.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.enshrineeId, t.exhibitId] })],
+  // By exhibit too: an exhibit's enshrinees (search keeps their names with the exhibit).
+  (t) => [primaryKey({ columns: [t.enshrineeId, t.exhibitId] }), index("enshrinee_exhibits_exhibit_idx").on(t.exhibitId)],
 );
 
 /** The home page carousel: five slides per variant (desktop and mobile). */
@@ -315,5 +317,63 @@ export const auditLog = pgTable(
     index("audit_log_at_idx").on(t.at),
     index("audit_log_actor_idx").on(t.actorId, t.at),
     index("audit_log_entity_idx").on(t.entityType, t.at),
+  ],
+);
+
+// ---- search (issue 14, decision 014) ---------------------------------------------------------
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/** The words visitors may search: titles, short titles and names above team and category names. */
+const PUBLIC_WORDS = sql`setweight(to_tsvector('museum_search', title || ' ' || alt_title || ' ' || names), 'A') || setweight(to_tsvector('museum_search', team_names || ' ' || category_name), 'B')`;
+
+/**
+ * One row per searchable record: every active exhibit and every enshrinee, kept by triggers on
+ * the collection's tables (drizzle/0005_search.sql), so any change is searchable when it commits.
+ * Visitors are searched through `public_vector` only; `member_vector` adds the member-only text
+ * (descriptions, biographies). `museum_search` is English with accents removed (unaccent).
+ */
+export const searchDocuments = pgTable(
+  "search_documents",
+  {
+    /** The exhibit's or the enshrinee's id. */
+    id: uuid("id").primaryKey(),
+    kind: text("kind", { enum: ["exhibit", "enshrinee"] }).notNull(),
+    /** Exhibit title, or the enshrinee's full name. */
+    title: text("title").notNull(),
+    /** Exhibit short title, or the enshrinee's first and last name. */
+    altTitle: text("alt_title").notNull().default(""),
+    /** The enshrinees an exhibit is linked to (their names are public, on the Wall of Fame). */
+    names: text("names").notNull().default(""),
+    /** The exhibit's team, or the teams of the enshrinee's exhibits. */
+    teamIds: uuid("team_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    teamNames: text("team_names").notNull().default(""),
+    categoryId: uuid("category_id"),
+    categoryName: text("category_name").notNull().default(""),
+    /** The exhibit's year, or the earliest year of the enshrinee's exhibits. */
+    year: integer("year"),
+    favoriteStory: boolean("favorite_story").notNull().default(false),
+    /** Member-only: the exhibit's description or the enshrinee's biography. */
+    body: text("body").notNull().default(""),
+    decade: integer("decade").generatedAlwaysAs(sql`(year / 10) * 10`),
+    publicVector: tsvector("public_vector").notNull().generatedAlwaysAs(PUBLIC_WORDS),
+    memberVector: tsvector("member_vector")
+      .notNull()
+      .generatedAlwaysAs(sql`${PUBLIC_WORDS} || setweight(to_tsvector('museum_search', body), 'C')`),
+    /** Titles and names, lower case without accents: suggestions and the typo fallback (pg_trgm). */
+    suggestText: text("suggest_text")
+      .notNull()
+      .generatedAlwaysAs(sql`lower(museum_unaccent(title || ' ' || alt_title))`),
+    /** The same words unstemmed, for suggestions by word beginnings ("clem" finds Clemente). */
+    suggestVector: tsvector("suggest_vector")
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('simple', lower(museum_unaccent(title || ' ' || alt_title)))`),
+  },
+  (t) => [
+    // fastupdate off: PGlite runs no autovacuum, so a pending list would only grow and slow every search.
+    index("search_documents_public_idx").using("gin", t.publicVector).with({ fastupdate: false }),
+    index("search_documents_member_idx").using("gin", t.memberVector).with({ fastupdate: false }),
+    index("search_documents_suggest_idx").using("gin", t.suggestText.op("gin_trgm_ops")).with({ fastupdate: false }),
+    index("search_documents_suggest_words_idx").using("gin", t.suggestVector).with({ fastupdate: false }),
   ],
 );

@@ -13,6 +13,7 @@
 import type { Request, RequestHandler } from "express";
 import { ipKeyGenerator, rateLimit, type RateLimitRequestHandler } from "express-rate-limit";
 import { SERVER_MESSAGES } from "../../app/lib/messages";
+import { SEARCH_MESSAGES } from "../../app/lib/search";
 import type { Database } from "../db/client";
 import { DatabaseRateLimitStore } from "./rate-limit-store";
 
@@ -32,6 +33,8 @@ export const LIMIT_TIERS = {
   writes: { name: "writes", windowMs: MINUTE, limit: 60, message: SERVER_MESSAGES.tooManyRequests },
   /** Image requests (a page shows up to ~40); renders are the costly part, hits are cheap. */
   images: { name: "images", windowMs: MINUTE, limit: 600, message: SERVER_MESSAGES.tooManyRequests },
+  /** Searches and suggestions (issue 14): reads, but each one costs more than a stored page. */
+  search: { name: "search", windowMs: MINUTE, limit: 120, message: SEARCH_MESSAGES.rateLimited },
 } satisfies Record<string, LimitTier>;
 
 type TierName = keyof typeof LIMIT_TIERS;
@@ -44,6 +47,7 @@ const ROUTES: [method: string, path: RegExp, tier: TierName][] = [
   ["POST", /^\/(?:password\/(?:request|reset)|api\/users\/(?:request-reset|reset-password))$/, "passwordReset"],
   ["POST", /^\/(?:contact|subscribe|api\/email\/contact|api\/contact|api\/mc\/subscribe|api\/subscribes)$/, "forms"],
   ["GET", /^\/images\//, "images"],
+  ["GET", /^\/(?:search|api\/search(?:\/suggest)?)$/, "search"],
 ];
 
 /** The page a `.data` call belongs to: `/login.data` → `/login`, `/_root.data` → `/`. */

@@ -1,0 +1,343 @@
+/**
+ * Searching the collection (issue 14, decision 014), over `search_documents`, which triggers keep
+ * in step with the collection (drizzle/0005_search.sql):
+ *
+ * - Words: PostgreSQL full-text search with `websearch_to_tsquery` (quotes, `-word`, `or`), in the
+ *   `museum_search` configuration (English stems, accents removed). Visitors are matched and
+ *   ranked on `public_vector` only (titles and names above team and category); members on
+ *   `member_vector`, which adds descriptions and biographies, with a highlighted snippet.
+ * - No word found: titles and names spelled alike (pg_trgm word similarity), with "Did you mean".
+ * - Facets: for each filter, the count of each value under the query and the other filters.
+ * - Suggestions: titles and names by word beginnings, the same for everyone.
+ *
+ * Each search is one transaction on one connection: it turns sequential scans off for its own
+ * statements (a broad query would otherwise read every stored text instead of the index) and sets
+ * the similarity threshold, both LOCAL, so nothing leaks to other requests.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import { enshrineePath, exhibitPath } from "../../app/lib/exhibit-links";
+import {
+  HIGHLIGHT_END,
+  HIGHLIGHT_START,
+  SEARCH_LIMITS,
+  SEARCH_MESSAGES,
+  cleanQuery,
+  emptySearchAnswer,
+  type FacetValue,
+  type SearchAnswer,
+  type SearchFilters,
+  type SearchHit,
+  type SearchRequest,
+  type SearchType,
+  type Suggestion,
+} from "../../app/lib/search";
+import { queryRows, type Database } from "../db/client";
+import { didYouMean, normalizeWord, queryWords } from "./spelling";
+
+/** Below this many matches a member's results are ranked on the whole text (reading every text costs ~5 µs each on PGlite). */
+export const FULL_TEXT_RANK_LIMIT = 300;
+/** pg_trgm word similarity from which a title or name counts as "spelled alike" ("clemnte" ~ "clemente" is 0.55). */
+export const SIMILARITY_THRESHOLD = 0.45;
+/** Suggestions are chosen among at most this many candidates, so a two-letter beginning stays cheap. */
+const SUGGEST_CANDIDATES = 200;
+
+const TS_CONFIG = sql.raw("'museum_search'");
+type FacetKey = "type" | "team" | "category" | "decade" | "favoriteStory";
+
+interface ResultRow {
+  id: string;
+  kind: SearchType;
+  title: string;
+  altTitle: string;
+  teams: { _id: string; name: string }[] | null;
+  categoryId: string | null;
+  categoryName: string;
+  year: number | null;
+  favoriteStory: boolean;
+  snippet: string | null;
+}
+
+interface PipelineRow {
+  hits: number;
+  total: number;
+  results: ResultRow[];
+  facets: { facet: FacetKey | "total"; value: string; label: string; ord: number; count: number }[];
+}
+
+/** The filter conditions on the hits `h`, all of them or all but one facet's own. */
+function filterConditions(filters: SearchFilters, except?: FacetKey): SQL {
+  const parts: SQL[] = [];
+  if (filters.type && except !== "type") parts.push(sql`h.kind = ${filters.type}`);
+  if (filters.team && except !== "team") parts.push(sql`${filters.team}::uuid = any(h.team_ids)`);
+  if (filters.category && except !== "category") parts.push(sql`h.category_id = ${filters.category}::uuid`);
+  if (filters.decade !== undefined && except !== "decade") parts.push(sql`h.decade = ${filters.decade}::int`);
+  if (filters.favoriteStory !== undefined && except !== "favoriteStory") {
+    parts.push(filters.favoriteStory ? sql`h.favorite_story` : sql`not h.favorite_story`);
+  }
+  return parts.length ? sql.join(parts, sql` and `) : sql`true`;
+}
+
+function orderBy(sort: SearchRequest["sort"]): SQL {
+  if (sort === "year") return sql`h.year asc nulls last, h.title, h.id`;
+  if (sort === "year-desc") return sql`h.year desc nulls last, h.title, h.id`;
+  return sql`h.score desc, h.year asc nulls last, h.title, h.id`;
+}
+
+/** Splits ts_headline's output (marked with the private-use markers) into plain and matched runs. */
+export function snippetRuns(marked: string): { text: string; match: boolean }[] {
+  const runs: { text: string; match: boolean }[] = [];
+  const re = new RegExp(`${HIGHLIGHT_START}([^${HIGHLIGHT_END}]*)${HIGHLIGHT_END}`, "g");
+  let at = 0;
+  for (const m of marked.matchAll(re)) {
+    if (m.index > at) runs.push({ text: marked.slice(at, m.index), match: false });
+    if (m[1]) runs.push({ text: m[1], match: true });
+    at = m.index + m[0].length;
+  }
+  if (at < marked.length) runs.push({ text: marked.slice(at), match: false });
+  // Paragraph breaks read as spaces in a one-line snippet; a stray marker never reaches a page.
+  return runs
+    .map((r) => ({ ...r, text: r.text.replace(/[\uE000\uE001]/g, "").replace(/\s+/g, " ") }))
+    .filter((r) => r.text.length > 0);
+}
+
+function hitFrom(row: ResultRow, member: boolean): SearchHit {
+  const teams = row.teams ?? [];
+  const hit: SearchHit = {
+    _id: row.id,
+    type: row.kind,
+    title: row.title,
+    shortTitle: row.kind === "exhibit" ? row.altTitle : null,
+    teams,
+    category: row.categoryId ? { _id: row.categoryId, categoryName: row.categoryName } : null,
+    year: row.year,
+    favoriteStory: row.favoriteStory,
+    url:
+      row.kind === "exhibit"
+        ? exhibitPath({ _id: row.id, title: row.title, team: { _id: teams[0]?._id ?? "" } })
+        : enshrineePath({ _id: row.id, fullName: row.title }),
+  };
+  // Gating: the text a visitor may not read is not searched for them, and no snippet is made.
+  if (member && row.snippet) hit.snippet = snippetRuns(row.snippet);
+  return hit;
+}
+
+const TYPE_LABELS: Record<SearchType, string> = { exhibit: "Exhibits", enshrinee: "Enshrinees" };
+
+function facetsFrom(rows: PipelineRow["facets"], filters: SearchFilters): SearchAnswer["facets"] {
+  const facets: SearchAnswer["facets"] = { type: [], team: [], category: [], decade: [], favoriteStory: [] };
+  const sorted = [...rows].sort((a, b) => a.ord - b.ord || a.label.localeCompare(b.label));
+  for (const r of sorted) {
+    if (r.facet === "total") continue;
+    const selected = String(filters[r.facet] ?? "") === r.value;
+    if (r.count === 0 && !selected) continue;
+    const label = r.facet === "type" ? TYPE_LABELS[r.value as SearchType] : r.label;
+    facets[r.facet].push({ value: r.value, label, count: r.count } satisfies FacetValue);
+  }
+  return facets;
+}
+
+export function createSearch(db: Database) {
+  /**
+   * Facets, total and one page of results over the hits `h` (id, kind, team_ids, category_id,
+   * decade, favorite_story, year, title, score), in one statement.
+   */
+  async function runPipeline(tx: Database, hits: SQL, request: SearchRequest, snippet: SQL): Promise<PipelineRow> {
+    const { filters } = splitRequest(request);
+    const all = filterConditions(filters);
+    const others = (key: FacetKey) => filterConditions(filters, key);
+    const order = orderBy(request.sort);
+    const offset = (request.page - 1) * SEARCH_LIMITS.pageSize;
+    const [row] = await queryRows<PipelineRow>(
+      tx,
+      sql`
+      with h as materialized (${hits}),
+      page as (
+        select h.id, row_number() over (order by ${order}) as ord
+        from h where ${all}
+        order by ${order}
+        limit ${SEARCH_LIMITS.pageSize} offset ${offset}
+      )
+      select
+        (select count(*)::int from h) as hits,
+        (select count(*)::int from h where ${all}) as total,
+        (select coalesce(json_agg(json_build_object(
+            'id', d.id, 'kind', d.kind, 'title', d.title, 'altTitle', d.alt_title,
+            'teams', (select json_agg(json_build_object('_id', t.id, 'name', t.name) order by t.sort_order, t.name)
+                      from teams t where t.id = any(d.team_ids)),
+            'categoryId', d.category_id, 'categoryName', d.category_name, 'year', d.year,
+            'favoriteStory', d.favorite_story, 'snippet', ${snippet}
+          ) order by p.ord), '[]'::json)
+         from page p join search_documents d on d.id = p.id) as results,
+        (select coalesce(json_agg(f), '[]'::json) from (
+          select 'type' as facet, h.kind as value, h.kind as label, case h.kind when 'exhibit' then 0 else 1 end as ord, count(*)::int as count
+            from h where ${others("type")} group by h.kind
+          union all
+          select 'team', t.id::text, t.name, t.sort_order, g.n::int
+            from (select u.team_id, sum(g.n) as n
+                  from (select h.team_ids, count(*) as n from h where ${others("team")} group by h.team_ids) g,
+                       unnest(g.team_ids) as u(team_id)
+                  group by u.team_id) g
+            join teams t on t.id = g.team_id
+          union all
+          select 'category', c.id::text, c.category_name, c.sort_order, g.n::int
+            from (select h.category_id, count(*) as n from h where h.category_id is not null and ${others("category")} group by h.category_id) g
+            join categories c on c.id = g.category_id
+          union all
+          select 'decade', h.decade::text, h.decade::text || 's', h.decade, count(*)::int
+            from h where h.decade is not null and ${others("decade")} group by h.decade
+          union all
+          select 'favoriteStory', 'true', 'Favorite stories', 0, count(*)::int
+            from h where h.favorite_story and ${others("favoriteStory")}
+        ) f) as facets`,
+    );
+    return row;
+  }
+
+  function splitRequest(request: SearchRequest): { filters: SearchFilters } {
+    const { team, category, decade, type, favoriteStory } = request;
+    return { filters: { team, category, decade, type, favoriteStory } };
+  }
+
+  function answerFrom(request: SearchRequest, member: boolean, row: PipelineRow, mode: SearchAnswer["mode"]): SearchAnswer {
+    const { filters } = splitRequest(request);
+    const pages = Math.ceil(row.total / SEARCH_LIMITS.pageSize);
+    let message: string | null = null;
+    if (row.total === 0) message = row.hits > 0 ? SEARCH_MESSAGES.noResultsFiltered(request.q) : SEARCH_MESSAGES.noResults(request.q);
+    else if (request.page > pages) message = SEARCH_MESSAGES.pastLastPage;
+    else if (mode === "similar") message = SEARCH_MESSAGES.similar(request.q);
+    return {
+      ...emptyAnswer(request, member),
+      total: row.total,
+      pages,
+      mode,
+      message,
+      results: row.results.map((r) => hitFrom(r, member)),
+      facets: facetsFrom(row.facets, filters),
+    };
+  }
+
+  const emptyAnswer = emptySearchAnswer;
+
+  /** Runs `fn` in a transaction with the search's LOCAL settings. */
+  function inSearchTransaction<T>(fn: (tx: Database) => Promise<T>): Promise<T> {
+    return db.transaction(async (tx) => {
+      const t = tx as unknown as Database;
+      await t.execute(
+        sql`select set_config('enable_seqscan', 'off', true), set_config('pg_trgm.word_similarity_threshold', ${String(SIMILARITY_THRESHOLD)}, true)`,
+      );
+      return fn(t);
+    });
+  }
+
+  return {
+    /** Searches as a member (`member` true: texts too) or as a visitor (titles, names, teams, categories). */
+    async search(request: SearchRequest, member: boolean): Promise<SearchAnswer> {
+      const q = cleanQuery(request.q);
+      request = { ...request, q };
+      if (!q) return emptyAnswer(request, member, SEARCH_MESSAGES.empty);
+
+      return inSearchTransaction(async (tx) => {
+        const [shape] = await queryRows<{ nodes: number; indexable: string }>(
+          tx,
+          sql`select numnode(x.q)::int as nodes, querytree(x.q) as indexable from websearch_to_tsquery(${TS_CONFIG}, ${q}) as x(q)`,
+        );
+        if (shape.nodes === 0) return emptyAnswer(request, member, SEARCH_MESSAGES.noWords(q));
+        if (shape.indexable === "T") return emptyAnswer(request, member, SEARCH_MESSAGES.onlyExcluded);
+
+        const tsquery = sql`websearch_to_tsquery(${TS_CONFIG}, ${q})`;
+        // Gating: a visitor's words are looked for in the public words only.
+        const vector = member ? sql.raw("d.member_vector") : sql.raw("d.public_vector");
+        // Ranked on the public words (titles and names above team and category); a member's
+        // answer of few matches on the whole weighted text, which means reading each text.
+        const score = member
+          ? sql`case when r.n <= ${FULL_TEXT_RANK_LIMIT}
+                 then (select ts_rank(x.member_vector, ${tsquery}) from search_documents x where x.id = r.id)
+                 else r.rank end`
+          : sql`r.rank`;
+        const hits = sql`
+          select r.id, r.kind, r.team_ids, r.category_id, r.decade, r.favorite_story, r.year, r.title, ${score} as score
+          from (
+            select d.id, d.kind, d.team_ids, d.category_id, d.decade, d.favorite_story, d.year, d.title,
+                   ts_rank(d.public_vector, ${tsquery}) as rank, count(*) over () as n
+            from search_documents d
+            where ${vector} @@ ${tsquery}
+          ) r`;
+        const snippet = member
+          ? sql`ts_headline(${TS_CONFIG}, translate(d.body, ${HIGHLIGHT_START + HIGHLIGHT_END}, ''), ${tsquery},
+                 ${`StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_END}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`})`
+          : sql`null`;
+        const found = await runPipeline(tx, hits, request, snippet);
+        if (found.hits > 0) return answerFrom(request, member, found, "words");
+
+        // No document has these words: titles and names spelled alike.
+        const words = queryWords(q);
+        if (words.length === 0) return answerFrom(request, member, found, "words");
+        const spelled = words.join(" ");
+        const similar = sql`
+          select d.id, d.kind, d.team_ids, d.category_id, d.decade, d.favorite_story, d.year, d.title,
+                 word_similarity(lower(museum_unaccent(${spelled})), d.suggest_text) as score
+          from search_documents d
+          where lower(museum_unaccent(${spelled})) <% d.suggest_text`;
+        // No snippet: no word of the text matched.
+        const close = await runPipeline(tx, similar, request, sql`null`);
+        if (close.hits === 0) return answerFrom(request, member, found, "words");
+        const answer = answerFrom(request, member, close, "similar");
+        answer.didYouMean = didYouMean(
+          words,
+          close.results.flatMap((r) => [r.title, r.altTitle]),
+        );
+        return answer;
+      });
+    },
+
+    /** Up to 8 titles and names for what has been typed so far; the same for visitors and members. */
+    async suggest(raw: string): Promise<Suggestion[]> {
+      const q = cleanQuery(raw);
+      const words = queryWords(q, { keepExcluded: true }).map(normalizeWord).filter(Boolean);
+      if ([...q].length < SEARCH_LIMITS.suggestFrom || words.length === 0) return [];
+      // Every word typed must begin a word of the title or name; the last one may be unfinished.
+      const prefixQuery = words.map((w) => `'${w}':*`).join(" & ");
+      const whole = words.join(" ");
+      const rows = await inSearchTransaction(async (tx) => {
+        const columns = sql`d.id, d.kind, d.title, d.team_ids[1] as "teamId", d.team_names as "teamNames", d.year`;
+        const byWords = await queryRows<SuggestRow>(
+          tx,
+          sql`select c.* from (
+                select ${columns}, d.suggest_text from search_documents d
+                where d.suggest_vector @@ to_tsquery('simple', ${prefixQuery})
+                limit ${SUGGEST_CANDIDATES}
+              ) c
+              order by (c.suggest_text like ${`${whole}%`}) desc, c.kind = 'enshrinee' desc, length(c.title), c.title
+              limit ${SEARCH_LIMITS.suggestions}`,
+        );
+        if (byWords.length > 0 || whole.length < 5) return byWords;
+        // A typo: titles and names spelled alike.
+        return queryRows<SuggestRow>(
+          tx,
+          sql`select ${columns} from search_documents d
+              where ${whole} <% d.suggest_text
+              order by word_similarity(${whole}, d.suggest_text) desc, length(d.title), d.title
+              limit ${SEARCH_LIMITS.suggestions}`,
+        );
+      });
+      return rows.map((r) => ({
+        _id: r.id,
+        type: r.kind,
+        title: r.title,
+        detail: [r.teamNames, r.year ? (r.kind === "exhibit" ? String(r.year) : `from ${r.year}`) : ""].filter(Boolean).join(" · "),
+        url: r.kind === "exhibit" ? exhibitPath({ _id: r.id, title: r.title, team: { _id: r.teamId ?? "" } }) : enshrineePath({ _id: r.id, fullName: r.title }),
+      }));
+    },
+  };
+}
+
+interface SuggestRow {
+  id: string;
+  kind: SearchType;
+  title: string;
+  teamId: string | null;
+  teamNames: string;
+  year: number | null;
+}
+
+export type Search = ReturnType<typeof createSearch>;
