@@ -1,0 +1,64 @@
+/** Search's text helpers (issue 14): cleaning a search text, words, "Did you mean", snippets, addresses. */
+import { describe, expect, it } from "vitest";
+import { cleanQuery, HIGHLIGHT_END, HIGHLIGHT_START, searchHref } from "~/lib/search";
+import { parseSearchPage } from "~/lib/search-schemas";
+import { snippetRuns } from "../../server/search/search-service";
+import { didYouMean, normalizeWord, queryWords, similarity } from "../../server/search/spelling";
+
+describe("cleanQuery", () => {
+  it("turns control characters, NUL and the highlight markers into spaces and trims", () => {
+    expect(cleanQuery("  a\u0000b\tc\u007f\u0085d\uE000e\uE001  ")).toBe("a b c d e");
+  });
+  it("replaces lone surrogates, keeps pairs", () => {
+    expect(cleanQuery("x\uD800y")).toBe("x\uFFFDy");
+    expect(cleanQuery("⚾😀")).toBe("⚾😀");
+  });
+});
+
+describe("spelling", () => {
+  it("folds words as PostgreSQL's unaccent does", () => {
+    expect(normalizeWord("Márquez")).toBe("marquez");
+    expect(normalizeWord("Ørsted")).toBe("orsted");
+    expect(normalizeWord("Straße")).toBe("strasse");
+  });
+  it("takes the words to look for from web-search syntax", () => {
+    expect(queryWords('"immaculate reception" -raiders or clemente\'s')).toEqual(["immaculate", "reception", "clemente", "s"]);
+    expect(queryWords("-x y", { keepExcluded: true })).toEqual(["x", "y"]);
+  });
+  it("measures similarity as pg_trgm does", () => {
+    expect(similarity("clemnte", "clemente")).toBeCloseTo(6 / 11, 5);
+    expect(similarity("abc", "abc")).toBe(1);
+  });
+  it("corrects only the words not found", () => {
+    expect(didYouMean(["roberto", "clemnte"], ["Roberto Clemente", "Roberto Clemente's 3,000th Hit"])).toBe("roberto clemente");
+    expect(didYouMean(["clemente"], ["Roberto Clemente"])).toBeNull();
+    expect(didYouMean(["zzzz"], ["Roberto Clemente"])).toBeNull();
+  });
+});
+
+describe("snippetRuns", () => {
+  it("splits ts_headline's marked text into plain and matched runs on one line", () => {
+    expect(snippetRuns(`Roberto ${HIGHLIGHT_START}Clemente${HIGHLIGHT_END} doubled.\n\nHe`)).toEqual([
+      { text: "Roberto ", match: false },
+      { text: "Clemente", match: true },
+      { text: " doubled. He", match: false },
+    ]);
+  });
+});
+
+describe("search addresses", () => {
+  it("builds /search addresses without defaults, back to page 1 when a filter changes", () => {
+    const request = { q: "a b", sort: "year" as const, page: 3, decade: 1970 };
+    expect(searchHref(request)).toBe("/search?q=a+b&decade=1970&sort=year");
+    expect(searchHref(request, { page: 4 })).toBe("/search?q=a+b&decade=1970&sort=year&page=4");
+    expect(searchHref(request, { decade: undefined, sort: "relevance" })).toBe("/search?q=a+b");
+  });
+  it("reads a page address, leaving out what it cannot use", () => {
+    expect(parseSearchPage(new URLSearchParams("q=x&decade=1975&type=exhibit"))).toEqual({
+      request: { q: "x", sort: "relevance", page: 1, type: "exhibit" },
+      invalid: true,
+      tooLong: false,
+    });
+    expect(parseSearchPage(new URLSearchParams(`q=${"x".repeat(201)}`)).tooLong).toBe(true);
+  });
+});
