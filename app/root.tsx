@@ -3,6 +3,7 @@
  * footer. Navigation follows the access state the server decided for this request.
  */
 import {
+  data,
   isRouteErrorResponse,
   Links,
   Meta,
@@ -22,20 +23,17 @@ import { NotFoundPage } from "~/components/NotFoundPage";
 import { useNonce } from "~/components/nonce";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
-import type { Viewer } from "~/lib/access";
+import { TestModeNotice } from "~/components/TestModeNotice";
+import type { DisplayViewer } from "~/lib/access";
 import { SITE_NAME } from "~/lib/meta";
 
 export async function loader({ context }: Route.LoaderArgs) {
+  // The host could not serve this page (the database is unavailable): the error page, with its status.
+  if (context.hostError) throw data(null, { status: context.hostError });
   const v = context.viewer;
-  const viewer: Viewer | null = v
-    ? {
-        firstName: v.firstName,
-        lastName: v.lastName,
-        emailAddress: v.emailAddress,
-        validThrough: v.validThrough,
-        member: v.member,
-      }
-    : null;
+  // What the layout shows of the person: the greeting's first name and the access tier, no more
+  // (pages are stored per tier and first name, server/pages/anonymous-page-cache.ts).
+  const viewer: DisplayViewer | null = v ? { firstName: v.firstName, member: v.member } : null;
   return { viewer, settings: context.settings };
 }
 
@@ -71,6 +69,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Skip to content
         </a>
         <AlertProvider>
+          <TestModeNotice testMode={data?.settings.testMode} />
           {/* One sticky block: the alert stays in view below the navigation wherever the page is scrolled. */}
           <div className="sticky top-0 z-30" data-testid="sticky-top">
             <SiteHeader viewer={viewer} shopUrl={shopUrl} />

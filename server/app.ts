@@ -8,7 +8,8 @@ import path from "node:path";
 import compression from "compression";
 import express, { type Request, type RequestHandler, type Response } from "express";
 import { createRequestHandler as createFetchHandler, type AppLoadContext, type ServerBuild } from "react-router";
-import { canSeeMemberContent, type Viewer } from "../app/lib/access";
+import { canSeeMemberContent } from "../app/lib/access";
+import type { SignedInViewer } from "./accounts/sessions";
 import { createAccountsApi } from "./api/accounts-api";
 import { createCatalogApi } from "./api/catalog-api";
 import { collectionJson } from "./api/collection-json";
@@ -56,7 +57,7 @@ export function publicSettings(services: Services): PublicSettings {
   };
 }
 
-const viewerOf = (res: Response) => (res.locals.viewer as (Viewer & { userId: string }) | null | undefined) ?? null;
+const viewerOf = (res: Response) => (res.locals.viewer as SignedInViewer | null | undefined) ?? null;
 
 export function createApp({ services, build, clientDir, devMiddleware }: AppOptions) {
   const { config, logger } = services;

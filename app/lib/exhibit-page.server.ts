@@ -3,13 +3,22 @@
  * canonical address (the team route) whichever route reached it.
  */
 import type { AppLoadContext } from "react-router";
-import { exhibitBackLink, exhibitPath, type ExhibitOrigin } from "./exhibit-links";
-import { notFoundUnless, requireId } from "./load.server";
+import { enshrineeExhibitPath, exhibitBackLink, exhibitPath, favoriteStoryPath, type ExhibitOrigin } from "./exhibit-links";
+import { seesMemberContent } from "./guards.server";
+import { namePagePath, notFoundUnless, requireId } from "./load.server";
 
 export async function loadExhibitPage(context: AppLoadContext, exhibitIdParam: string | undefined, origin: ExhibitOrigin) {
   const id = requireId(exhibitIdParam);
-  const member = context.viewer?.member === true;
+  const member = seesMemberContent(context);
   const exhibit = notFoundUnless(await context.services.catalog.getExhibit(id, member));
+  namePagePath(
+    context,
+    origin.kind === "enshrinee"
+      ? enshrineeExhibitPath(origin.enshrinee, exhibit._id)
+      : origin.kind === "favorites"
+        ? favoriteStoryPath(exhibit._id)
+        : exhibitPath(exhibit),
+  );
   return {
     exhibit,
     member,

@@ -97,6 +97,15 @@ export const CONTACT_SUBJECTS = [
   "I'm a troll",
 ] as const;
 
+/** What the host answers before a request reaches a page or an API handler. */
+export const HOST_MESSAGES = {
+  bodyTooLarge: (limit: string) => `The request is too large: this address accepts at most ${limit}.`,
+  unsupportedType: (accepted: string) => `This address accepts only ${accepted}.`,
+  methodNotAllowed: (allowed: string) => `This method is not allowed here. Allowed: ${allowed}.`,
+  badRequest: "The request could not be understood.",
+  unavailable: "The museum's website is briefly unavailable. Please try again in a minute.",
+} as const;
+
 /** Texts of the pages themselves for situations the spec does not cover. */
 export const PAGE_MESSAGES = {
   /** A form was sent but no answer came back: the form stays as it was. */

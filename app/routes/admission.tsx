@@ -15,18 +15,21 @@ import { PAGE_MESSAGES, SERVER_MESSAGES } from "~/lib/messages";
 import { formatPrice } from "~/lib/money";
 import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
-import { sessionCookie } from "../../server/accounts/session-cookie";
 import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors } from "~/lib/use-form-errors";
+import { rateLimitedAnswer, redirectMembers } from "~/lib/guards.server";
+import { sessionCookie } from "../../server/accounts/session-cookie.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  if (context.viewer?.member) throw redirect("/");
+  redirectMembers(context);
   return { price: formatPrice(context.settings.ticketPriceCents), days: context.settings.ticketDays };
 }
 
 type SignUpResult = { success: boolean; message: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const limited = rateLimitedAnswer<SignUpResult>(context, (message) => ({ success: false, message }));
+  if (limited) return limited;
   const parsed = signUpSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data<SignUpResult>({ success: false, message: parsed.error.issues[0].message }, { status: 400 });
   const result = await context.services.accounts.signUp(parsed.data);

@@ -2,8 +2,9 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/category";
 import { ExhibitList } from "~/components/ExhibitList";
-import { exhibitPath, teamPath } from "~/lib/exhibit-links";
-import { notFoundUnless, requireId, softLoad } from "~/lib/load.server";
+import { categoryPath, exhibitPath, teamPath } from "~/lib/exhibit-links";
+import { namePagePath, notFoundUnless, requireId, softLoad } from "~/lib/load.server";
+import { seesMemberContent } from "~/lib/guards.server";
 import { seoMeta } from "~/lib/meta";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -11,13 +12,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const categoryId = requireId(params.categoryId);
   const { catalog } = context.services;
   const [team, category] = await Promise.all([catalog.getTeam(teamId), catalog.getCategory(categoryId)]);
-  const member = context.viewer?.member === true;
+  const member = seesMemberContent(context);
   const exhibits = await softLoad(
     context,
     "category exhibits",
     () => catalog.listExhibits({ team: teamId, category: categoryId, active: true }, member),
     [],
   );
+  namePagePath(context, categoryPath(notFoundUnless(team)._id, notFoundUnless(category)._id));
   return {
     team: notFoundUnless(team),
     category: notFoundUnless(category),

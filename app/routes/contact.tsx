@@ -17,13 +17,15 @@ import { TIMING } from "~/lib/timing";
 import { postJson } from "~/lib/post-json";
 import { constraintErrors, useFormErrors, type FieldErrors } from "~/lib/use-form-errors";
 import { useHydrated } from "~/lib/use-hydrated";
+import { rateLimitedAnswer } from "~/lib/guards.server";
 
 type Result = { ok: boolean; message: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
-  const { botCheck, throttle, contact, logger } = context.services;
-  if (!(await throttle.allow(FORMS, context.clientIp))) return data<Result>({ ok: false, message: CONTACT_MESSAGES.failure }, { status: 429 });
+  const limited = rateLimitedAnswer<Result>(context, (message) => ({ ok: false, message }));
+  if (limited) return limited;
+  const { botCheck, contact, logger } = context.services;
   const check = await botCheck.verify({ honeypot: form.website, token: form.recaptchaToken, ip: context.clientIp });
   if (!check.ok) return data<Result>({ ok: false, message: check.reason === "honeypot" ? BOTCHECK_MESSAGES.honeypot : BOTCHECK_MESSAGES.failed }, { status: 400 });
   const parsed = contactSchema.safeParse({ ...form, subscribe: form.subscribe ?? false });

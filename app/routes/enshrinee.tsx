@@ -3,15 +3,17 @@ import { Link } from "react-router";
 import type { Route } from "./+types/enshrinee";
 import { BackToTop } from "~/components/BackToTop";
 import { TicketBanner } from "~/components/TicketBanner";
-import { enshrineeExhibitPath } from "~/lib/exhibit-links";
-import { notFoundUnless, requireId } from "~/lib/load.server";
+import { enshrineeExhibitPath, enshrineePath } from "~/lib/exhibit-links";
+import { namePagePath, notFoundUnless, requireId } from "~/lib/load.server";
+import { seesMemberContent } from "~/lib/guards.server";
 import { seoMeta } from "~/lib/meta";
 import { paragraphs, truncateAtWord } from "~/lib/text";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const id = requireId(params.enshrineeID);
-  const member = context.viewer?.member === true;
+  const member = seesMemberContent(context);
   const enshrinee = notFoundUnless(await context.services.catalog.getEnshrinee(id, member));
+  namePagePath(context, enshrineePath(enshrinee));
   return { enshrinee, member, canonical: `${context.settings.publicUrl}/enshrinees/${params.fullName}/${id}` };
 }
 

@@ -3,10 +3,11 @@ import type { Route } from "./+types/favorite-stories";
 import { ExhibitList } from "~/components/ExhibitList";
 import { favoriteStoryPath } from "~/lib/exhibit-links";
 import { softLoad } from "~/lib/load.server";
+import { seesMemberContent } from "~/lib/guards.server";
 import { seoMeta } from "~/lib/meta";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const member = context.viewer?.member === true;
+  const member = seesMemberContent(context);
   const exhibits = await softLoad(
     context,
     "favorite stories",

@@ -6,6 +6,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/home";
 import { BannerCarousel } from "~/components/BannerCarousel";
 import { softLoad } from "~/lib/load.server";
+import { seesMemberContent } from "~/lib/guards.server";
 import { seoMeta, SITE_NAME } from "~/lib/meta";
 import { teamPath } from "~/lib/exhibit-links";
 import { LOGO_HEIGHT } from "~/lib/images";
@@ -19,7 +20,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   ]);
   return {
     firstName: v?.firstName ?? null,
-    member: v?.member === true,
+    member: seesMemberContent(context),
     teams,
     banners,
     publicUrl: context.settings.publicUrl,

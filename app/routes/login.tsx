@@ -14,12 +14,13 @@ import { pageMeta } from "~/lib/meta";
 import { PAGE_MESSAGES, SERVER_MESSAGES, VALIDATION } from "~/lib/messages";
 import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
-import { sessionCookie, sessionTokenFrom } from "../../server/accounts/session-cookie";
 import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors } from "~/lib/use-form-errors";
+import { rateLimitedAnswer, redirectMembers } from "~/lib/guards.server";
+import { sessionCookie, sessionTokenFrom } from "../../server/accounts/session-cookie.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  if (context.viewer?.member) throw redirect("/");
+  redirectMembers(context);
   const flash = readFlash(request.headers.get("cookie"));
   const body = { loggedOut: flash.key === "logout" ? SERVER_MESSAGES.logout : null };
   return flash.clear ? data(body, { headers: { "Set-Cookie": flash.clear } }) : body;
@@ -37,6 +38,8 @@ export function shouldRevalidate({ formAction, defaultShouldRevalidate }: Should
 type LoginResult = { login: boolean; expired?: boolean; unpaid?: boolean; message: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const limited = rateLimitedAnswer<LoginResult>(context, (message) => ({ login: false, message }));
+  if (limited) return limited;
   const form = Object.fromEntries(await request.formData());
   const parsed = loginSchema.safeParse(form);
   if (!parsed.success) return data<LoginResult>({ login: false, message: parsed.error.issues[0].message }, { status: 400 });

@@ -2,7 +2,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { flashCookie } from "~/lib/flash.server";
-import { clearedSessionCookie, sessionTokenFrom } from "../../server/accounts/session-cookie";
+import { clearedSessionCookie, sessionTokenFrom } from "../../server/accounts/session-cookie.server";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const token = sessionTokenFrom(request.headers.get("cookie"));

@@ -14,15 +14,15 @@ import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
 import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors } from "~/lib/use-form-errors";
+import { rateLimitedAnswer } from "~/lib/guards.server";
 
 type Result = { ok: boolean; message: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const limited = rateLimitedAnswer<Result>(context, (message) => ({ ok: false, message }));
+  if (limited) return limited;
   const parsed = passwordResetRequestSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data<Result>({ ok: false, message: VALIDATION.forgotEmailRequired }, { status: 400 });
-  if (!(await context.services.throttle.allow(PASSWORD_RESET, context.clientIp))) {
-    return data<Result>({ ok: false, message: SERVER_MESSAGES.tooManyRequests }, { status: 429 });
-  }
   try {
     await context.services.accounts.requestPasswordReset(parsed.data.emailAddress);
   } catch (error) {

@@ -13,10 +13,10 @@ import { pageMeta } from "~/lib/meta";
 import { SERVER_MESSAGES, VALIDATION } from "~/lib/messages";
 import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
-import { clearedSessionCookie } from "../../server/accounts/session-cookie";
-import { PASSWORD_RESET } from "../../server/security/throttle";
 import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors, type FieldErrors } from "~/lib/use-form-errors";
+import { clearedSessionCookie } from "../../server/accounts/session-cookie.server";
+import { rateLimitedAnswer } from "~/lib/guards.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   return { token: new URL(request.url).searchParams.get("token") ?? "" };
@@ -25,11 +25,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 type Result = { ok: boolean; message: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const limited = rateLimitedAnswer<Result>(context, (message) => ({ ok: false, message }));
+  if (limited) return limited;
   const parsed = passwordResetSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data<Result>({ ok: false, message: parsed.error.issues[0].message }, { status: 400 });
-  if (!(await context.services.throttle.allow(PASSWORD_RESET, context.clientIp))) {
-    return data<Result>({ ok: false, message: SERVER_MESSAGES.tooManyRequests }, { status: 429 });
-  }
   try {
     const ok = await context.services.accounts.resetPassword(parsed.data.token, parsed.data.password);
     if (!ok) return data<Result>({ ok: false, message: SERVER_MESSAGES.resetInvalidToken }, { status: 400 });

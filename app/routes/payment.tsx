@@ -21,8 +21,9 @@ import { formatPrice } from "~/lib/money";
 import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
 import { useRedirectAfter } from "~/lib/use-redirect-after";
-import type { PaymentOutcome } from "../../server/payments/payment-service";
-import { testPaymentMethodFor } from "../../server/payments/test-cards";
+import { rateLimitedAnswer } from "~/lib/guards.server";
+import type { PaymentOutcome } from "../../server/payments/payment-service.server";
+import { testPaymentMethodFor } from "../../server/payments/test-cards.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const v = context.viewer;
@@ -45,6 +46,8 @@ export type PaymentResult =
   | { status: "card_error" | "server_error" | "not_logged_in"; message: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const limited = rateLimitedAnswer<PaymentResult>(context, (message) => ({ status: "server_error", message }));
+  if (limited) return limited;
   const viewer = context.viewer;
   if (!viewer) return data<PaymentResult>({ status: "not_logged_in", message: SERVER_MESSAGES.notLoggedInForPayment }, { status: 401 });
   const form = Object.fromEntries(await request.formData());

@@ -17,6 +17,7 @@ import { TIMING } from "~/lib/timing";
 import { postJson } from "~/lib/post-json";
 import { constraintErrors, useFormErrors } from "~/lib/use-form-errors";
 import { useHydrated } from "~/lib/use-hydrated";
+import { rateLimitedAnswer } from "~/lib/guards.server";
 
 type Result = { ok: boolean; message: string };
 
@@ -26,9 +27,10 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
-  const { botCheck, throttle, newsletter, database, logger, onEnqueued } = context.services;
+  const limited = rateLimitedAnswer<Result>(context, (message) => ({ ok: false, message }));
+  if (limited) return limited;
+  const { botCheck, newsletter, logger } = context.services;
   const failure = SUBSCRIBE_MESSAGES.failure(context.settings.contactEmail);
-  if (!(await throttle.allow(FORMS, context.clientIp))) return data<Result>({ ok: false, message: failure }, { status: 429 });
   const check = await botCheck.verify({ honeypot: form.website, token: form.recaptchaToken, ip: context.clientIp });
   if (!check.ok) return data<Result>({ ok: false, message: check.reason === "honeypot" ? BOTCHECK_MESSAGES.honeypot : BOTCHECK_MESSAGES.failed }, { status: 400 });
   const parsed = subscribeSchema.safeParse({ ...form, subscribe: form.subscribe ?? false });
@@ -36,8 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.data.subscribe) return data<Result>({ ok: false, message: VALIDATION.subscribeConsentRequired }, { status: 400 });
   try {
     const { firstName, lastName, emailAddress } = parsed.data;
-    await database.db.transaction((tx) => newsletter.record(tx, { email: emailAddress, firstName, lastName, consent: true, source: "subscribe" }));
-    onEnqueued();
+    await newsletter.subscribe({ email: emailAddress, firstName, lastName, consent: true });
   } catch (error) {
     logger.error({ err: error }, "subscription failed");
     return data<Result>({ ok: false, message: failure }, { status: 503 });

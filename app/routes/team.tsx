@@ -2,9 +2,9 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/team";
 import { BackToTop } from "~/components/BackToTop";
-import { categoryPath } from "~/lib/exhibit-links";
+import { categoryPath, teamPath } from "~/lib/exhibit-links";
 import { LOGO_HEIGHT } from "~/lib/images";
-import { notFoundUnless, requireId, softLoad } from "~/lib/load.server";
+import { namePagePath, notFoundUnless, requireId, softLoad } from "~/lib/load.server";
 import { seoMeta } from "~/lib/meta";
 import { paragraphs } from "~/lib/text";
 
@@ -14,6 +14,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const id = requireId(params.id);
   const { catalog } = context.services;
   const team = notFoundUnless(await catalog.getTeam(id));
+  namePagePath(context, teamPath(team._id));
   const categories = await softLoad(context, "team categories", () => catalog.categoriesWithActiveExhibits(id), []);
   return { team, categories, canonical: `${context.settings.publicUrl}/teams/${id}` };
 }
