@@ -109,7 +109,10 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
   if (clientDir) {
     // Vite fingerprints everything under /assets: cache it for a year, never revalidate.
     app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+    // Files at the top of build/client (favicon, robots, ...) all have an extension; pages never
+    // do, so they skip the disk lookup (and the 404 error object it builds) on every request.
+    const topLevelFiles = express.static(clientDir, { maxAge: "1h", index: false });
+    app.use((req, res, next) => (path.extname(req.path) ? topLevelFiles(req, res, next) : next()));
   }
 
   app.get("/healthz", healthCheck(services.database, logger));
