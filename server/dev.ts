@@ -20,6 +20,7 @@ const app = createApp({
   build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
   devMiddleware: vite.middlewares,
 });
+await services.catalogChanges.start();
 services.outbox.start();
 services.housekeeping.start();
 app.listen(config.PORT, () => logger.info(`dev server on http://localhost:${config.PORT}`));
