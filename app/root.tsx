@@ -78,7 +78,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <main id="main" className="flex-1">
             {children}
           </main>
-          <BottomMenu member={viewer?.member === true} shopUrl={shopUrl} />
+          <BottomMenu member={viewer?.member === true} signedIn={viewer !== null} shopUrl={shopUrl} />
           <SiteFooter />
         </AlertProvider>
         <ScrollRestoration nonce={nonce} />

@@ -23,6 +23,8 @@ export default [
   route("logout", "routes/logout.tsx"),
   route("password/request", "routes/password-request.tsx"),
   route("password/reset", "routes/password-reset.tsx"),
+  route("account", "routes/account.tsx"),
+  route("account/receipts/:paymentId", "routes/account-receipt.tsx"),
   route("sitemap.xml", "routes/sitemap.tsx"),
   route("robots.txt", "routes/robots.tsx"),
   route("__error-probe", "routes/error-probe.tsx"),

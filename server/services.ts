@@ -26,6 +26,7 @@ import { createBotCheck } from "./botcheck/botcheck";
 import { createContactService } from "./contact/contact-service";
 import { createMailchimpSync } from "./newsletter/mailchimp";
 import { createAdminServices } from "./admin/admin-services";
+import { createAccountData } from "./account-data/account-overview";
 
 export interface ServiceDeps {
   config: Config;
@@ -114,6 +115,8 @@ export function createServices(deps: ServiceDeps) {
     search: createSearch(db),
     images,
     accounts,
+    /** The account page's reads (issue 13). */
+    accountData: createAccountData({ db }),
     membership,
     payments,
     newsletter,

@@ -5,11 +5,11 @@
 import { bottomMenuItems } from "~/lib/navigation";
 import { NavLinkItem } from "./NavLinkItem";
 
-export function BottomMenu({ member, shopUrl }: { member: boolean; shopUrl: string }) {
+export function BottomMenu({ member, shopUrl, signedIn = member }: { member: boolean; shopUrl: string; signedIn?: boolean }) {
   return (
     <nav aria-label="Bottom menu" className="bg-steel text-white">
       <ul className="mx-auto flex max-w-6xl flex-wrap justify-center gap-x-2 gap-y-1 px-4 py-3">
-        {bottomMenuItems(member, shopUrl).map((item) => (
+        {bottomMenuItems(member, shopUrl, signedIn).map((item) => (
           <li key={item.key}>
             <NavLinkItem
               item={item}

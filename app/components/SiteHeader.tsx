@@ -12,7 +12,7 @@ import { SearchBox } from "./SearchBox";
 
 export function SiteHeader({ viewer, shopUrl }: { viewer: DisplayViewer | null; shopUrl: string }) {
   const member = viewer?.member === true;
-  const items = topNavItems(member, shopUrl);
+  const items = topNavItems(member, shopUrl, viewer !== null);
   const greeting = member && viewer ? `Hello, ${viewer.firstName}` : null;
   return (
     <header className="border-b-4 border-gold bg-ink text-white">
@@ -36,8 +36,11 @@ export function SiteHeader({ viewer, shopUrl }: { viewer: DisplayViewer | null; 
               </li>
             ))}
             {greeting ? (
-              <li className="ml-2 rounded bg-gold px-3 py-1 font-semibold text-ink" data-testid="greeting">
-                {greeting}
+              <li className="ml-2">
+                {/* The greeting opens the account page (issue 13). */}
+                <Link to="/account" className="block rounded bg-gold px-3 py-1 font-semibold text-ink hover:bg-white" data-testid="greeting">
+                  {greeting}
+                </Link>
               </li>
             ) : null}
           </ul>

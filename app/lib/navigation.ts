@@ -3,7 +3,7 @@
  * a member; desktop and mobile menus use different wording for the same destinations.
  */
 
-export type NavKey = "home" | "shop" | "about" | "admission" | "contact" | "login" | "logout";
+export type NavKey = "home" | "shop" | "about" | "admission" | "contact" | "account" | "login" | "logout";
 
 export interface NavItem {
   key: NavKey;
@@ -24,6 +24,7 @@ const ITEMS: Record<NavKey, Omit<NavItem, "href"> & { href?: string }> = {
     mobileLabel: "Buy Your Ticket",
   },
   contact: { key: "contact", href: "/contact", label: "Contact", mobileLabel: "Contact Us" },
+  account: { key: "account", href: "/account", label: "Account", mobileLabel: "My Account" },
   login: { key: "login", href: "/login", label: "Login", mobileLabel: "Member Login" },
   logout: { key: "logout", href: "/logout", label: "Logout", mobileLabel: "Log Out" },
 };
@@ -35,15 +36,19 @@ function build(keys: NavKey[], shopUrl: string): NavItem[] {
   });
 }
 
-export function topNavItems(member: boolean, shopUrl: string): NavItem[] {
-  return build(member ? ["shop", "about", "contact"] : ["shop", "about", "admission", "contact", "login"], shopUrl);
+/**
+ * `signedIn` without `member`: an account with no valid ticket (unpaid or expired), which gets
+ * Admission with Account and Logout instead of Login (issue 13).
+ */
+export function topNavItems(member: boolean, shopUrl: string, signedIn = member): NavItem[] {
+  if (member) return build(["shop", "about", "contact", "account"], shopUrl);
+  return build(signedIn ? ["shop", "about", "admission", "contact", "account", "logout"] : ["shop", "about", "admission", "contact", "login"], shopUrl);
 }
 
-export function bottomMenuItems(member: boolean, shopUrl: string): NavItem[] {
+export function bottomMenuItems(member: boolean, shopUrl: string, signedIn = member): NavItem[] {
+  if (member) return build(["home", "shop", "about", "contact", "account", "logout"], shopUrl);
   return build(
-    member
-      ? ["home", "shop", "about", "contact", "logout"]
-      : ["home", "shop", "about", "admission", "contact", "login"],
+    signedIn ? ["home", "shop", "about", "admission", "contact", "account", "logout"] : ["home", "shop", "about", "admission", "contact", "login"],
     shopUrl,
   );
 }

@@ -34,9 +34,14 @@ describe("navigation", () => {
   const shop = "https://shop.example";
   const labels = (items: { label: string }[]) => items.map((i) => i.label);
 
-  it("gives members Shop, About, Contact on top and Logout at the bottom", () => {
-    expect(labels(topNavItems(true, shop))).toEqual(["Shop", "About", "Contact"]);
-    expect(labels(bottomMenuItems(true, shop))).toEqual(["Home", "Shop", "About", "Contact", "Logout"]);
+  it("gives members Shop, About, Contact, Account on top and Logout at the bottom", () => {
+    expect(labels(topNavItems(true, shop))).toEqual(["Shop", "About", "Contact", "Account"]);
+    expect(labels(bottomMenuItems(true, shop))).toEqual(["Home", "Shop", "About", "Contact", "Account", "Logout"]);
+  });
+
+  it("gives a signed-in account without a valid ticket Admission, Account and Logout", () => {
+    expect(labels(topNavItems(false, shop, true))).toEqual(["Shop", "About", "Admission", "Contact", "Account", "Logout"]);
+    expect(labels(bottomMenuItems(false, shop, true))).toEqual(["Home", "Shop", "About", "Admission", "Contact", "Account", "Logout"]);
   });
 
   it("gives everyone else Admission and Login", () => {

@@ -1,0 +1,130 @@
+/**
+ * The account page (issue 13): name, email, the ticket in words, the payments with a receipt
+ * for each, the newsletter preference, and Logout. For every signed-in account, paid or not;
+ * never stored by the page cache (the host sends it `private, no-store`).
+ */
+import { data, Form, Link } from "react-router";
+import type { Route } from "./+types/account";
+import { longDate, longDateOfInstant, ticketStatusWords } from "~/components/account/ticket-words";
+import { calendarDateIn, daysUntil } from "~/lib/access";
+import { requireAccount } from "~/lib/guards.server";
+import { pageMeta } from "~/lib/meta";
+import { formatPrice } from "~/lib/money";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const viewer = requireAccount(context, "/login?redirectTo=%2Faccount");
+  const overview = await context.services.accountData.overview(viewer.userId);
+  if (!overview) throw data(null, { status: 404 });
+  const timeZone = context.services.config.MUSEUM_TIME_ZONE;
+  const today = calendarDateIn(timeZone, new Date());
+  const valid = overview.validThrough !== null && daysUntil(overview.validThrough, today) >= 0;
+  return {
+    name: `${overview.firstName} ${overview.lastName}`,
+    emailAddress: overview.emailAddress,
+    ticket: ticketStatusWords(overview.validThrough, today),
+    valid,
+    paid: overview.validThrough !== null,
+    newsletter: overview.newsletter,
+    payments: overview.payments.map((p) => ({
+      id: p.id,
+      date: longDateOfInstant(p.paidAt, timeZone),
+      amount: formatPrice(p.amountCents),
+      through: longDate(p.validThroughAfter),
+      refunded: p.status === "refunded",
+    })),
+  };
+}
+
+export function meta() {
+  return [...pageMeta("Your account", "Your museum account: ticket, payments and receipts."), { name: "robots", content: "noindex" }];
+}
+
+const SECTION = "mt-8 rounded border border-stone-300 bg-white p-5";
+const H2 = "font-display text-xl font-bold uppercase tracking-wide";
+
+export default function Account({ loaderData: a }: Route.ComponentProps) {
+  return (
+    <section className="mx-auto max-w-3xl px-4 py-10">
+      <h1 className="font-display text-3xl font-bold uppercase tracking-wide">Your account</h1>
+
+      <div className={SECTION}>
+        <h2 className={H2}>Profile</h2>
+        <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+          <dt className="font-semibold">Name</dt>
+          <dd data-testid="account-name">{a.name}</dd>
+          <dt className="font-semibold">Email</dt>
+          <dd data-testid="account-email">{a.emailAddress}</dd>
+        </dl>
+      </div>
+
+      <div className={SECTION}>
+        <h2 className={H2}>Ticket</h2>
+        <p className="mt-3" data-testid="ticket-status">
+          {a.ticket}
+        </p>
+        <p className="mt-3">
+          <Link to="/admission" className="font-semibold text-steel underline hover:text-ink">
+            {a.valid ? "Buy another ticket" : a.paid ? "Renew your ticket" : "Buy your ticket"}
+          </Link>
+        </p>
+      </div>
+
+      <div className={SECTION}>
+        <h2 className={H2}>Payments</h2>
+        {a.payments.length === 0 ? (
+          <p className="mt-3">No payments yet.</p>
+        ) : (
+          <table className="mt-3 w-full text-left" data-testid="payments">
+            <thead>
+              <tr className="border-b border-stone-300">
+                <th scope="col" className="py-2 pr-3">Date</th>
+                <th scope="col" className="py-2 pr-3">Amount</th>
+                <th scope="col" className="py-2 pr-3">Ticket through</th>
+                <th scope="col" className="py-2">
+                  <span className="sr-only">Receipt</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {a.payments.map((p) => (
+                <tr key={p.id} className="border-b border-stone-200">
+                  <td className="py-2 pr-3">{p.date}</td>
+                  <td className="py-2 pr-3">
+                    {p.amount}
+                    {p.refunded ? " (refunded)" : ""}
+                  </td>
+                  <td className="py-2 pr-3">{p.through}</td>
+                  <td className="py-2">
+                    <Link to={`/account/receipts/${p.id}`} className="font-semibold text-steel underline hover:text-ink">
+                      Receipt<span className="sr-only"> of {p.date}</span>
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+
+      <div className={SECTION}>
+        <h2 className={H2}>Newsletter</h2>
+        <p className="mt-3" data-testid="newsletter-status">
+          {a.newsletter ? "You receive the museum newsletter." : "You do not receive the museum newsletter."}
+        </p>
+        {a.newsletter ? null : (
+          <p className="mt-2">
+            <Link to="/subscribe" className="font-semibold text-steel underline hover:text-ink">
+              Subscribe to the newsletter
+            </Link>
+          </p>
+        )}
+      </div>
+
+      <Form method="post" action="/logout" className="mt-8">
+        <button type="submit" className="rounded bg-ink px-6 py-3 font-semibold uppercase tracking-wide text-gold hover:bg-steel">
+          Log out
+        </button>
+      </Form>
+    </section>
+  );
+}
