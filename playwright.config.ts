@@ -23,6 +23,8 @@ const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "mus
 const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 4325);
 const mailDir = process.env.E2E_MAIL_DIR ?? mkdtempSync(path.join(tmpdir(), "museum-e2e-mail-"));
 process.env.E2E_MAIL_DIR = mailDir;
+// The staff console's tests read the first admin's one-time link from here (admin:create --link-file).
+process.env.E2E_DATA_DIR = dataDir;
 process.env.E2E_SMTP_PORT = String(SMTP_PORT);
 
 export default defineConfig({
@@ -55,7 +57,8 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: hasChromium
     ? {
-        command: "node build/host/index.js",
+        // The first admin is made by the documented command before the site starts (PGlite: one process at a time).
+        command: `node build/host/admin-cli.js --email e2e-admin@museum.example --link-file ${JSON.stringify(path.join(dataDir, "admin-link.txt"))} && node build/host/index.js`,
         url: `http://127.0.0.1:${PORT}/healthz`,
         reuseExistingServer: false,
         timeout: 120_000,

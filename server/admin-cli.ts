@@ -7,7 +7,7 @@
  * database in DATA_DIR is one process's: while the site runs on the same DATA_DIR the command
  * refuses and says to stop the site first (it would otherwise open the same files twice).
  */
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -32,6 +32,8 @@ try {
       email: { type: "string" },
       "first-name": { type: "string", default: "Museum" },
       "last-name": { type: "string", default: "Admin" },
+      /** Also write the link to this file (readable by its owner only), for scripted set-ups such as the browser tests. */
+      "link-file": { type: "string" },
     },
     strict: true,
   }).values;
@@ -63,6 +65,7 @@ try {
   await runMigrations(database, fileURLToPath(new URL("../../drizzle", import.meta.url)));
   const admin = createAdminServices({ db: database.db, publicUrl: config.PUBLIC_URL, notifyCollectionChange: (tx) => notifyCatalogChanged(tx ?? database.db), mediaDir: path.join(config.DATA_DIR, "media") });
   const { link, created } = await admin.staff.createAdmin({ email: email.data, firstName: firstName.data, lastName: lastName.data });
+  if (args["link-file"]) writeFileSync(args["link-file"], `${link}\n`, { mode: 0o600 });
   process.stdout.write(
     [
       created ? `Admin account created for ${email.data}.` : `${email.data} already had an account: it is now an admin.`,

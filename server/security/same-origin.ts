@@ -12,6 +12,10 @@ export function sameOriginOnly(publicUrl: string, exemptPaths: string[] = []): R
   return (req, res, next) => {
     if (SAFE.has(req.method) || exemptPaths.includes(req.path)) return next();
     const site = req.get("sec-fetch-site");
+    // A browser that sends Fetch Metadata says itself whether the page was ours. It is the only
+    // word for a plain form post (no JavaScript): with our Referrer-Policy: no-referrer such a
+    // post carries `Origin: null` even from our own page.
+    if (site === "same-origin") return next();
     const origin = req.get("origin");
     const own = `${req.protocol}://${req.get("host")}`;
     const crossSite = site === "cross-site" || (origin !== undefined && origin !== "null" && origin !== allowed && origin !== own) || origin === "null";

@@ -17,6 +17,7 @@ export function ConsoleNotice({ result }: { result?: { ok: boolean; message: str
   return (
     <p
       role={result.ok ? "status" : "alert"}
+      data-testid="console-notice"
       className={`mb-4 rounded border px-4 py-3 ${result.ok ? "border-green-700 bg-green-50 text-green-900" : "border-red-700 bg-red-50 text-red-900"}`}
     >
       {result.message}
