@@ -91,6 +91,10 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
           origin: config.PUBLIC_URL,
           ttlSeconds: config.PAGE_CACHE_SECONDS,
           onServe: (req, res) => logRequest(logger, req, res, false),
+          tierOf: async (token) => {
+            const viewer = await services.sessions.viewerFor(token);
+            return viewer ? { member: viewer.member, firstName: viewer.firstName } : null;
+          },
         })
       : null;
   // A stored visitor page goes out first, with the headers of its first answer (decision 012).

@@ -124,9 +124,11 @@ async function runServer(log: Logger) {
   services.outbox.start();
   services.housekeeping.start();
 
-  // Stored visitor pages first, straight from Node's HTTP server; the rest through Express.
+  // Stored pages first, straight from Node's HTTP server (signed-in people after their session is checked); the rest through Express.
   const server = createServer((req, res) => {
-    if (!app.serveStoredPage(req, res)) app(req, res);
+    const served = app.serveStoredPage(req, res);
+    if (served === false) app(req, res);
+    else if (served !== true) served.then((done) => done || app(req, res), () => app(req, res));
   });
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();

@@ -219,6 +219,12 @@ export interface AnonymousPageCacheOptions {
   maxBytes?: number;
   /** Clock in milliseconds (tests). */
   now?: () => number;
+  /**
+   * The tier behind a session token, checked against the database (null: not signed in any
+   * more). Lets `serveStored` answer signed-in people too; a rejection hands the request to the
+   * whole host, which answers as it would (a 503 when the database is down).
+   */
+  tierOf?: (token: string) => Promise<PageTier | null>;
   /** Called for each answer `serveStored` sends (the host's request log); returns the request id it sends as X-Request-Id. */
   onServe?: (req: IncomingMessage, res: ServerResponse) => string;
 }
@@ -281,7 +287,7 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
     // A signed-in person's page names them: no shared cache may keep it.
     if (tier) res.setHeader("Cache-Control", "private, no-store");
     res.setHeader("X-Cache", cache);
-    if (!tier && page.shared && !page.wire) page.wire = wireHeaders(res, page);
+    if (page.shared && !page.wire) page.wire = wireHeaders(res, page);
     sendPrecompressed(req, res, page.content, { etag: page.status === 200 });
   }
 
@@ -327,16 +333,29 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
   };
 
   /**
-   * The cheap path for a stored visitor page (issue 12): a plain Node request and response, no
-   * Express, no middleware, no nonce; the page's stored headers are written in one call. Answers
-   * and returns true for a GET/HEAD without a session token whose address holds a page sent at
-   * least once through the whole host; returns false, having touched nothing, otherwise.
+   * The cheap path for a stored page (issue 12): a plain Node request and response, no Express,
+   * no middleware, no nonce; the page's stored headers are written in one call. Answers (true,
+   * or a promise of true) a GET/HEAD whose address holds a page for the asker's tier that was
+   * sent at least once through the whole host: at once without a session token; with one, after
+   * `tierOf` has checked the session in the database (so logout, expiry and refunds count on
+   * the next request). Returns false, having touched nothing, otherwise.
    */
-  function serveStored(req: IncomingMessage, res: ServerResponse): boolean {
+  function serveStored(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     const { cookie, authorization } = req.headers;
-    if ((cookie || authorization) && requestSessionToken(cookie, authorization)) return false;
-    const page = store.get(pageKey(null, req.url ?? ""));
+    const token = cookie || authorization ? requestSessionToken(cookie, authorization) : undefined;
+    if (!token) return sendStored(req, res, null);
+    // Signed in: who they are now, from the database, then their tier's stored page (decision 013).
+    const tierOf = options.tierOf;
+    if (!tierOf || !isAnonymousPage((req.url ?? "").split("?")[0])) return false;
+    return tierOf(token).then(
+      (tier) => sendStored(req, res, tier),
+      () => false,
+    );
+  }
+
+  function sendStored(req: IncomingMessage, res: ServerResponse, tier: PageTier | null): boolean {
+    const page = store.get(pageKey(tier, req.url ?? ""));
     const wire = page?.wire;
     if (!page || !wire) return false;
     // The id goes into the list's last slot, not through setHeader (which would make Node merge
@@ -360,7 +379,10 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
 
   /** `serveStored` as the first middleware of an Express chain. */
   const storedPages: RequestHandler = (req, res, next) => {
-    if (!serveStored(req, res)) next();
+    const served = serveStored(req, res);
+    if (served === true) return;
+    if (served === false) return next();
+    served.then((done) => done || next(), next);
   };
 
   /** Forgets every stored page (the collection changed); renders under way are not stored. */
