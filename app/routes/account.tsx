@@ -63,7 +63,7 @@ export default function Account({ loaderData: a }: Route.ComponentProps) {
           {a.ticket}
         </p>
         <p className="mt-3">
-          <Link to="/admission" className="font-semibold text-steel underline hover:text-ink">
+          <Link to="/admission/payment" className="font-semibold text-steel underline hover:text-ink">
             {a.valid ? "Buy another ticket" : a.paid ? "Renew your ticket" : "Buy your ticket"}
           </Link>
         </p>

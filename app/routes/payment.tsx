@@ -22,6 +22,7 @@ import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
 import { useRedirectAfter } from "~/lib/use-redirect-after";
 import { rateLimitedAnswer } from "~/lib/guards.server";
+import { longDate } from "~/components/account/ticket-words";
 import type { PaymentOutcome } from "../../server/payments/payment-service.server";
 import { testPaymentMethodFor } from "../../server/payments/test-cards.server";
 
@@ -31,6 +32,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     firstName: v?.firstName ?? null,
     validThrough: v?.validThrough ?? null,
+    /** What this payment would make the ticket's last day: a renewal extends from the current end (issue 13). */
+    newValidThrough: v ? longDate(context.services.membership.validThroughAfterPurchase(v.validThrough)) : null,
+    currentValidThrough: v?.member && v.validThrough ? longDate(v.validThrough) : null,
     price: formatPrice(context.settings.ticketPriceCents),
     days: context.settings.ticketDays,
     /** One key per visit to this page: a double click or a retry is the same payment. */
@@ -187,6 +191,13 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
           <p className="mt-4 text-lg">
             Hello, {firstName}! One ticket gives you {days} days of full access to the museum.
           </p>
+          {loaderData.newValidThrough ? (
+            <p className="mt-2" data-testid="new-valid-through">
+              {loaderData.currentValidThrough
+                ? `Your ticket is valid through ${loaderData.currentValidThrough}; this one adds ${days} days after that, so it will be valid through ${loaderData.newValidThrough}.`
+                : `Your ticket will be valid through ${loaderData.newValidThrough}.`}
+            </p>
+          ) : null}
           {done ? null : testMode ? (
             <fetcher.Form
               ref={formRef}

@@ -139,6 +139,14 @@ export function createMembership({ db, ticketDays, priceCents, timeZone, publicU
       return result;
     },
 
+    /**
+     * The last day of the ticket if one were bought now, for the payment page to say before
+     * paying (issue 13): the same rule the grant applies, from max(today, current end).
+     */
+    validThroughAfterPurchase(current: string | null): string {
+      return ticketValidThrough(current, today(), ticketDays);
+    },
+
     /** A refund takes the payment's days back (once). */
     async revokeTicket(providerPaymentId: string): Promise<boolean> {
       return db.transaction(async (tx) => {

@@ -60,7 +60,7 @@ test("an unpaid account on a phone finds My Account and Log Out in the menu", as
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByTestId("ticket-status")).toHaveText("Your ticket is not paid yet.");
   await expect(page.getByText("No payments yet.")).toBeVisible();
-  await expect(page.getByRole("main").getByRole("link", { name: "Buy your ticket" })).toHaveAttribute("href", "/admission");
+  await expect(page.getByRole("main").getByRole("link", { name: "Buy your ticket" })).toHaveAttribute("href", "/admission/payment");
   await expect(bottomMenu(page).getByRole("button", { name: "Log Out" })).toBeVisible();
   await expectNoSeriousA11yIssues(page);
   await page.getByRole("button", { name: "Menu" }).click();
