@@ -1,7 +1,8 @@
 /**
  * Server rendering entry: streams the HTML with the request's CSP nonce on every script (none
  * when rendered for the anonymous page cache, whose scripts are allowed by hash), and
- * logs route errors with the request id (never shown to the visitor).
+ * logs route errors with the request id (never shown to the visitor). The site's stylesheet is
+ * read here at build time and written into every page's head (decision 016).
  */
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
@@ -13,7 +14,10 @@ import {
   type EntryContext,
   type HandleErrorFunction,
 } from "react-router";
+import { StylesheetProvider } from "~/components/InlineStylesheet";
 import { NonceProvider } from "~/components/nonce";
+// The built, minified stylesheet as text, in the server bundle only (the browser bundle never has it).
+import siteCss from "./app.css?inline";
 
 export const streamTimeout = 5_000;
 
@@ -32,9 +36,11 @@ export default function handleRequest(
     // Crawlers get the whole document at once; browsers get the shell as soon as it is ready.
     const readyOption = userAgent && isbot(userAgent) ? "onAllReady" : "onShellReady";
     const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce ?? ""}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </NonceProvider>,
+      <StylesheetProvider css={siteCss}>
+        <NonceProvider value={nonce ?? ""}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </NonceProvider>
+      </StylesheetProvider>,
       {
         nonce,
         [readyOption]() {

@@ -11,20 +11,19 @@ import {
   Scripts,
   ScrollRestoration,
   useRouteLoaderData,
-  type LinksFunction,
 } from "react-router";
 import { useEffect } from "react";
 import type { Route } from "./+types/root";
-import stylesheet from "./app.css?url";
 import { AlertBanner, AlertProvider } from "~/components/AlertBanner";
 import { BottomMenu } from "~/components/BottomMenu";
 import { ErrorFallback } from "~/components/ErrorFallback";
+import { InlineStylesheet } from "~/components/InlineStylesheet";
 import { NotFoundPage } from "~/components/NotFoundPage";
 import { useNonce } from "~/components/nonce";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
 import { TestModeNotice } from "~/components/TestModeNotice";
-import type { DisplayViewer } from "~/lib/access";
+import { canSeeMemberContent, type DisplayViewer } from "~/lib/access";
 import { SITE_NAME } from "~/lib/meta";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -36,8 +35,6 @@ export async function loader({ context }: Route.LoaderArgs) {
   const viewer: DisplayViewer | null = v ? { firstName: v.firstName, member: v.member } : null;
   return { viewer, settings: context.settings };
 }
-
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
 
 const FALLBACK_SHOP_URL = "https://shop.pittsburghsportsmuseum.example";
 
@@ -57,6 +54,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#101820" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* The stylesheet is inline (decision 016): the first paint waits for no request. */}
+        <InlineStylesheet />
         <Meta />
         <Links />
       </head>
@@ -78,7 +77,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <main id="main" className="flex-1">
             {children}
           </main>
-          <BottomMenu member={viewer?.member === true} signedIn={viewer !== null} shopUrl={shopUrl} />
+          <BottomMenu member={canSeeMemberContent(viewer)} signedIn={viewer !== null} shopUrl={shopUrl} />
           <SiteFooter />
         </AlertProvider>
         <ScrollRestoration nonce={nonce} />

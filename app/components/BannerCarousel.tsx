@@ -3,13 +3,46 @@
  * and not started at all when the visitor prefers reduced motion. The first slide is server
  * rendered; Embla and its autoplay plugin load after hydration, so they are not part of the
  * page's first-load JavaScript.
+ *
+ * First paint (decision 016): every slide offers the allowed rendition heights below its own in a
+ * `srcset` with `sizes`, so a phone fetches a rendition near its width rather than the full
+ * one. The page holds two carousels (desktop and mobile sets), one hidden by CSS; with `media`
+ * the first slide is preloaded only where its carousel shows, and is a `<picture>` whose only
+ * source carries that query, so the hidden carousel fetches nothing (a hidden eager image would).
  */
 import type { EmblaCarouselType } from "embla-carousel";
 import { useEffect, useRef, useState } from "react";
+import { preload } from "react-dom";
 import type { BannerSlideView } from "~/lib/catalog-types";
+import { IMAGE_HEIGHTS, withImageHeight } from "~/lib/images";
 import { TIMING } from "~/lib/timing";
 
-export function BannerCarousel({ slides, label, className }: { slides: BannerSlideView[]; label: string; className: string }) {
+/** A transparent pixel: what a slide's picture shows where its media query does not match (its carousel is hidden there). */
+const EMPTY_IMAGE = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
+
+/** The slide at each allowed rendition height up to its own, with the width each one has. */
+export function bannerSrcSet(slide: BannerSlideView): string {
+  const heights = IMAGE_HEIGHTS.filter((h) => h >= 300 && h <= slide.height);
+  if (heights.length === 0 || !slide.src.includes("images/view/")) return `${slide.src} ${slide.width}w`;
+  return heights.map((h) => `${withImageHeight(slide.src, h)} ${Math.round((slide.width * h) / slide.height)}w`).join(", ");
+}
+
+interface BannerCarouselProps {
+  slides: BannerSlideView[];
+  label: string;
+  className: string;
+  /** The media query under which this carousel shows (its first slide is preloaded only there). */
+  media?: string;
+  /** How wide a slide is drawn, for `srcset` (the `sizes` attribute). */
+  sizes?: string;
+}
+
+export function BannerCarousel({ slides, label, className, media, sizes = "100vw" }: BannerCarouselProps) {
+  const first = slides[0];
+  // Hoisted by React into the head, so the browser fetches the first slide with the stylesheet.
+  if (first) {
+    preload(first.src, { as: "image", imageSrcSet: bannerSrcSet(first), imageSizes: sizes, fetchPriority: "high", media });
+  }
   const viewportRef = useRef<HTMLDivElement>(null);
   const sectionRef = useRef<HTMLElement>(null);
   const [embla, setEmbla] = useState<EmblaCarouselType | null>(null);
@@ -63,16 +96,25 @@ export function BannerCarousel({ slides, label, className }: { slides: BannerSli
         <div className="flex">
           {slides.map((s, i) => (
             <div key={s.src} className="min-w-0 flex-[0_0_100%]" role="group" aria-roledescription="slide" aria-label={`${i + 1} of ${slides.length}`}>
-              <img
-                src={s.src}
-                alt={s.alt}
-                width={s.width}
-                height={s.height}
-                className="h-auto w-full"
-                style={{ aspectRatio: `${s.width} / ${s.height}` }}
-                loading={i === 0 ? "eager" : "lazy"}
-                fetchPriority={i === 0 ? "high" : "auto"}
-              />
+              {i === 0 && media ? (
+                <picture>
+                  <source media={media} srcSet={bannerSrcSet(s)} sizes={sizes} />
+                  <img src={EMPTY_IMAGE} alt={s.alt} width={s.width} height={s.height} className="h-auto w-full" style={{ aspectRatio: `${s.width} / ${s.height}` }} fetchPriority="high" />
+                </picture>
+              ) : (
+                <img
+                  src={s.src}
+                  srcSet={bannerSrcSet(s)}
+                  sizes={sizes}
+                  alt={s.alt}
+                  width={s.width}
+                  height={s.height}
+                  className="h-auto w-full"
+                  style={{ aspectRatio: `${s.width} / ${s.height}` }}
+                  loading={i === 0 ? "eager" : "lazy"}
+                  fetchPriority={i === 0 ? "high" : "auto"}
+                />
+              )}
             </div>
           ))}
         </div>

@@ -31,8 +31,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const { firstName, member, teams, banners } = loaderData;
   return (
     <div className="mx-auto max-w-6xl px-4 py-6">
-      <BannerCarousel slides={banners.desktop} label="Featured (desktop)" className="hidden md:block" />
-      <BannerCarousel slides={banners.mobile} label="Featured" className="md:hidden" />
+      {/* Each set shows, and preloads its first slide, under its own query (md = 768 px); 1120 px = max-w-6xl less padding. */}
+      <BannerCarousel slides={banners.desktop} label="Featured (desktop)" className="hidden md:block" media="(min-width: 768px)" sizes="(min-width: 1152px) 1120px, calc(100vw - 2rem)" />
+      <BannerCarousel slides={banners.mobile} label="Featured" className="md:hidden" media="(max-width: 767.98px)" sizes="calc(100vw - 2rem)" />
       <h1 className="mt-8 text-center font-display text-3xl font-bold uppercase tracking-wide md:text-4xl" data-testid="welcome">
         {member && firstName
           ? `Welcome to the museum, ${firstName.toUpperCase()}!`
@@ -52,10 +53,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       </div>
       <h2 className="mt-12 font-display text-2xl font-bold uppercase tracking-wide">Museum Exhibits</h2>
       <ul className="mt-4 grid grid-cols-2 gap-4 md:grid-cols-4" data-testid="team-grid">
+        {/* Lazy: below the banner, and React would otherwise preload every logo ahead of the banner's first slide. */}
         {teams.map((t) => (
           <li key={t._id}>
             <Link to={teamPath(t._id)} className="flex h-full flex-col items-center rounded-lg bg-white p-4 text-center shadow ring-1 ring-black/5 hover:shadow-lg" data-testid="team-card">
-              <img src={t.logo} alt={t.logoAlt} width={LOGO_HEIGHT} height={LOGO_HEIGHT} className="h-28 w-28 object-contain md:h-36 md:w-36" />
+              <img src={t.logo} alt={t.logoAlt} width={LOGO_HEIGHT} height={LOGO_HEIGHT} loading="lazy" className="h-28 w-28 object-contain md:h-36 md:w-36" />
               <span className="mt-3 font-display font-bold uppercase">{t.name}</span>
               <span className="text-sm text-gray-600">{t.league}</span>
             </Link>

@@ -5,7 +5,8 @@
  */
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
-import { loginSchema, passwordResetRequestSchema, passwordResetSchema, signUpSchema, singleLineText } from "../../app/lib/account-schemas";
+import { loginSchema, passwordResetRequestSchema, passwordResetSchema, signUpSchema } from "../../app/lib/account-schemas";
+import { singleLineText } from "../../app/lib/text-fields";
 import { SERVER_MESSAGES } from "../../app/lib/messages";
 import { accountView } from "../accounts/accounts-service";
 import { requestSessionToken } from "../accounts/request-auth";
@@ -31,8 +32,8 @@ export function createAccountsApi(services: Services): Router {
   const secure = config.PUBLIC_URL.startsWith("https://");
   const viewerOf = (res: Response) => (res.locals.viewer as SignedIn | null | undefined) ?? null;
 
-  function parse<T>(schema: z.ZodType<T>, req: Request, res: Response, extra: Record<string, unknown> = {}): T | null {
-    const parsed = schema.safeParse(req.body ?? {});
+  function parse<T>(schema: z.core.$ZodType<T>, req: Request, res: Response, extra: Record<string, unknown> = {}): T | null {
+    const parsed = z.safeParse(schema, req.body ?? {});
     if (parsed.success) return parsed.data;
     res.status(400).json({ ...extra, message: zodMessage(parsed.error).replace(/^[^:]+: /, "") });
     return null;

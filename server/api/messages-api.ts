@@ -5,7 +5,7 @@
  * services in one transaction.
  */
 import { Router, type Request, type Response } from "express";
-import type { z } from "zod";
+import { z } from "zod";
 import { contactSchema, mailchimpSubscribeSchema, subscribeSchema } from "../../app/lib/contact-schemas";
 import { BOTCHECK_MESSAGES, CONTACT_MESSAGES, SUBSCRIBE_MESSAGES } from "../../app/lib/messages";
 import { HONEYPOT_FIELD } from "../botcheck/botcheck";
@@ -16,8 +16,8 @@ export function createMessagesApi(services: Services): Router {
   const { contact, newsletter, botCheck, config } = services;
   const api = Router();
 
-  function parse<T>(schema: z.ZodType<T>, req: Request, res: Response): T | null {
-    const parsed = schema.safeParse(req.body ?? {});
+  function parse<T>(schema: z.core.$ZodType<T>, req: Request, res: Response): T | null {
+    const parsed = z.safeParse(schema, req.body ?? {});
     if (parsed.success) return parsed.data;
     res.status(400).json({ success: false, message: zodMessage(parsed.error).replace(/^[^:]+: /, "") });
     return null;

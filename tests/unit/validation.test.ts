@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import {
   fieldErrors,
   loginSchema,
@@ -95,7 +95,7 @@ describe("contact and subscribe messages", () => {
 describe("text rules: one-line fields and message bodies", () => {
   const name = singleLineText("First name", { max: 100, required: V.firstNameRequired });
   const body = multiLineText("Your message", { max: 5000, required: V.messageRequired });
-  const firstMessage = (schema: z.ZodType, value: unknown) => schema.safeParse(value).error?.issues[0].message;
+  const firstMessage = (schema: z.ZodMiniType, value: unknown) => schema.safeParse(value).error?.issues[0].message;
 
   it.each([
     ["Eve\r\nBcc: victim@example.com", "CR LF"],
@@ -146,7 +146,7 @@ describe("text rules: one-line fields and message bodies", () => {
     subscribe: { firstName: "Ada", lastName: "Fan", emailAddress: "ada@example.com" },
     mailchimp: { firstName: "Ada", lastName: "Fan", email: "ada@example.com", audience: "aud123" },
   };
-  const schemas: [string, z.ZodType, Record<string, unknown>][] = [
+  const schemas: [string, z.ZodMiniType, Record<string, unknown>][] = [
     ["sign-up", signUpSchema, valid.signUp],
     ["login", loginSchema, valid.login],
     ["forgot password", passwordResetRequestSchema, valid.resetRequest],
