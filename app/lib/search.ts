@@ -18,7 +18,7 @@ export const SEARCH_MESSAGES = {
   onlyExcluded: "That search only leaves words out. Add a word to look for.",
   noResults: (q: string) => `Nothing in the collection matches “${q}”.`,
   noResultsFiltered: (q: string) => `Nothing matches “${q}” with these filters.`,
-  similar: (q: string) => `No exact matches for “${q}”. Showing close matches.`,
+  similar: (q: string, corrected: string) => `No exact matches for “${q}”. Showing results for “${corrected}”.`,
   badFilter: "A filter in the address was not valid and has been left out.",
   pastLastPage: "There are no more results: this page is past the last one.",
   rateLimited: "You have searched a lot in a short time. Please wait a minute and try again.",

@@ -373,7 +373,20 @@ export const searchDocuments = pgTable(
     // fastupdate off: PGlite runs no autovacuum, so a pending list would only grow and slow every search.
     index("search_documents_public_idx").using("gin", t.publicVector).with({ fastupdate: false }),
     index("search_documents_member_idx").using("gin", t.memberVector).with({ fastupdate: false }),
-    index("search_documents_suggest_idx").using("gin", t.suggestText.op("gin_trgm_ops")).with({ fastupdate: false }),
     index("search_documents_suggest_words_idx").using("gin", t.suggestVector).with({ fastupdate: false }),
   ],
+);
+
+/**
+ * Every word of the titles and names (public words only, so a correction never shows a word of a
+ * member-only text), for "Did you mean": a word not found is replaced by the most similar one
+ * here (pg_trgm). Filled by a trigger on search_documents; a word whose record is gone stays,
+ * harmlessly (a correction to it finds nothing and is not offered).
+ */
+export const searchWords = pgTable(
+  "search_words",
+  {
+    word: text("word").primaryKey(),
+  },
+  (t) => [index("search_words_trgm_idx").using("gin", t.word.op("gin_trgm_ops")).with({ fastupdate: false })],
 );

@@ -6,13 +6,14 @@
  *   `museum_search` configuration (English stems, accents removed). Visitors are matched and
  *   ranked on `public_vector` only (titles and names above team and category); members on
  *   `member_vector`, which adds descriptions and biographies, with a highlighted snippet.
- * - No word found: titles and names spelled alike (pg_trgm word similarity), with "Did you mean".
+ * - No word found: each unknown word is replaced by the most similar public word (a lexicon of
+ *   the titles, names, teams and categories, pg_trgm), and the corrected words are searched:
+ *   "Did you mean".
  * - Facets: for each filter, the count of each value under the query and the other filters.
  * - Suggestions: titles and names by word beginnings, the same for everyone.
  *
- * Each search is one transaction on one connection: it turns sequential scans off for its own
- * statements (a broad query would otherwise read every stored text instead of the index) and sets
- * the similarity threshold, both LOCAL, so nothing leaks to other requests.
+ * Each search is one transaction on one connection that turns sequential scans off for its own
+ * statements (LOCAL): a broad query would otherwise read every stored text instead of the index.
  */
 import { sql, type SQL } from "drizzle-orm";
 import { enshrineePath, exhibitPath } from "../../app/lib/exhibit-links";
@@ -32,12 +33,10 @@ import {
   type Suggestion,
 } from "../../app/lib/search";
 import { queryRows, type Database } from "../db/client";
-import { didYouMean, normalizeWord, queryWords } from "./spelling";
+import { normalizeWord, queryWords, replaceWords } from "./spelling";
 
 /** Below this many matches a member's results are ranked on the whole text (reading every text costs ~5 µs each on PGlite). */
-export const FULL_TEXT_RANK_LIMIT = 300;
-/** pg_trgm word similarity from which a title or name counts as "spelled alike" ("clemnte" ~ "clemente" is 0.55). */
-export const SIMILARITY_THRESHOLD = 0.45;
+export const FULL_TEXT_RANK_LIMIT = 100;
 /** Suggestions are chosen among at most this many candidates, so a two-letter beginning stays cheap. */
 const SUGGEST_CANDIDATES = 200;
 
@@ -77,10 +76,12 @@ function filterConditions(filters: SearchFilters, except?: FacetKey): SQL {
   return parts.length ? sql.join(parts, sql` and `) : sql`true`;
 }
 
-function orderBy(sort: SearchRequest["sort"]): SQL {
-  if (sort === "year") return sql`h.year asc nulls last, h.title, h.id`;
-  if (sort === "year-desc") return sql`h.year desc nulls last, h.title, h.id`;
-  return sql`h.score desc, h.year asc nulls last, h.title, h.id`;
+/** The order of results over rows named `t` (ties by title in byte order: a cheap, stable sort). */
+function orderBy(sort: SearchRequest["sort"], t: string): SQL {
+  const r = sql.raw(t);
+  if (sort === "year") return sql`${r}.year asc nulls last, ${r}.title collate "C", ${r}.id`;
+  if (sort === "year-desc") return sql`${r}.year desc nulls last, ${r}.title collate "C", ${r}.id`;
+  return sql`${r}.score desc, ${r}.year asc nulls last, ${r}.title collate "C", ${r}.id`;
 }
 
 /** Splits ts_headline's output (marked with the private-use markers) into plain and matched runs. */
@@ -145,16 +146,15 @@ export function createSearch(db: Database) {
     const { filters } = splitRequest(request);
     const all = filterConditions(filters);
     const others = (key: FacetKey) => filterConditions(filters, key);
-    const order = orderBy(request.sort);
+
     const offset = (request.page - 1) * SEARCH_LIMITS.pageSize;
     const [row] = await queryRows<PipelineRow>(
       tx,
       sql`
       with h as materialized (${hits}),
       page as (
-        select h.id, row_number() over (order by ${order}) as ord
-        from h where ${all}
-        order by ${order}
+        select h.id, h.score, h.year, h.title from h where ${all}
+        order by ${orderBy(request.sort, "h")}
         limit ${SEARCH_LIMITS.pageSize} offset ${offset}
       )
       select
@@ -166,7 +166,7 @@ export function createSearch(db: Database) {
                       from teams t where t.id = any(d.team_ids)),
             'categoryId', d.category_id, 'categoryName', d.category_name, 'year', d.year,
             'favoriteStory', d.favorite_story, 'snippet', ${snippet}
-          ) order by p.ord), '[]'::json)
+          ) order by ${orderBy(request.sort, "p")}), '[]'::json)
          from page p join search_documents d on d.id = p.id) as results,
         (select coalesce(json_agg(f), '[]'::json) from (
           select 'type' as facet, h.kind as value, h.kind as label, case h.kind when 'exhibit' then 0 else 1 end as ord, count(*)::int as count
@@ -204,7 +204,6 @@ export function createSearch(db: Database) {
     let message: string | null = null;
     if (row.total === 0) message = row.hits > 0 ? SEARCH_MESSAGES.noResultsFiltered(request.q) : SEARCH_MESSAGES.noResults(request.q);
     else if (request.page > pages) message = SEARCH_MESSAGES.pastLastPage;
-    else if (mode === "similar") message = SEARCH_MESSAGES.similar(request.q);
     return {
       ...emptyAnswer(request, member),
       total: row.total,
@@ -218,15 +217,58 @@ export function createSearch(db: Database) {
 
   const emptyAnswer = emptySearchAnswer;
 
-  /** Runs `fn` in a transaction with the search's LOCAL settings. */
+  /** Runs `fn` in a transaction with the search's LOCAL setting. */
   function inSearchTransaction<T>(fn: (tx: Database) => Promise<T>): Promise<T> {
     return db.transaction(async (tx) => {
       const t = tx as unknown as Database;
-      await t.execute(
-        sql`select set_config('enable_seqscan', 'off', true), set_config('pg_trgm.word_similarity_threshold', ${String(SIMILARITY_THRESHOLD)}, true)`,
-      );
+      await t.execute(sql`select set_config('enable_seqscan', 'off', true)`);
       return fn(t);
     });
+  }
+
+  /**
+   * For each word not among the public words, the most similar one that is (pg_trgm similarity
+   * of at least 0.3); words of one or two letters are left as they are. Empty when all are known.
+   */
+  async function corrections(tx: Database, words: string[]): Promise<Map<string, string>> {
+    const rows = await queryRows<{ word: string; best: string | null }>(
+      tx,
+      sql`select t.word, (select w.word from search_words w where w.word % t.folded
+                          order by similarity(w.word, t.folded) desc, w.word limit 1) as best
+          from (select x.word, lower(museum_unaccent(x.word)) as folded
+                from json_array_elements_text(${JSON.stringify(words.filter((w) => w.length > 2))}::json) as x(word)) t
+          where not exists (select 1 from search_words w where w.word = t.folded)`,
+    );
+    return new Map(rows.filter((r) => r.best).map((r) => [r.word, r.best!]));
+  }
+
+  /** The search for `q` (already cleaned) in words, as the pipeline reads it. */
+  async function searchWords(tx: Database, request: SearchRequest, q: string, member: boolean) {
+    const tsquery = sql`websearch_to_tsquery(${TS_CONFIG}, ${q})`;
+    // Gating: a visitor's words are looked for in the public words only.
+    const vector = member ? sql.raw("d.member_vector") : sql.raw("d.public_vector");
+    // Ranked on the public words (titles and names above team and category). A member's answer
+    // of few matches is ranked on the whole weighted text, which means reading each text.
+    let score = sql`ts_rank(d.public_vector, ${tsquery})`;
+    if (member) {
+      const [{ few }] = await queryRows<{ few: boolean }>(
+        tx,
+        sql`select count(*) <= ${FULL_TEXT_RANK_LIMIT} as few
+            from (select 1 from search_documents d where ${vector} @@ ${tsquery} limit ${FULL_TEXT_RANK_LIMIT + 1}) x`,
+      );
+      if (few) score = sql`ts_rank(d.member_vector, ${tsquery})`;
+    }
+    const hits = sql`
+      select d.id, d.kind, d.team_ids, d.category_id, d.decade, d.favorite_story, d.year, d.title, ${score} as score
+      from search_documents d
+      where ${vector} @@ ${tsquery}`;
+    // Gating: only a member's answer quotes the text. One passage (ts_headline's plain cover is a
+    // fraction of the cost of its fragments), from at most the first 4,000 characters.
+    const snippet = member
+      ? sql`ts_headline(${TS_CONFIG}, left(translate(d.body, ${HIGHLIGHT_START + HIGHLIGHT_END}, ''), 4000), ${tsquery},
+             ${`StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_END}, MaxWords=30, MinWords=15`})`
+      : sql`null`;
+    return runPipeline(tx, hits, request, snippet);
   }
 
   return {
@@ -244,48 +286,18 @@ export function createSearch(db: Database) {
         if (shape.nodes === 0) return emptyAnswer(request, member, SEARCH_MESSAGES.noWords(q));
         if (shape.indexable === "T") return emptyAnswer(request, member, SEARCH_MESSAGES.onlyExcluded);
 
-        const tsquery = sql`websearch_to_tsquery(${TS_CONFIG}, ${q})`;
-        // Gating: a visitor's words are looked for in the public words only.
-        const vector = member ? sql.raw("d.member_vector") : sql.raw("d.public_vector");
-        // Ranked on the public words (titles and names above team and category); a member's
-        // answer of few matches on the whole weighted text, which means reading each text.
-        const score = member
-          ? sql`case when r.n <= ${FULL_TEXT_RANK_LIMIT}
-                 then (select ts_rank(x.member_vector, ${tsquery}) from search_documents x where x.id = r.id)
-                 else r.rank end`
-          : sql`r.rank`;
-        const hits = sql`
-          select r.id, r.kind, r.team_ids, r.category_id, r.decade, r.favorite_story, r.year, r.title, ${score} as score
-          from (
-            select d.id, d.kind, d.team_ids, d.category_id, d.decade, d.favorite_story, d.year, d.title,
-                   ts_rank(d.public_vector, ${tsquery}) as rank, count(*) over () as n
-            from search_documents d
-            where ${vector} @@ ${tsquery}
-          ) r`;
-        const snippet = member
-          ? sql`ts_headline(${TS_CONFIG}, translate(d.body, ${HIGHLIGHT_START + HIGHLIGHT_END}, ''), ${tsquery},
-                 ${`StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_END}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`})`
-          : sql`null`;
-        const found = await runPipeline(tx, hits, request, snippet);
+        const found = await searchWords(tx, request, q, member);
         if (found.hits > 0) return answerFrom(request, member, found, "words");
 
-        // No document has these words: titles and names spelled alike.
-        const words = queryWords(q);
-        if (words.length === 0) return answerFrom(request, member, found, "words");
-        const spelled = words.join(" ");
-        const similar = sql`
-          select d.id, d.kind, d.team_ids, d.category_id, d.decade, d.favorite_story, d.year, d.title,
-                 word_similarity(lower(museum_unaccent(${spelled})), d.suggest_text) as score
-          from search_documents d
-          where lower(museum_unaccent(${spelled})) <% d.suggest_text`;
-        // No snippet: no word of the text matched.
-        const close = await runPipeline(tx, similar, request, sql`null`);
+        // No document has these words: the same search with misspelled words corrected.
+        const fixes = await corrections(tx, queryWords(q));
+        if (fixes.size === 0) return answerFrom(request, member, found, "words");
+        const corrected = replaceWords(q, fixes);
+        const close = await searchWords(tx, request, corrected, member);
         if (close.hits === 0) return answerFrom(request, member, found, "words");
         const answer = answerFrom(request, member, close, "similar");
-        answer.didYouMean = didYouMean(
-          words,
-          close.results.flatMap((r) => [r.title, r.altTitle]),
-        );
+        answer.didYouMean = corrected;
+        if (close.total > 0 && request.page <= answer.pages) answer.message = SEARCH_MESSAGES.similar(q, corrected);
         return answer;
       });
     },
@@ -295,30 +307,25 @@ export function createSearch(db: Database) {
       const q = cleanQuery(raw);
       const words = queryWords(q, { keepExcluded: true }).map(normalizeWord).filter(Boolean);
       if ([...q].length < SEARCH_LIMITS.suggestFrom || words.length === 0) return [];
-      // Every word typed must begin a word of the title or name; the last one may be unfinished.
-      const prefixQuery = words.map((w) => `'${w}':*`).join(" & ");
-      const whole = words.join(" ");
       const rows = await inSearchTransaction(async (tx) => {
-        const columns = sql`d.id, d.kind, d.title, d.team_ids[1] as "teamId", d.team_names as "teamNames", d.year`;
-        const byWords = await queryRows<SuggestRow>(
-          tx,
-          sql`select c.* from (
-                select ${columns}, d.suggest_text from search_documents d
-                where d.suggest_vector @@ to_tsquery('simple', ${prefixQuery})
-                limit ${SUGGEST_CANDIDATES}
-              ) c
-              order by (c.suggest_text like ${`${whole}%`}) desc, c.kind = 'enshrinee' desc, length(c.title), c.title
-              limit ${SEARCH_LIMITS.suggestions}`,
-        );
-        if (byWords.length > 0 || whole.length < 5) return byWords;
-        // A typo: titles and names spelled alike.
-        return queryRows<SuggestRow>(
-          tx,
-          sql`select ${columns} from search_documents d
-              where ${whole} <% d.suggest_text
-              order by word_similarity(${whole}, d.suggest_text) desc, length(d.title), d.title
-              limit ${SEARCH_LIMITS.suggestions}`,
-        );
+        // Every word typed must begin a word of the title or name; the last one may be unfinished.
+        const byBeginnings = (list: string[]) =>
+          queryRows<SuggestRow>(
+            tx,
+            sql`select c.* from (
+                  select d.id, d.kind, d.title, d.team_ids[1] as "teamId", d.team_names as "teamNames", d.year, d.suggest_text
+                  from search_documents d
+                  where d.suggest_vector @@ to_tsquery('simple', ${list.map((w) => `'${w}':*`).join(" & ")})
+                  limit ${SUGGEST_CANDIDATES}
+                ) c
+                order by (c.suggest_text like ${`${list.join(" ")}%`}) desc, c.kind = 'enshrinee' desc, length(c.title), c.title collate "C"
+                limit ${SEARCH_LIMITS.suggestions}`,
+          );
+        const found = await byBeginnings(words);
+        if (found.length > 0 || words.join(" ").length < 4) return found;
+        // A typo: the words corrected from the public words, as for a search.
+        const fixes = await corrections(tx, words);
+        return fixes.size ? byBeginnings(words.map((w) => fixes.get(w) ?? w)) : found;
       });
       return rows.map((r) => ({
         _id: r.id,

@@ -1,7 +1,7 @@
 /**
  * Spelling help for search: the words of a search text, folded as the database folds them
- * (lower case, no accents), and "Did you mean" built from the titles and names found spelled
- * alike, word by word, with pg_trgm's own measure (shared trigrams of the padded words).
+ * (lower case, no accents), and the text with corrected words put in place of the misspelled
+ * ones (the corrections come from the public words in the database, search-service.ts).
  */
 
 /** Letters that lose no accent in Unicode decomposition but do in PostgreSQL's unaccent. */
@@ -32,44 +32,10 @@ export function queryWords(q: string, { keepExcluded = false } = {}): string[] {
   return words;
 }
 
-function trigrams(word: string): Set<string> {
-  const padded = `  ${word} `;
-  const set = new Set<string>();
-  for (let i = 0; i + 3 <= padded.length; i++) set.add(padded.slice(i, i + 3));
-  return set;
-}
-
-/** pg_trgm's similarity of two words: shared trigrams over all trigrams. */
-export function similarity(a: string, b: string): number {
-  const ta = trigrams(a);
-  const tb = trigrams(b);
-  let shared = 0;
-  for (const t of ta) if (tb.has(t)) shared++;
-  return shared / (ta.size + tb.size - shared);
-}
-
 /**
- * The search text with each word that appears in none of `titles` replaced by the most similar
- * word that does; null when nothing would change.
+ * `q` with each word that `fixes` corrects replaced, whatever its case and accents; quotes,
+ * `-word` and `or` stay where they were.
  */
-export function didYouMean(words: string[], titles: string[], minSimilarity = 0.3): string | null {
-  const vocabulary = new Set(titles.flatMap((t) => t.split(/[^\p{L}\p{N}]+/u).map(normalizeWord)).filter((w) => w.length > 1));
-  let changed = false;
-  const corrected = words.map((word) => {
-    const folded = normalizeWord(word);
-    if (vocabulary.has(folded)) return folded;
-    let best: string | null = null;
-    let bestScore = minSimilarity;
-    for (const candidate of vocabulary) {
-      const score = similarity(folded, candidate);
-      if (score > bestScore) {
-        best = candidate;
-        bestScore = score;
-      }
-    }
-    if (!best) return folded;
-    changed = true;
-    return best;
-  });
-  return changed ? corrected.join(" ") : null;
+export function replaceWords(q: string, fixes: Map<string, string>): string {
+  return q.replace(/[\p{L}\p{N}]+/gu, (word) => fixes.get(word) ?? word);
 }

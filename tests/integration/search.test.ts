@@ -69,11 +69,13 @@ describe.each(drivers)("search on %s", (kind) => {
 
   describe("gating", () => {
     it("finds nothing for a visitor's word that is only in a member-only description or biography", async () => {
-      for (const word of [DESCRIPTION_ONLY, BIOGRAPHY_ONLY]) {
+      for (const word of [DESCRIPTION_ONLY, BIOGRAPHY_ONLY, "zephyrquarts"]) {
         const visitor = await search(q(word));
         expect(visitor.total, word).toBe(0);
         expect(visitor.results).toEqual([]);
         expect(visitor.memberTexts).toBe(false);
+        // Nor is a misspelling corrected to a word of a member-only text.
+        expect(visitor.didYouMean).toBeNull();
         const page = await (await get(`/search?${q(word)}`)).text();
         expect(page).toContain("Nothing in the collection matches");
         expect(page).not.toContain("Winter Season");
@@ -144,9 +146,9 @@ describe.each(drivers)("search on %s", (kind) => {
       const inOrder = await search(q('"lemieux arrives"'));
       expect(inOrder.mode).toBe("words");
       expect(inOrder.results.map((r) => r.title)).toEqual(["Mario Lemieux Arrives, 1984"]);
-      // The words in another order are no exact match: only a close one.
+      // The words in another order are no match (and, all spelled right, nothing to correct).
       const reversed = await search(q('"arrives lemieux"'));
-      expect(reversed.mode).toBe("similar");
+      expect(reversed).toMatchObject({ mode: "words", total: 0, didYouMean: null });
       const steelers = await search(q("steelers"));
       const withoutSuper = await search(q("steelers -super"));
       expect(withoutSuper.total).toBeGreaterThan(0);
@@ -162,12 +164,15 @@ describe.each(drivers)("search on %s", (kind) => {
         ["clemnte", "clemente", "Roberto Clemente"],
         ["lemieu", "lemieux", "Mario Lemieux"],
         ["imaculate recepton", "immaculate reception", "The Immaculate Reception"],
+        // Syntax and the words spelled right stay as typed.
+        ['"Imaculate Reception" -raiders', '"immaculate Reception" -raiders', "The Immaculate Reception"],
+        ["Roberto Clemnte", "Roberto clemente", "Roberto Clemente"],
       ]) {
         const answer = await search(q(typo));
         expect(answer.mode, typo).toBe("similar");
         expect(answer.didYouMean, typo).toBe(fix);
         expect(answer.results.map((r) => r.title), typo).toContain(title);
-        expect(answer.message).toBe(SEARCH_MESSAGES.similar(typo));
+        expect(answer.message).toBe(SEARCH_MESSAGES.similar(typo, fix));
       }
       const page = await (await get(`/search?${q("clemnte")}`)).text();
       expect(page).toMatch(/Did you mean(?:<!-- -->)? <a[^>]*href="\/search\?q=clemente"[^>]*>clemente<\/a>/);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { cleanQuery, HIGHLIGHT_END, HIGHLIGHT_START, searchHref } from "~/lib/search";
 import { parseSearchPage } from "~/lib/search-schemas";
 import { snippetRuns } from "../../server/search/search-service";
-import { didYouMean, normalizeWord, queryWords, similarity } from "../../server/search/spelling";
+import { normalizeWord, queryWords, replaceWords } from "../../server/search/spelling";
 
 describe("cleanQuery", () => {
   it("turns control characters, NUL and the highlight markers into spaces and trims", () => {
@@ -25,14 +25,8 @@ describe("spelling", () => {
     expect(queryWords('"immaculate reception" -raiders or clemente\'s')).toEqual(["immaculate", "reception", "clemente", "s"]);
     expect(queryWords("-x y", { keepExcluded: true })).toEqual(["x", "y"]);
   });
-  it("measures similarity as pg_trgm does", () => {
-    expect(similarity("clemnte", "clemente")).toBeCloseTo(6 / 11, 5);
-    expect(similarity("abc", "abc")).toBe(1);
-  });
-  it("corrects only the words not found", () => {
-    expect(didYouMean(["roberto", "clemnte"], ["Roberto Clemente", "Roberto Clemente's 3,000th Hit"])).toBe("roberto clemente");
-    expect(didYouMean(["clemente"], ["Roberto Clemente"])).toBeNull();
-    expect(didYouMean(["zzzz"], ["Roberto Clemente"])).toBeNull();
+  it("puts corrected words in place, keeping the syntax and the other words", () => {
+    expect(replaceWords('"Imaculate Reception" -raiders', new Map([["Imaculate", "immaculate"]]))).toBe('"immaculate Reception" -raiders');
   });
 });
 
