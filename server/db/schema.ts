@@ -181,15 +181,34 @@ export const passwordResetTokens = pgTable(
   (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
 );
 
+/**
+ * A requested change of an account's email address (decision 017): it takes effect only when the
+ * link emailed to the new address is opened by the same account. Single use, expiring.
+ */
+export const emailChangeTokens = pgTable(
+  "email_change_tokens",
+  {
+    /** SHA-256 of the emailed token; the token itself is never stored. */
+    tokenHash: text("token_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    newEmail: text("new_email").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("email_change_tokens_user_idx").on(t.userId)],
+);
+
 // ---- payments -----------------------------------------------------------------------------
 
 export const payments = pgTable(
   "payments",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "restrict" }),
+    /** Null once the account was deleted: the payment is kept, anonymized, for the books (decision 017). */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     provider: text("provider", { enum: ["test", "stripe"] }).notNull(),
     /** The provider's payment id (PaymentIntent id): one ticket per payment, whatever retries. */
     providerPaymentId: text("provider_payment_id").notNull().unique(),

@@ -156,12 +156,15 @@ export function createMembership({ db, ticketDays, priceCents, timeZone, publicU
           .where(sql`${payments.providerPaymentId} = ${providerPaymentId} and ${payments.status} = 'succeeded'`)
           .returning({ userId: payments.userId, days: payments.daysGranted });
         if (!payment) return false;
+        // A deleted account's payment (kept anonymized) has no ticket left to take back.
+        if (!payment.userId) return true;
+        const userId = payment.userId;
         const [user] = await queryRows<{ valid_through: string | null }>(
           tx as unknown as Database,
-          sql`select valid_through::text as valid_through from ${users} where id = ${payment.userId} for update`,
+          sql`select valid_through::text as valid_through from ${users} where id = ${userId} for update`,
         );
         if (user?.valid_through) {
-          await tx.update(users).set({ validThrough: addDays(user.valid_through, -payment.days) }).where(eq(users.id, payment.userId));
+          await tx.update(users).set({ validThrough: addDays(user.valid_through, -payment.days) }).where(eq(users.id, userId));
         }
         return true;
       });
