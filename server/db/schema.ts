@@ -69,6 +69,8 @@ export const exhibits = pgTable(
   (t) => [
     index("exhibits_team_category_idx").on(t.teamId, t.categoryId, t.active),
     index("exhibits_favorite_idx").on(t.favoriteStory),
+    index("exhibits_title_idx").on(t.title),
+    index("exhibits_year_idx").on(t.year),
   ],
 );
 
@@ -145,7 +147,17 @@ export const users = pgTable(
     deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`), index("users_role_idx").on(t.role)],
+  (t) => [
+    uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`),
+    index("users_role_idx").on(t.role),
+    // The console's member search (prefixes of names and email) and sorts (decision 015).
+    index("users_email_prefix_idx").on(sql`lower(${t.email}) text_pattern_ops`),
+    index("users_first_name_prefix_idx").on(sql`lower(${t.firstName}) text_pattern_ops`),
+    index("users_last_name_prefix_idx").on(sql`lower(${t.lastName}) text_pattern_ops`),
+    index("users_valid_through_idx").on(t.validThrough),
+    index("users_created_idx").on(t.createdAt),
+    index("users_last_name_idx").on(t.lastName),
+  ],
 );
 
 export const sessions = pgTable(
@@ -264,7 +276,9 @@ export const contactMessages = pgTable("contact_messages", {
   /** When the email to the museum was queued; a message is emailed at most once. */
   emailQueuedAt: timestamp("email_queued_at", { withTimezone: true }),
   createdAt: createdAt(),
-});
+  /** The console's inbox state (decision 015). */
+  status: text("status", { enum: ["new", "answered", "archived"] }).notNull().default("new"),
+}, (t) => [index("contact_messages_created_idx").on(t.createdAt), index("contact_messages_status_idx").on(t.status, t.createdAt)]);
 
 export const subscribers = pgTable(
   "subscribers",
@@ -280,7 +294,11 @@ export const subscribers = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check("subscribers_email_lower", sql`${t.email} = lower(${t.email})`)],
+  (t) => [
+    check("subscribers_email_lower", sql`${t.email} = lower(${t.email})`),
+    index("subscribers_email_prefix_idx").on(sql`${t.email} text_pattern_ops`),
+    index("subscribers_created_idx").on(t.createdAt),
+  ],
 );
 
 /** Durable jobs (emails, Mailchimp calls) written in the same transaction as their data. */
@@ -297,7 +315,11 @@ export const outbox = pgTable(
     createdAt: createdAt(),
     doneAt: timestamp("done_at", { withTimezone: true }),
   },
-  (t) => [index("outbox_due_idx").on(t.status, t.nextAttemptAt)],
+  (t) => [
+    index("outbox_due_idx").on(t.status, t.nextAttemptAt),
+    // Each subscriber's latest Mailchimp job, for the console's sync state (decision 015).
+    index("outbox_mailchimp_email_idx").on(sql`lower(${t.payload}->>'email')`, t.createdAt).where(sql`${t.kind} = 'mailchimp'`),
+  ],
 );
 
 /**
@@ -408,4 +430,37 @@ export const searchWords = pgTable(
     word: text("word").primaryKey(),
   },
   (t) => [index("search_words_trgm_idx").using("gin", t.word.op("gin_trgm_ops")).with({ fastupdate: false })],
+);
+
+/** Replies sent from the console to a contact message, kept with it. */
+export const contactReplies = pgTable(
+  "contact_replies",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    messageId: uuid("message_id")
+      .notNull()
+      .references(() => contactMessages.id, { onDelete: "cascade" }),
+    body: text("body").notNull(),
+    /** The staff member's email at the time. */
+    sentBy: text("sent_by").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("contact_replies_message_idx").on(t.messageId)],
+);
+
+/** Tickets given by staff without payment, with the reason. */
+export const complimentaryTickets = pgTable(
+  "complimentary_tickets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    days: integer("days").notNull(),
+    reason: text("reason").notNull(),
+    grantedBy: text("granted_by").notNull(),
+    validThroughAfter: date("valid_through_after", { mode: "string" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("complimentary_tickets_user_idx").on(t.userId)],
 );
