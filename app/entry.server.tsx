@@ -4,7 +4,8 @@
  * logs route errors with the request id (never shown to the visitor). The site's stylesheet is
  * read here at build time and written into every page's head (decision 016).
  */
-import { PassThrough } from "node:stream";
+import { Transform, type TransformCallback } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
@@ -20,6 +21,33 @@ import { NonceProvider } from "~/components/nonce";
 import siteCss from "./app.css?inline";
 
 export const streamTimeout = 5_000;
+
+const MODULEPRELOAD = '<link rel="modulepreload"';
+const LOW_PRIORITY_MODULEPRELOAD = '<link rel="modulepreload" fetchPriority="low"';
+
+/**
+ * Marks React Router's modulepreload links `fetchpriority=low` (decision 016): the page is
+ * painted by HTML and the inline stylesheet, so the scripts, which only hydrate it, should not
+ * take the connection from the banner's first slide. They still load in parallel, early. Keeps
+ * the end of each chunk back until the next, so a tag split between chunks is still found.
+ */
+class LowPriorityModulePreloads extends Transform {
+  private tail = "";
+  private readonly decoder = new StringDecoder("utf8");
+  override _transform(chunk: Buffer | string, _encoding: BufferEncoding, done: TransformCallback) {
+    const text = (this.tail + (typeof chunk === "string" ? chunk : this.decoder.write(chunk))).replaceAll(MODULEPRELOAD, LOW_PRIORITY_MODULEPRELOAD);
+    const keep = MODULEPRELOAD.length - 1;
+    // Hold back what could be the start of a tag completed by the next chunk.
+    const cut = text.length > keep ? text.length - keep : 0;
+    const start = text.lastIndexOf("<", text.length - 1);
+    const split = start >= cut && MODULEPRELOAD.startsWith(text.slice(start)) ? start : text.length;
+    this.tail = text.slice(split);
+    done(null, text.slice(0, split));
+  }
+  override _flush(done: TransformCallback) {
+    done(null, this.tail + this.decoder.end());
+  }
+}
 
 export default function handleRequest(
   request: Request,
@@ -45,7 +73,7 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough();
+          const body = new LowPriorityModulePreloads();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
           resolve(

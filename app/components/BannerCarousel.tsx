@@ -103,8 +103,10 @@ export function BannerCarousel({ slides, label, className, media, sizes = "100vw
                 </picture>
               ) : (
                 <img
-                  src={s.src}
-                  srcSet={bannerSrcSet(s)}
+                  // The other slides wait for the carousel (after hydration): without it they cannot be
+                  // shown, and fetched during the page load they would compete with the first one.
+                  src={i === 0 || embla ? s.src : undefined}
+                  srcSet={i === 0 || embla ? bannerSrcSet(s) : undefined}
                   sizes={sizes}
                   alt={s.alt}
                   width={s.width}
