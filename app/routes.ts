@@ -46,6 +46,13 @@ export default [
     route("enshrinees", "routes/admin/enshrinees.tsx"),
     route("enshrinees/:id", "routes/admin/enshrinee-edit.tsx"),
     route("banner", "routes/admin/banner.tsx"),
+    route("members", "routes/admin/members.tsx"),
+    route("members/export", "routes/admin/members-export.tsx"),
+    route("members/:id", "routes/admin/member.tsx"),
+    route("messages", "routes/admin/messages.tsx"),
+    route("messages/:id", "routes/admin/message.tsx"),
+    route("subscribers", "routes/admin/subscribers.tsx"),
+    route("subscribers/export", "routes/admin/subscribers-export.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -126,7 +126,18 @@ export function createServices(deps: ServiceDeps) {
     contact,
     botCheck,
     onEnqueued,
-    admin: createAdminServices({ db, publicUrl: config.PUBLIC_URL, now, onEnqueued, notifyCollectionChange: (tx) => catalogChanges.notify(tx), mediaDir: path.join(config.DATA_DIR, "media") }),
+    admin: createAdminServices({
+      db,
+      publicUrl: config.PUBLIC_URL,
+      now,
+      onEnqueued,
+      notifyCollectionChange: (tx) => catalogChanges.notify(tx),
+      mediaDir: path.join(config.DATA_DIR, "media"),
+      timeZone,
+      stripe,
+      museumEmail: config.CONTACT_EMAIL_TO,
+      requestPasswordReset: (email) => accounts.requestPasswordReset(email),
+    }),
   };
 }
 

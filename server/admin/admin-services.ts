@@ -8,6 +8,13 @@ import { createCollectionAdmin } from "./collection-service";
 import { createDiskMediaStorage } from "../media/media-storage";
 import { createPhotoAdmin } from "./photo-service";
 import { createExhibitPreview } from "./exhibit-preview";
+import type Stripe from "stripe";
+import { recordAudit, type Actor } from "./audit-log";
+import { csvResponse, csvStream } from "./csv";
+import { createInbox } from "./inbox-service";
+import { createMemberAdmin } from "./member-service";
+import { createSubscriberAdmin } from "./subscriber-service";
+import type { AuditEntityType } from "../../app/routes/admin/console-areas";
 import { createStaffService } from "./staff-service";
 
 export interface AdminDeps {
@@ -19,14 +26,30 @@ export interface AdminDeps {
   notifyCollectionChange: (tx?: Database) => Promise<void>;
   /** DATA_DIR/media: where uploaded originals are stored (the image routes render from it). */
   mediaDir: string;
+  timeZone: string;
+  /** The Stripe client in Stripe mode (refunds), null in test mode. */
+  stripe: Stripe | null;
+  /** The museum's address, replies' Reply-To. */
+  museumEmail: string;
+  /** The site's own reset request (accounts service): a link by email through the outbox. */
+  requestPasswordReset: (email: string) => Promise<void>;
 }
 
 export function createAdminServices(deps: AdminDeps) {
+  const now = deps.now ?? (() => new Date());
   return {
     audit: createAuditLog(deps.db),
     staff: createStaffService(deps),
     collection: createCollectionAdmin({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
     previewExhibit: createExhibitPreview(deps.db),
+    members: createMemberAdmin({ db: deps.db, timeZone: deps.timeZone, stripe: deps.stripe, now: deps.now, requestPasswordReset: deps.requestPasswordReset }),
+    inbox: createInbox({ db: deps.db, museumEmail: deps.museumEmail, now: deps.now, onEnqueued: deps.onEnqueued }),
+    subscribers: createSubscriberAdmin({ db: deps.db, now: deps.now, onEnqueued: deps.onEnqueued }),
+    /** CSV exports of personal data: each one audited, the rows streamed. */
+    exports: {
+      record: (actor: Actor, entityType: AuditEntityType, summary: string) => recordAudit(deps.db, actor, { action: "export", entityType, entityId: null, summary }, now()),
+      csv: <Row>(filename: string, header: readonly string[], batches: AsyncIterable<Row[]>, toCells: (row: Row) => unknown[]) => csvResponse(filename, csvStream(header, batches, toCells)),
+    },
     photos: createPhotoAdmin({ db: deps.db, storage: createDiskMediaStorage(deps.mediaDir), now: deps.now, notifyChange: deps.notifyCollectionChange }),
   };
 }

@@ -30,6 +30,8 @@ describe.each(drivers)("who may open the console on %s", (kind) => {
   let server: TestServer;
   const cookies = {} as Record<Persona, string | undefined>;
   let exhibitId = "";
+  let memberId = "";
+  let messageId = "";
 
   beforeAll(async () => {
     server = await startTestServer(kind, {}, { seed: false });
@@ -62,6 +64,8 @@ describe.each(drivers)("who may open the console on %s", (kind) => {
       enshrineeIds: [],
     });
     exhibitId = exhibit.ok ? exhibit.id : "";
+    memberId = (await createStaffAccount(s, "member", { firstName: "Walker" })).userId;
+    messageId = (await s.contact.submit({ firstName: "Wanda", lastName: "W", email: "wanda@example.com", subject: "Question", message: "Hello", subscribe: false } as never, { email: false, subscription: false })).id;
   }, 120_000);
   afterAll(() => server?.close());
 
@@ -81,7 +85,7 @@ describe.each(drivers)("who may open the console on %s", (kind) => {
   for (const persona of ["visitor", "member", "expired", "curator", "admin", "deactivated"] as const) {
     it(`${persona}: pages, data calls and actions`, async () => {
       for (const template of CONSOLE_ROUTES) {
-        const route = { ...template, path: template.path.replace("{exhibit}", exhibitId) };
+        const route = { ...template, path: template.path.replace("{exhibit}", exhibitId).replace("{member}", memberId).replace("{message}", messageId) };
         const page = await request(persona, route.path);
         const where = `${persona} GET ${route.path}`;
         if (persona === "visitor" || persona === "deactivated") {
@@ -89,12 +93,14 @@ describe.each(drivers)("who may open the console on %s", (kind) => {
           expect(page.headers.get("location"), where).toBe(`/login?redirectTo=${encodeURIComponent(route.path)}`);
         } else if (allowed(persona, route.area)) {
           expect(page.status, where).toBe(route.allowedGetStatus ?? 200);
-          if (!route.allowedGetStatus) expect(await page.text(), where).toContain('data-testid="console"');
+          if (route.resource) expect(page.headers.get("content-type"), where).toContain("text/csv");
+          else if (!route.allowedGetStatus) expect(await page.text(), where).toContain('data-testid="console"');
         } else {
           expect(page.status, where).toBe(404);
           expect(await page.text(), where).not.toContain('data-testid="console"');
         }
 
+        if (route.resource) continue;
         // The loader data call of this route alone (what client navigation fetches).
         const data = await request(persona, `${route.path}.data?_routes=${encodeURIComponent(route.id)}`);
         const dataWhere = `${persona} GET ${route.path}.data (${route.id})`;

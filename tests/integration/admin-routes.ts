@@ -8,7 +8,7 @@ import type { ConsoleArea } from "~/routes/admin/console-areas";
 export interface ConsoleRoute {
   /** Route id in the build (routes/admin/...). */
   id: string;
-  /** An address of the route; `{exhibit}` stands for an existing exhibit's id. */
+  /** An address of the route; `{exhibit}`, `{member}`, `{message}` stand for existing records' ids. */
   path: string;
   area: ConsoleArea;
   /** A post its action answers without changing anything (null: no action). */
@@ -17,6 +17,8 @@ export interface ConsoleRoute {
   allowedPostStatus?: number;
   /** The page's answer for someone allowed (200 unless said). */
   allowedGetStatus?: number;
+  /** A resource route (a file, not a page): no console around it and no data call. */
+  resource?: boolean;
 }
 
 export const CONSOLE_ROUTES: ConsoleRoute[] = [
@@ -37,5 +39,12 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   // Action only (a document that redirects to the photos page); multipart, so its post is checked in admin-photos.test.ts.
   { id: "routes/admin/exhibit-photos-upload", path: "/admin/exhibits/{exhibit}/photos/upload", area: "collection", post: null, allowedGetStatus: 302 },
   { id: "routes/admin/exhibit-preview", path: "/admin/exhibits/{exhibit}/preview", area: "collection", post: { title: "" }, allowedPostStatus: 200 },
+  { id: "routes/admin/members", path: "/admin/members", area: "members", post: null },
+  { id: "routes/admin/members-export", path: "/admin/members/export", area: "members", post: null, resource: true },
+  { id: "routes/admin/member", path: "/admin/members/{member}", area: "members", post: { intent: "nothing" }, allowedPostStatus: 400 },
+  { id: "routes/admin/messages", path: "/admin/messages", area: "inbox", post: null },
+  { id: "routes/admin/message", path: "/admin/messages/{message}", area: "inbox", post: { intent: "nothing" }, allowedPostStatus: 400 },
+  { id: "routes/admin/subscribers", path: "/admin/subscribers", area: "subscribers", post: { intent: "nothing" }, allowedPostStatus: 400 },
+  { id: "routes/admin/subscribers-export", path: "/admin/subscribers/export", area: "subscribers", post: null, resource: true },
   { id: "routes/admin/banner", path: "/admin/banner", area: "banner", post: { intent: "nothing" }, allowedPostStatus: 400 },
 ];

@@ -9,6 +9,7 @@ const LINKS: { to: string; label: string; area: ConsoleArea; end?: boolean }[] =
   { to: "/admin/exhibits", label: "Exhibits", area: "collection" },
   { to: "/admin/enshrinees", label: "Enshrinees", area: "collection" },
   { to: "/admin/banner", label: "Home banner", area: "banner" },
+  { to: "/admin/messages", label: "Contact inbox", area: "inbox" },
   { to: "/admin/members", label: "Members", area: "members" },
   { to: "/admin/subscribers", label: "Subscribers", area: "subscribers" },
   { to: "/admin/staff", label: "Staff", area: "staff" },

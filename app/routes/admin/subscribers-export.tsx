@@ -1,0 +1,20 @@
+/** GET /admin/subscribers/export?q=&consent=: the filtered subscribers as a streamed CSV (admins, fresh password, audited). */
+import type { Route } from "./+types/subscribers-export";
+import { actorOf, requireConsole, requireRecentPassword } from "./guard.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = requireConsole(context, request, "subscribers");
+  const url = new URL(request.url);
+  await requireRecentPassword(context, request, url.pathname + url.search);
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100) || undefined;
+  const consentParam = url.searchParams.get("consent");
+  const consent = consentParam === "yes" ? true : consentParam === "no" ? false : undefined;
+  const { subscribers, exports } = context.services.admin;
+  await exports.record(actorOf(staff), "subscriber", `Exported subscribers (${[q ? `search "${q}"` : "", consentParam ?? ""].filter(Boolean).join(", ") || "all"})`);
+  return exports.csv(
+    `subscribers-${new Date().toISOString().slice(0, 10)}.csv`,
+    ["email", "first_name", "last_name", "newsletter", "source", "since"],
+    subscribers.batches({ q, consent }),
+    (s) => [s.email, s.firstName, s.lastName, s.consent ? "subscribed" : "unsubscribed", s.source, s.createdAt.toISOString().slice(0, 10)],
+  );
+}
