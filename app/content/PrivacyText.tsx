@@ -58,10 +58,19 @@ export function PrivacyText({ contactEmail }: { contactEmail: string }): ReactEl
       id: "retention",
       title: "How long we keep it",
       body: (
-        <p>
-          We keep account and payment records while your account exists and as long as tax and accounting law requires
-          afterwards. Contact messages are kept for up to two years. Server logs are kept for up to 90 days.
-        </p>
+        <>
+          <p>
+            We keep account and payment records while your account exists and as long as tax and accounting law requires
+            afterwards. Contact messages are kept for up to two years. Server logs are kept for up to 90 days.
+          </p>
+          <p>
+            When you delete your account, your name, email address, password, newsletter subscription (with us and at
+            Mailchimp) and every signed-in session are removed at once, and the email address can be used for a new
+            account. We keep each payment's amount, date, card brand, ticket days and the payment processor's reference,
+            without your name, email address or card digits, because accounting law requires us to keep records of
+            sales. Messages you sent through the contact form are kept for the two years above, as correspondence.
+          </p>
+        </>
       ),
     },
     {
@@ -69,9 +78,11 @@ export function PrivacyText({ contactEmail }: { contactEmail: string }): ReactEl
       title: "Your choices and rights",
       body: (
         <p>
-          You may ask to see, correct or delete your personal information, and you can unsubscribe from the newsletter at
-          any time with the link in every issue. Write to us through the <Link to="/contact">contact form</Link> or at{" "}
-          {contactEmail}.
+          Signed in, your <Link to="/account">account page</Link> lets you see your details and payments, correct your
+          name, email address and password, download your data (profile, payments, subscriptions and the contact messages
+          sent from your address, as one file) and delete your account. You can unsubscribe from the newsletter at any
+          time with the link in every issue. For anything else, write to us through the{" "}
+          <Link to="/contact">contact form</Link> or at {contactEmail}.
         </p>
       ),
     },

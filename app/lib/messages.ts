@@ -120,3 +120,21 @@ export const PAGE_MESSAGES = {
   paymentNoAnswer:
     "We did not get an answer about your payment (the connection may have dropped), so we cannot tell yet whether your card was charged. Your details are still here: press Authorize Payment to try again. Trying again is safe: this payment can never be charged twice.",
 } as const;
+
+/** The account's own pages (issue 13, decision 017). */
+export const ACCOUNT_MESSAGES = {
+  nameChanged: "Your name has been changed.",
+  passwordChanged: "Your password has been changed. You have been signed out everywhere else.",
+  wrongPassword: "That is not your current password.",
+  currentPasswordRequired: "Please enter your current password",
+  newPasswordsMismatch: "The new passwords do not match, please re-enter.",
+  emailChangeSent: (to: string) =>
+    `We have sent a link to ${to}. Your email address changes once you open it (within 24 hours), signed in to this account.`,
+  sameEmail: "That is already your email address.",
+  emailTaken: "Another account uses that email address.",
+  emailChanged: (to: string) => `Your email address is now ${to}.`,
+  emailLinkInvalid: "This link is invalid, was already used or has expired. Please ask for a new one from your account page.",
+  emailLinkOtherAccount: "This link belongs to another account. Please sign in to the account that asked for the change.",
+  staffCannotDelete: "Staff accounts are removed by an admin from the staff console.",
+  accountDeleted: "Your account has been deleted and you are signed out. Thank you for visiting the museum.",
+} as const;

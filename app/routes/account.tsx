@@ -9,9 +9,10 @@ import { longDate, longDateOfInstant, ticketStatusWords } from "~/components/acc
 import { calendarDateIn, daysUntil } from "~/lib/access";
 import { requireAccount } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
+import { ACCOUNT_MESSAGES } from "~/lib/messages";
 import { formatPrice } from "~/lib/money";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireAccount(context, "/login?redirectTo=%2Faccount");
   const overview = await context.services.accountData.overview(viewer.userId);
   if (!overview) throw data(null, { status: 404 });
@@ -25,6 +26,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     valid,
     paid: overview.validThrough !== null,
     newsletter: overview.newsletter,
+    /** Set after a confirmed email change (account-email-confirm.tsx sends the person here). */
+    notice: new URL(request.url).searchParams.get("changed") === "email" ? ACCOUNT_MESSAGES.emailChanged(overview.emailAddress) : null,
     payments: overview.payments.map((p) => ({
       id: p.id,
       date: longDateOfInstant(p.paidAt, timeZone),
@@ -46,6 +49,11 @@ export default function Account({ loaderData: a }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="font-display text-3xl font-bold uppercase tracking-wide">Your account</h1>
+      {a.notice ? (
+        <p role="status" className="mt-4 rounded border border-green-700 bg-green-50 p-3 font-semibold text-green-900" data-testid="account-notice">
+          {a.notice}
+        </p>
+      ) : null}
 
       <div className={SECTION}>
         <h2 className={H2}>Profile</h2>
@@ -55,6 +63,23 @@ export default function Account({ loaderData: a }: Route.ComponentProps) {
           <dt className="font-semibold">Email</dt>
           <dd data-testid="account-email">{a.emailAddress}</dd>
         </dl>
+        <ul className="mt-4 flex flex-wrap gap-x-6 gap-y-2">
+          <li>
+            <Link to="/account/name" className="font-semibold text-steel underline hover:text-ink">
+              Change name
+            </Link>
+          </li>
+          <li>
+            <Link to="/account/email" className="font-semibold text-steel underline hover:text-ink">
+              Change email address
+            </Link>
+          </li>
+          <li>
+            <Link to="/account/password" className="font-semibold text-steel underline hover:text-ink">
+              Change password
+            </Link>
+          </li>
+        </ul>
       </div>
 
       <div className={SECTION}>
@@ -118,6 +143,23 @@ export default function Account({ loaderData: a }: Route.ComponentProps) {
             </Link>
           </p>
         )}
+      </div>
+
+      <div className={SECTION}>
+        <h2 className={H2}>Your data</h2>
+        <ul className="mt-3 space-y-2">
+          <li>
+            {/* A file download, not a page: a plain link so the browser saves it. */}
+            <a href="/account/data" download="museum-account-data.json" className="font-semibold text-steel underline hover:text-ink">
+              Download my data
+            </a>
+          </li>
+          <li>
+            <Link to="/account/delete" className="font-semibold text-red-800 underline hover:text-ink">
+              Delete my account
+            </Link>
+          </li>
+        </ul>
       </div>
 
       <Form method="post" action="/logout" className="mt-8">

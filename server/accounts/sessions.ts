@@ -3,7 +3,7 @@
  * hash, so a database leak does not leak sessions, and any instance can check any session.
  */
 import { createHmac, randomBytes } from "node:crypto";
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { calendarDateIn, isTicketValid, type Viewer } from "../../app/lib/access";
 import type { Database } from "../db/client";
 import { sessions, users } from "../db/schema";
@@ -57,6 +57,11 @@ export function createSessionStore({ db, secret, timeZone, now = () => new Date(
 
     async destroyAllFor(userId: string): Promise<void> {
       await db.delete(sessions).where(eq(sessions.userId, userId));
+    },
+
+    /** Ends every session of `userId` but the one holding `keepToken` (a password change, issue 13). */
+    async destroyOthersFor(userId: string, keepToken: string): Promise<void> {
+      await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, hash(keepToken))));
     },
 
     async purgeExpired(): Promise<void> {

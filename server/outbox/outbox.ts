@@ -26,6 +26,8 @@ export interface MailchimpJob {
   firstName: string;
   lastName: string;
   consent: boolean;
+  /** Take the address out of the audience (a deleted account, issue 13). */
+  unsubscribe?: boolean;
 }
 
 /** A password reset asked for this address; the worker drops it when no account has it. */

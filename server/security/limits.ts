@@ -43,7 +43,8 @@ type TierName = keyof typeof LIMIT_TIERS;
 const ROUTES: [method: string, path: RegExp, tier: TierName][] = [
   ["POST", /^\/api\/stripe\/webhook$/, "writes"],
   // The console's password check before sensitive actions is a password guess like a login.
-  ["POST", /^\/(?:login|api\/users\/login|admin\/confirm-password)$/, "login"],
+  // So are the account's own forms that check the current password (issue 13).
+  ["POST", /^\/(?:login|api\/users\/login|admin\/confirm-password|account\/(?:password|email|delete))$/, "login"],
   ["POST", /^\/(?:password\/(?:request|reset)|api\/users\/(?:request-reset|reset-password))$/, "passwordReset"],
   ["POST", /^\/(?:contact|subscribe|api\/email\/contact|api\/contact|api\/mc\/subscribe|api\/subscribes)$/, "forms"],
   ["GET", /^\/images\//, "images"],

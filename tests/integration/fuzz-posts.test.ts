@@ -33,6 +33,7 @@ const BASE = {
   attemptId: "00000000-0000-4000-8000-000000000000",
   paymentIntentId: "pi_123",
   audience: "museum-newsletter",
+  currentPassword: "correct-horse1",
 };
 
 type Fields = (keyof typeof BASE)[];
@@ -46,6 +47,10 @@ const PAGE_ROUTES: [string, Fields][] = [
   ["/password/reset", ["token", "password", "confirmPassword"]],
   ["/admission/payment", ["cardNumber", "expiry", "cvc", "zip", "attemptId"]],
   ["/logout", []],
+  ["/account/name", ["firstName", "lastName"]],
+  ["/account/email", ["emailAddress", "currentPassword"]],
+  ["/account/email/confirm", ["token"]],
+  ["/account/password", ["currentPassword", "password", "passwordConfirm"]],
 ];
 
 const API_ROUTES: [string, Fields][] = [

@@ -1,0 +1,68 @@
+/**
+ * Change the email address (issue 13): the current password is asked; nothing changes until
+ * the link sent to the new address is opened by this account. The old address is told.
+ */
+import { data } from "react-router";
+import type { Route } from "./+types/account-email";
+import { AccountForm, AccountFormPage, Outcome, type FormOutcome } from "~/components/account/AccountForm";
+import { TextField } from "~/components/FormFields";
+import { changeEmailSchema, settingsFieldErrors } from "~/lib/account-settings-schemas";
+import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
+import { ACCOUNT_MESSAGES } from "~/lib/messages";
+import { pageMeta } from "~/lib/meta";
+
+const BACK = "/login?redirectTo=%2Faccount%2Femail";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const viewer = requireAccount(context, BACK);
+  return { emailAddress: viewer.emailAddress };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const limited = rateLimitedAnswer<FormOutcome>(context, (message) => ({ ok: false, message }));
+  if (limited) return limited;
+  const viewer = requireAccount(context, BACK);
+  const parsed = changeEmailSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    const errors = settingsFieldErrors(parsed.error);
+    return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors }, { status: 400 });
+  }
+  const r = await context.services.accountSettings.requestEmailChange(viewer.userId, parsed.data.emailAddress, parsed.data.currentPassword);
+  if (!r.ok) {
+    const [field, message, status] =
+      r.reason === "wrong_password"
+        ? ["currentPassword", ACCOUNT_MESSAGES.wrongPassword, 400]
+        : r.reason === "same_email"
+          ? ["emailAddress", ACCOUNT_MESSAGES.sameEmail, 400]
+          : r.reason === "email_taken"
+            ? ["emailAddress", ACCOUNT_MESSAGES.emailTaken, 409]
+            : ["form", ACCOUNT_MESSAGES.emailLinkInvalid, 404];
+    return data<FormOutcome>({ ok: false, message, errors: { [field]: message } }, { status });
+  }
+  return { ok: true, message: ACCOUNT_MESSAGES.emailChangeSent(parsed.data.emailAddress) } as FormOutcome;
+}
+
+export function meta() {
+  return [...pageMeta("Change your email address", "Change the email address of your museum account."), { name: "robots", content: "noindex" }];
+}
+
+export default function AccountEmail({ loaderData, actionData }: Route.ComponentProps) {
+  const errors = actionData?.errors ?? {};
+  return (
+    <AccountFormPage
+      title="Change your email address"
+      intro={
+        <p>
+          Your account uses <strong data-testid="current-email">{loaderData.emailAddress}</strong>. We will send a link to the new address; the change
+          takes effect once you open it, signed in to this account.
+        </p>
+      }
+    >
+      <Outcome outcome={actionData} />
+      <AccountForm submit="Send the link">
+        <TextField label="New email address" name="emailAddress" type="email" autoComplete="email" error={errors.emailAddress} required />
+        <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" error={errors.currentPassword} required />
+      </AccountForm>
+    </AccountFormPage>
+  );
+}

@@ -1,0 +1,44 @@
+/** Change the account's name (issue 13). */
+import { data } from "react-router";
+import type { Route } from "./+types/account-name";
+import { AccountForm, AccountFormPage, Outcome, type FormOutcome } from "~/components/account/AccountForm";
+import { TextField } from "~/components/FormFields";
+import { changeNameSchema, settingsFieldErrors } from "~/lib/account-settings-schemas";
+import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
+import { ACCOUNT_MESSAGES } from "~/lib/messages";
+import { pageMeta } from "~/lib/meta";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const viewer = requireAccount(context, "/login?redirectTo=%2Faccount%2Fname");
+  return { firstName: viewer.firstName, lastName: viewer.lastName };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const limited = rateLimitedAnswer<FormOutcome>(context, (message) => ({ ok: false, message }));
+  if (limited) return limited;
+  const viewer = requireAccount(context, "/login?redirectTo=%2Faccount%2Fname");
+  const parsed = changeNameSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    const errors = settingsFieldErrors(parsed.error);
+    return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors }, { status: 400 });
+  }
+  await context.services.accountSettings.changeName(viewer.userId, parsed.data);
+  return { ok: true, message: ACCOUNT_MESSAGES.nameChanged } as FormOutcome;
+}
+
+export function meta() {
+  return [...pageMeta("Change your name", "Change the name of your museum account."), { name: "robots", content: "noindex" }];
+}
+
+export default function AccountName({ loaderData, actionData }: Route.ComponentProps) {
+  const errors = actionData?.errors ?? {};
+  return (
+    <AccountFormPage title="Change your name">
+      <Outcome outcome={actionData} />
+      <AccountForm submit="Save name">
+        <TextField label="First name" name="firstName" autoComplete="given-name" defaultValue={loaderData.firstName} error={errors.firstName} required />
+        <TextField label="Last name" name="lastName" autoComplete="family-name" defaultValue={loaderData.lastName} error={errors.lastName} required />
+      </AccountForm>
+    </AccountFormPage>
+  );
+}

@@ -1,0 +1,52 @@
+/** Change the password (issue 13): the current one is asked; every other session ends. */
+import { data } from "react-router";
+import type { Route } from "./+types/account-password";
+import { AccountForm, AccountFormPage, Outcome, type FormOutcome } from "~/components/account/AccountForm";
+import { TextField } from "~/components/FormFields";
+import { changePasswordSchema, settingsFieldErrors } from "~/lib/account-settings-schemas";
+import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
+import { ACCOUNT_MESSAGES } from "~/lib/messages";
+import { pageMeta } from "~/lib/meta";
+import { sessionTokenFrom } from "../../server/accounts/session-cookie.server";
+
+const BACK = "/login?redirectTo=%2Faccount%2Fpassword";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  requireAccount(context, BACK);
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const limited = rateLimitedAnswer<FormOutcome>(context, (message) => ({ ok: false, message }));
+  if (limited) return limited;
+  const viewer = requireAccount(context, BACK);
+  const parsed = changePasswordSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    const errors = settingsFieldErrors(parsed.error);
+    return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors }, { status: 400 });
+  }
+  const token = sessionTokenFrom(request.headers.get("cookie")) ?? "";
+  const outcome = await context.services.accountSettings.changePassword(viewer.userId, token, parsed.data.currentPassword, parsed.data.password);
+  if (outcome === "wrong_password") {
+    return data<FormOutcome>({ ok: false, message: ACCOUNT_MESSAGES.wrongPassword, errors: { currentPassword: ACCOUNT_MESSAGES.wrongPassword } }, { status: 400 });
+  }
+  return { ok: true, message: ACCOUNT_MESSAGES.passwordChanged } as FormOutcome;
+}
+
+export function meta() {
+  return [...pageMeta("Change your password", "Change the password of your museum account."), { name: "robots", content: "noindex" }];
+}
+
+export default function AccountPassword({ actionData }: Route.ComponentProps) {
+  const errors = actionData?.errors ?? {};
+  return (
+    <AccountFormPage title="Change your password" intro={<p>Every other device signed in to your account is signed out when you change it.</p>}>
+      <Outcome outcome={actionData} />
+      <AccountForm submit="Change password">
+        <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" error={errors.currentPassword} required />
+        <TextField label="New password (8 to 16 characters)" name="password" type="password" autoComplete="new-password" error={errors.password} required />
+        <TextField label="Confirm new password" name="passwordConfirm" type="password" autoComplete="new-password" error={errors.passwordConfirm} required />
+      </AccountForm>
+    </AccountFormPage>
+  );
+}

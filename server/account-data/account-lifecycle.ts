@@ -1,0 +1,110 @@
+/**
+ * The account's data taken out and the account deleted (issue 13, decision 017).
+ *
+ * - Export: the profile, the payments, the newsletter subscription and the contact messages sent
+ *   from the account's address, as one JSON document.
+ * - Delete (password asked again; staff accounts are removed by an admin instead): in one
+ *   transaction the account row goes, and with it (by cascade) its sessions, reset links and
+ *   email-change links; its payments stay for the books, anonymized (no account, no receipt
+ *   address, no card digits); its payment incidents lose the receipt address; its newsletter
+ *   subscription is removed, and Mailchimp is told through the outbox. The address can sign up
+ *   again at once.
+ */
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { contactMessages, paymentIncidents, payments, subscribers, users } from "../db/schema";
+import { enqueue } from "../outbox/outbox";
+import { verifyPassword } from "../accounts/passwords";
+
+const lower = (email: string) => email.trim().toLowerCase();
+
+export type DeleteOutcome = "deleted" | "wrong_password" | "staff" | "no_account";
+
+export interface AccountLifecycleDeps {
+  db: Database;
+  now?: () => Date;
+  onEnqueued?: () => void;
+}
+
+export function createAccountLifecycle({ db, now = () => new Date(), onEnqueued }: AccountLifecycleDeps) {
+  return {
+    /** Everything the site holds about the account, for 'Download my data'; null if it is gone. */
+    async exportData(userId: string) {
+      const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+      if (!user) return null;
+      const email = lower(user.email);
+      const [paid, subs, messages] = await Promise.all([
+        db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)),
+        db.select().from(subscribers).where(eq(subscribers.email, email)),
+        db
+          .select({ createdAt: contactMessages.createdAt, firstName: contactMessages.firstName, lastName: contactMessages.lastName, email: contactMessages.email, subject: contactMessages.subject, message: contactMessages.message, subscribe: contactMessages.subscribe })
+          .from(contactMessages)
+          .where(sql`lower(${contactMessages.email}) = ${email}`)
+          .orderBy(desc(contactMessages.createdAt)),
+      ]);
+      return {
+        exportedAt: now().toISOString(),
+        profile: {
+          firstName: user.firstName,
+          lastName: user.lastName,
+          emailAddress: user.email,
+          newsletterAtSignUp: user.emailOptIn,
+          termsAcceptedAt: user.termsAcceptedAt?.toISOString() ?? null,
+          ticketValidThrough: user.validThrough,
+          createdAt: user.createdAt.toISOString(),
+        },
+        payments: paid.map((p) => ({
+          paidAt: p.createdAt.toISOString(),
+          amountCents: p.amountCents,
+          currency: p.currency,
+          status: p.status,
+          refundedAt: p.refundedAt?.toISOString() ?? null,
+          cardBrand: p.cardBrand,
+          cardLast4: p.cardLast4,
+          daysGranted: p.daysGranted,
+          ticketValidThroughAfter: p.validThroughAfter,
+          receiptEmail: p.receiptEmail,
+          reference: p.providerPaymentId,
+        })),
+        subscriptions: subs.map((s) => ({
+          emailAddress: s.email,
+          firstName: s.firstName,
+          lastName: s.lastName,
+          consent: s.consent,
+          consentAt: s.consentAt?.toISOString() ?? null,
+          source: s.source,
+          createdAt: s.createdAt.toISOString(),
+          updatedAt: s.updatedAt.toISOString(),
+        })),
+        contactMessages: messages.map((m) => ({ ...m, createdAt: m.createdAt.toISOString() })),
+      };
+    },
+
+    /** Deletes the account after checking its password again. */
+    async deleteAccount(userId: string, password: string): Promise<DeleteOutcome> {
+      const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+      if (!user) return "no_account";
+      if (!(await verifyPassword(user.passwordHash, password))) return "wrong_password";
+      if (user.role !== "member") return "staff";
+      const email = lower(user.email);
+      await db.transaction(async (tx) => {
+        // Payments stay for the books, without anything that points at the person.
+        await tx.update(payments).set({ userId: null, receiptEmail: "", cardLast4: null }).where(eq(payments.userId, userId));
+        await tx
+          .update(paymentIncidents)
+          .set({ details: sql`${paymentIncidents.details} - 'receiptEmail'` })
+          .where(sql`${paymentIncidents.details}->>'userId' = ${userId}`);
+        const removed = await tx.delete(subscribers).where(eq(subscribers.email, email)).returning({ consent: subscribers.consent });
+        if (removed.some((s) => s.consent) || user.emailOptIn) {
+          await enqueue(tx, { kind: "mailchimp", payload: { email, firstName: "", lastName: "", consent: false, unsubscribe: true } }, now());
+        }
+        // Sessions, reset and email-change links go with the row (ON DELETE CASCADE).
+        await tx.delete(users).where(and(eq(users.id, userId), eq(users.role, "member")));
+      });
+      onEnqueued?.();
+      return "deleted";
+    },
+  };
+}
+
+export type AccountLifecycle = ReturnType<typeof createAccountLifecycle>;
