@@ -27,6 +27,8 @@ import { createContactService } from "./contact/contact-service";
 import { createMailchimpSync } from "./newsletter/mailchimp";
 import { createAdminServices } from "./admin/admin-services";
 import { createAccountData } from "./account-data/account-overview";
+import { createAccountSettings } from "./accounts/account-settings";
+import { createAccountLifecycle } from "./account-data/account-lifecycle";
 
 export interface ServiceDeps {
   config: Config;
@@ -61,7 +63,7 @@ function mailchimpHandler(config: Config, logger: Logger): JobHandlers["mailchim
     });
   }
   return async (job) => {
-    logger.info({ email: job.email }, "newsletter subscriber kept locally (Mailchimp not configured)");
+    logger.info({ email: job.email }, job.unsubscribe ? "newsletter removal done locally (Mailchimp not configured)" : "newsletter subscriber kept locally (Mailchimp not configured)");
   };
 }
 
@@ -117,6 +119,10 @@ export function createServices(deps: ServiceDeps) {
     accounts,
     /** The account page's reads (issue 13). */
     accountData: createAccountData({ db }),
+    /** Name, email and password changes of a signed-in account (issue 13). */
+    accountSettings: createAccountSettings({ db, sessions, publicUrl: config.PUBLIC_URL, now, onEnqueued }),
+    /** 'Download my data' and 'Delete my account' (issue 13). */
+    accountLifecycle: createAccountLifecycle({ db, now, onEnqueued }),
     membership,
     payments,
     newsletter,
