@@ -89,8 +89,11 @@ export function DangerButton({ children, name, value }: { children: ReactNode; n
 }
 
 /** Previous / next links that keep the other query parameters. */
+/** Pages past this are not offered (the loaders clamp to it): narrow the search instead. */
+const MAX_PAGE = 200;
+
 export function Pager({ page, pageSize, total, search }: { page: number; pageSize: number; total: number; search: string }) {
-  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const pages = Math.min(MAX_PAGE, Math.max(1, Math.ceil(total / pageSize)));
   const to = (p: number) => {
     const params = new URLSearchParams(search);
     params.set("page", String(p));
@@ -104,6 +107,7 @@ export function Pager({ page, pageSize, total, search }: { page: number; pageSiz
         </Link>
       ) : null}
       <span>{`Page ${Math.min(page, pages)} of ${pages} (${total.toLocaleString("en-US")} in all)`}</span>
+      {total > MAX_PAGE * pageSize ? <span>Showing the first {(MAX_PAGE * pageSize).toLocaleString("en-US")}: search or sort to reach the others.</span> : null}
       {page < pages ? (
         <Link to={to(page + 1)} className="font-semibold text-blue-800 underline">
           Next
