@@ -168,3 +168,42 @@ test("a curator invited by the first admin adds an exhibit with three photos in 
   await expect(curator.getByTestId("preview-member").getByText("The drive that members read about.")).toBeVisible();
   await expect(curator.getByTestId("preview-visitor").getByText("The drive that members read about.")).toHaveCount(0);
 });
+
+test("an admin refunds a member, who then loses access; the CSV export holds the rows of the filter", async ({ browser }) => {
+  test.setTimeout(120_000);
+  // A member who bought a ticket (test mode), and a members-only text to look at.
+  const member = await newPage(browser);
+  const email = `refund.${stamp}@example.com`;
+  const signUp = await member.request.post("/api/users/", {
+    data: { firstName: "Rita", lastName: `Refund${stamp}`, emailAddress: email, emailAddressConfirm: email, password: "Steel3rs!", passwordConfirm: "Steel3rs!", termsAndConditions: true },
+  });
+  expect(signUp.status()).toBe(201);
+  expect((await member.request.post("/api/stripe/payment", { data: { id: "pm_card_visa" } })).status()).toBe(200);
+  const exhibits = (await (await member.request.get("/api/exhibits/?active=true")).json()) as { _id: string; description?: string }[];
+  const withText = exhibits.find((e) => (e.description ?? "").length > 0)!;
+  expect(withText).toBeDefined();
+
+  const admin = await newPage(browser);
+  await signIn(admin, ADMIN_EMAIL, PASSWORD, "/admin");
+  await admin.goto(`/admin/members?q=${encodeURIComponent(email)}`);
+  await expectNoSeriousA11yIssues(admin);
+  await admin.getByRole("link", { name: `Refund${stamp}, Rita` }).click();
+  await expect(admin.getByTestId("member-state")).toHaveText("valid");
+  await expectNoSeriousA11yIssues(admin);
+  await admin.getByRole("button", { name: /^Refund/ }).click();
+  await expect(admin.getByTestId("console-notice")).toContainText("Refunded.");
+  await expect(admin.getByTestId("member-state")).toHaveText("expired");
+
+  // The member's very next request has no member content.
+  const after = (await (await member.request.get(`/api/exhibits/${withText._id}`)).json()) as { description?: string };
+  expect(after.description).toBeUndefined();
+
+  // The export of the filtered list: exactly the rows the filter shows.
+  await admin.goto(`/admin/members?state=expired&q=${encodeURIComponent(email)}`);
+  await expect(admin.getByText("Page 1 of 1 (1 in all)")).toBeVisible();
+  const [download] = await Promise.all([admin.waitForEvent("download"), admin.getByRole("link", { name: "Export these members (CSV)" }).click()]);
+  const csv = readFileSync((await download.path())!, "utf8").replace(/^\ufeff/, "").trim().split("\r\n");
+  expect(csv[0]).toBe("email,first_name,last_name,ticket,valid_through,joined,email_opt_in");
+  expect(csv.slice(1)).toHaveLength(1);
+  expect(csv[1].startsWith(`${email},Rita,Refund${stamp},expired,`)).toBe(true);
+});
