@@ -10,7 +10,7 @@
  * LIGHTHOUSE_REPORT_DIR (keep each run's full JSON report there, to see what an audit found).
  */
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -151,8 +151,8 @@ const dir = mkdtempSync(path.join(tmpdir(), "museum-lighthouse-"));
 // A copy of the build and migrations, so a rebuild of build/ during the run (the tree is shared)
 // cannot swap the assets under the running site. Under node_modules, so the copy still finds
 // the packages; the host reads its migrations from ../../drizzle.
-const copyDir = path.join(root, "node_modules/.cache/museum-lighthouse");
-rmSync(copyDir, { recursive: true, force: true });
+mkdirSync(path.join(root, "node_modules/.cache"), { recursive: true });
+const copyDir = mkdtempSync(path.join(root, "node_modules/.cache/museum-lighthouse-"));
 cpSync(path.join(root, "build"), path.join(copyDir, "build"), { recursive: true });
 cpSync(path.join(root, "drizzle"), path.join(copyDir, "drizzle"), { recursive: true });
 const site = spawn(process.execPath, [path.join(copyDir, "build/host/index.js")], {
@@ -166,20 +166,26 @@ try {
   const list = await pages();
   for (const [, pagePath] of list) await warmUp(pagePath);
   const previous = existsSync(lastRunFile) ? JSON.parse(readFileSync(lastRunFile, "utf8")) : null;
-  const result = { date: new Date().toISOString(), lighthouse: JSON.parse(readFileSync(path.join(root, "node_modules/lighthouse/package.json"), "utf8")).version, runs: RUNS, pages: {} };
+  // A run of some pages (LIGHTHOUSE_PAGES) keeps the previous run's figures for the others.
+  const result = { date: new Date().toISOString(), lighthouse: JSON.parse(readFileSync(path.join(root, "node_modules/lighthouse/package.json"), "utf8")).version, runs: RUNS, pages: structuredClone(previous?.pages ?? {}) };
   chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
   console.log(`\nLighthouse ${result.lighthouse} in ${CHROME_PATH}, median of ${RUNS} runs per page (previous run in brackets)`);
   console.log(`Aim (issue 10): performance >= ${AIM.performance}, FCP < ${AIM.fcpMs} ms, LCP < ${AIM.lcpMs} ms, CLS 0, accessibility, best practices and SEO 100, JavaScript < ${AIM.firstLoadJsKb} KB compressed`);
   let allMet = true;
   for (const formFactor of FORM_FACTORS) {
     console.log(`\n${formFactor}${formFactor === "mobile" ? " (default throttling: slow 4G, 4x CPU)" : " (desktop preset)"}`);
-    result.pages[formFactor] = {};
+    result.pages[formFactor] ??= {};
     for (const [name, pagePath] of list) {
       const runs = [];
       for (let i = 0; i < RUNS; i++) {
         const config = formFactor === "desktop" ? desktopConfig : undefined;
-        const { lhr } = await lighthouse(`${base}${pagePath}`, { port: chrome.port, output: "json", logLevel: "error" }, config);
-        if (lhr.runtimeError) throw new Error(`${name}: ${lhr.runtimeError.message}`);
+        let lhr;
+        // Lighthouse now and then fails to record a trace (NO_NAVSTART): such a run is repeated, twice at most.
+        for (let attempt = 1; ; attempt++) {
+          ({ lhr } = await lighthouse(`${base}${pagePath}`, { port: chrome.port, output: "json", logLevel: "error" }, config));
+          if (!lhr.runtimeError) break;
+          if (attempt === 3) throw new Error(`${name}: ${lhr.runtimeError.message}`);
+        }
         const reportDir = process.env.LIGHTHOUSE_REPORT_DIR;
         if (reportDir) writeFileSync(path.join(reportDir, `${formFactor}-${name.replace(/\W+/g, "-")}-${i + 1}.json`), JSON.stringify(lhr));
         runs.push(figures(lhr));
@@ -188,6 +194,8 @@ try {
       result.pages[formFactor][name] = f;
       allMet &&= meetsAim(f);
       console.log(line(name, f, previous?.pages?.[formFactor]?.[name]));
+      // Written after every page, so a run stopped half-way keeps what it measured.
+      if (!process.env.BENCH_KEEP_LAST) writeFileSync(lastRunFile, `${JSON.stringify(result, null, 2)}\n`);
     }
   }
   console.log(allMet ? "\nEvery page meets the aim." : "\nSome pages miss the aim (marked above).");

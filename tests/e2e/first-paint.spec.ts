@@ -97,6 +97,10 @@ for (const { name: screen, viewport } of SCREENS) {
         expect(link).toMatch(/media="\((?:min|max)-width: [\d.]+px\)"/);
         expect(link).toMatch(/fetchPriority="high"/i);
       }
+      // Slides 2-5 get their address only once the carousel runs: the page load fetches one banner image.
+      const slideImages = [...html.matchAll(/<div[^>]*aria-roledescription="slide"[^>]*>(<picture>[\s\S]*?<\/picture>|<img[^>]*>)/g)].map((m) => m[1]);
+      expect(slideImages.length).toBeGreaterThan(2);
+      expect(slideImages.filter((img) => img.startsWith("<img") && / src="/.test(img))).toEqual([]);
       await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
       const visible = page.getByRole("region", { name: screen === "phone" ? "Featured" : "Featured (desktop)", exact: true });
       const hidden = page.getByRole("region", { name: screen === "phone" ? "Featured (desktop)" : "Featured", exact: true, includeHidden: true });
@@ -144,7 +148,12 @@ for (const { name: screen, viewport } of SCREENS) {
 }
 
 test("first-load JavaScript: the account forms load no large schema chunk, and only the page's own code is preloaded", async ({ page, request }) => {
-  const home = await firstLoadScripts(request, await (await request.get("/")).text());
+  const homeHtml = await (await request.get("/")).text();
+  // The page paints without its scripts: they load after its own bytes (low priority).
+  const preloads = [...homeHtml.matchAll(/<link rel="modulepreload"[^>]*>/g)].map((m) => m[0]);
+  expect(preloads.length).toBeGreaterThan(3);
+  for (const link of preloads) expect(link).toContain('fetchPriority="low"');
+  const home = await firstLoadScripts(request, homeHtml);
   const framework = total(new Map([...home].filter(([f]) => isFramework(f))));
   // React DOM and React Router, the floor of every page (about 111 KB gzipped with React 19).
   expect(framework).toBeLessThan(115 * 1024);
