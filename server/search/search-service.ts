@@ -37,6 +37,9 @@ import { normalizeWord, queryWords, replaceWords } from "./spelling";
 
 /** Below this many matches a member's results are ranked on the whole text (reading every text costs ~5 µs each on PGlite). */
 export const FULL_TEXT_RANK_LIMIT = 100;
+/** A snippet is cut from this many characters of the text, starting this many before the first match. */
+const SNIPPET_WINDOW = 700;
+const SNIPPET_LEAD = 250;
 /** Suggestions are chosen among at most this many candidates, so a two-letter beginning stays cheap. */
 const SUGGEST_CANDIDATES = 200;
 
@@ -76,12 +79,12 @@ function filterConditions(filters: SearchFilters, except?: FacetKey): SQL {
   return parts.length ? sql.join(parts, sql` and `) : sql`true`;
 }
 
-/** The order of results over rows named `t` (ties by title in byte order: a cheap, stable sort). */
+/** The order of results over rows named `t` (ties by id: stable, and no text to compare or carry). */
 function orderBy(sort: SearchRequest["sort"], t: string): SQL {
   const r = sql.raw(t);
-  if (sort === "year") return sql`${r}.year asc nulls last, ${r}.title collate "C", ${r}.id`;
-  if (sort === "year-desc") return sql`${r}.year desc nulls last, ${r}.title collate "C", ${r}.id`;
-  return sql`${r}.score desc, ${r}.year asc nulls last, ${r}.title collate "C", ${r}.id`;
+  if (sort === "year") return sql`${r}.year asc nulls last, ${r}.id`;
+  if (sort === "year-desc") return sql`${r}.year desc nulls last, ${r}.id`;
+  return sql`${r}.score desc, ${r}.year asc nulls last, ${r}.id`;
 }
 
 /** Splits ts_headline's output (marked with the private-use markers) into plain and matched runs. */
@@ -140,7 +143,7 @@ function facetsFrom(rows: PipelineRow["facets"], filters: SearchFilters): Search
 export function createSearch(db: Database) {
   /**
    * Facets, total and one page of results over the hits `h` (id, kind, team_ids, category_id,
-   * decade, favorite_story, year, title, score), in one statement.
+   * decade, favorite_story, year, score), in one statement.
    */
   async function runPipeline(tx: Database, hits: SQL, request: SearchRequest, snippet: SQL): Promise<PipelineRow> {
     const { filters } = splitRequest(request);
@@ -152,14 +155,20 @@ export function createSearch(db: Database) {
       tx,
       sql`
       with h as materialized (${hits}),
+      -- One pass over the hits: how many share each combination of the filtered values. The
+      -- total and every facet are summed from these few groups (named h, as the filters expect).
+      g as materialized (
+        select h.kind, h.team_ids, h.category_id, h.decade, h.favorite_story, count(*)::int as n
+        from h group by 1, 2, 3, 4, 5
+      ),
       page as (
-        select h.id, h.score, h.year, h.title from h where ${all}
+        select h.id, h.score, h.year from h where ${all}
         order by ${orderBy(request.sort, "h")}
         limit ${SEARCH_LIMITS.pageSize} offset ${offset}
       )
       select
-        (select count(*)::int from h) as hits,
-        (select count(*)::int from h where ${all}) as total,
+        (select coalesce(sum(h.n), 0)::int from g h) as hits,
+        (select coalesce(sum(h.n), 0)::int from g h where ${all}) as total,
         (select coalesce(json_agg(json_build_object(
             'id', d.id, 'kind', d.kind, 'title', d.title, 'altTitle', d.alt_title,
             'teams', (select json_agg(json_build_object('_id', t.id, 'name', t.name) order by t.sort_order, t.name)
@@ -169,25 +178,23 @@ export function createSearch(db: Database) {
           ) order by ${orderBy(request.sort, "p")}), '[]'::json)
          from page p join search_documents d on d.id = p.id) as results,
         (select coalesce(json_agg(f), '[]'::json) from (
-          select 'type' as facet, h.kind as value, h.kind as label, case h.kind when 'exhibit' then 0 else 1 end as ord, count(*)::int as count
-            from h where ${others("type")} group by h.kind
+          select 'type' as facet, h.kind as value, h.kind as label, case h.kind when 'exhibit' then 0 else 1 end as ord, sum(h.n)::int as count
+            from g h where ${others("type")} group by h.kind
           union all
-          select 'team', t.id::text, t.name, t.sort_order, g.n::int
-            from (select u.team_id, sum(g.n) as n
-                  from (select h.team_ids, count(*) as n from h where ${others("team")} group by h.team_ids) g,
-                       unnest(g.team_ids) as u(team_id)
-                  group by u.team_id) g
-            join teams t on t.id = g.team_id
+          select 'team', t.id::text, t.name, t.sort_order, x.n::int
+            from (select u.team_id, sum(h.n) as n from g h, unnest(h.team_ids) as u(team_id)
+                  where ${others("team")} group by u.team_id) x
+            join teams t on t.id = x.team_id
           union all
-          select 'category', c.id::text, c.category_name, c.sort_order, g.n::int
-            from (select h.category_id, count(*) as n from h where h.category_id is not null and ${others("category")} group by h.category_id) g
-            join categories c on c.id = g.category_id
+          select 'category', c.id::text, c.category_name, c.sort_order, x.n::int
+            from (select h.category_id, sum(h.n) as n from g h where h.category_id is not null and ${others("category")} group by h.category_id) x
+            join categories c on c.id = x.category_id
           union all
-          select 'decade', h.decade::text, h.decade::text || 's', h.decade, count(*)::int
-            from h where h.decade is not null and ${others("decade")} group by h.decade
+          select 'decade', h.decade::text, h.decade::text || 's', h.decade, sum(h.n)::int
+            from g h where h.decade is not null and ${others("decade")} group by h.decade
           union all
-          select 'favoriteStory', 'true', 'Favorite stories', 0, count(*)::int
-            from h where h.favorite_story and ${others("favoriteStory")}
+          select 'favoriteStory', 'true', 'Favorite stories', 0, coalesce(sum(h.n), 0)::int
+            from g h where h.favorite_story and ${others("favoriteStory")}
         ) f) as facets`,
     );
     return row;
@@ -259,14 +266,19 @@ export function createSearch(db: Database) {
       if (few) score = sql`ts_rank(d.member_vector, ${tsquery})`;
     }
     const hits = sql`
-      select d.id, d.kind, d.team_ids, d.category_id, d.decade, d.favorite_story, d.year, d.title, ${score} as score
+      select d.id, d.kind, d.team_ids, d.category_id, d.decade, d.favorite_story, d.year, ${score} as score
       from search_documents d
       where ${vector} @@ ${tsquery}`;
-    // Gating: only a member's answer quotes the text. One passage (ts_headline's plain cover is a
-    // fraction of the cost of its fragments), from at most the first 4,000 characters.
+    // Gating: only a member's answer quotes the text. ts_headline parses all the text it is given,
+    // so it is given a window of it: around the first place the longest word of the search
+    // appears (its first letters, so other endings of the word count), else the beginning.
+    const probe = normalizeWord(queryWords(q).sort((a, b) => b.length - a.length)[0] ?? "").slice(0, 6);
+    const text = sql`translate(d.body, ${HIGHLIGHT_START + HIGHLIGHT_END}, '')`;
+    const window = probe
+      ? sql`substr(${text}, greatest(1, strpos(museum_unaccent(lower(d.body)), ${probe}) - ${SNIPPET_LEAD}), ${SNIPPET_WINDOW})`
+      : sql`left(${text}, ${SNIPPET_WINDOW})`;
     const snippet = member
-      ? sql`ts_headline(${TS_CONFIG}, left(translate(d.body, ${HIGHLIGHT_START + HIGHLIGHT_END}, ''), 4000), ${tsquery},
-             ${`StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_END}, MaxWords=30, MinWords=15`})`
+      ? sql`ts_headline(${TS_CONFIG}, ${window}, ${tsquery}, ${`StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_END}, MaxWords=30, MinWords=15`})`
       : sql`null`;
     return runPipeline(tx, hits, request, snippet);
   }
