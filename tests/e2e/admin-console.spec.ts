@@ -88,21 +88,39 @@ test("a curator invited by the first admin adds an exhibit with three photos in 
     expect(answer?.status(), area).toBe(404);
   }
 
+  // The rich-text editor's code loads on edit pages only.
+  const editorLoaded = (page: Page) => page.evaluate(() => performance.getEntriesByType("resource").some((r) => /RichTextEditor/.test(r.name)));
+  await curator.goto("/admin/exhibits");
+  await curator.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  expect(await editorLoaded(curator)).toBe(false);
+
   // The exhibit.
   await curator.goto("/admin/exhibits/new");
   await curator.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await curator.getByTestId("rich-text-editor").waitFor();
+  expect(await editorLoaded(curator)).toBe(true);
   await expectNoSeriousA11yIssues(curator);
   await curator.getByLabel("Team", { exact: true }).selectOption({ index: 1 });
   await curator.getByLabel("Category", { exact: true }).selectOption({ index: 1 });
   await curator.getByLabel("Title", { exact: true }).fill(TITLE);
   await curator.getByLabel("Short title (what visitors see)").fill("Console Drive");
   await curator.getByLabel("Year", { exact: true }).fill("1972");
-  await curator.getByLabel("Text (members only)").fill("The drive that members read about.\n\nA second paragraph.");
+  const editor = curator.getByTestId("rich-text-editor");
+  await editor.click();
+  await curator.getByRole("button", { name: "Bold" }).click();
+  await curator.keyboard.type("The drive");
+  await curator.getByRole("button", { name: "Bold" }).click();
+  await curator.keyboard.type(" that members read about.");
+  await curator.keyboard.press("Enter");
+  await curator.keyboard.type("A second paragraph.");
   await curator.getByRole("checkbox", { name: /^Active/ }).check();
   await curator.getByRole("button", { name: "Save exhibit" }).click();
   await curator.waitForURL(/\/admin\/exhibits\/[0-9a-f-]{36}\?notice=saved$/);
   await expect(curator.getByTestId("console-notice")).toHaveText("Saved.");
   const exhibitId = /\/admin\/exhibits\/([0-9a-f-]{36})/.exec(curator.url())![1];
+  // The text was stored as rich text (bold kept), and is edited as such again.
+  await curator.getByTestId("rich-text-editor").waitFor();
+  await expect(curator.getByTestId("rich-text-editor").locator("strong")).toHaveText("The drive");
 
   // Three photos in one upload.
   await curator.getByRole("link", { name: "Photos (0)" }).click();
