@@ -3,7 +3,7 @@
  * first name, and a mobile menu with its own wording. On a phone the bar is one compact row.
  */
 import { Link } from "react-router";
-import type { DisplayViewer } from "~/lib/access";
+import { canSeeMemberContent, type DisplayViewer } from "~/lib/access";
 import { topNavItems } from "~/lib/navigation";
 import { MobileMenu } from "./MobileMenu";
 import { MuseumLogo } from "./MuseumLogo";
@@ -11,7 +11,7 @@ import { NavLinkItem } from "./NavLinkItem";
 import { SearchBox } from "./SearchBox";
 
 export function SiteHeader({ viewer, shopUrl }: { viewer: DisplayViewer | null; shopUrl: string }) {
-  const member = viewer?.member === true;
+  const member = canSeeMemberContent(viewer);
   const items = topNavItems(member, shopUrl, viewer !== null);
   const greeting = member && viewer ? `Hello, ${viewer.firstName}` : null;
   return (
