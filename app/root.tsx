@@ -23,7 +23,7 @@ import { useNonce } from "~/components/nonce";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
 import { TestModeNotice } from "~/components/TestModeNotice";
-import { canSeeMemberContent, type DisplayViewer } from "~/lib/access";
+import { canSeeMemberContent, type DisplayViewer } from "~/shared/access";
 import { SITE_NAME } from "~/lib/meta";
 
 export async function loader({ context }: Route.LoaderArgs) {

@@ -8,7 +8,7 @@ import path from "node:path";
 import compression from "compression";
 import express, { type Request, type RequestHandler, type Response } from "express";
 import { createRequestHandler as createFetchHandler, type AppLoadContext, type ServerBuild } from "react-router";
-import { canSeeMemberContent } from "../app/lib/access";
+import { canSeeMemberContent } from "../app/shared/access";
 import type { SignedInViewer } from "./accounts/sessions";
 import { createAccountsApi } from "./api/accounts-api";
 import { createCatalogApi } from "./api/catalog-api";

@@ -13,8 +13,8 @@
 import type { EmblaCarouselType } from "embla-carousel";
 import { useEffect, useRef, useState } from "react";
 import { preload } from "react-dom";
-import type { BannerSlideView } from "~/lib/catalog-types";
-import { IMAGE_HEIGHTS, withImageHeight } from "~/lib/images";
+import type { BannerSlideView } from "~/shared/catalog-types";
+import { IMAGE_HEIGHTS, withImageHeight } from "~/shared/images";
 import { TIMING } from "~/lib/timing";
 
 /** A transparent pixel: what a slide's picture shows where its media query does not match (its carousel is hidden there). */

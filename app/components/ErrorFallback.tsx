@@ -1,6 +1,6 @@
 /** The route error fallback (spec section 2): apology, Contact Us, home after 7 seconds. */
 import { Link } from "react-router";
-import { MESSAGES } from "~/lib/messages";
+import { MESSAGES } from "~/shared/messages";
 import { TIMING } from "~/lib/timing";
 import { useRedirectAfter } from "~/lib/use-redirect-after";
 

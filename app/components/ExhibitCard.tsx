@@ -1,7 +1,7 @@
 /** A member's exhibit card: thumbnail, title, year. */
 import { Link } from "react-router";
-import type { ExhibitView } from "~/lib/catalog-types";
-import { imageSrcSet, THUMBNAIL_HEIGHT } from "~/lib/images";
+import type { ExhibitView } from "~/shared/catalog-types";
+import { imageSrcSet, THUMBNAIL_HEIGHT } from "~/shared/images";
 
 export function ExhibitCard({ exhibit, to }: { exhibit: ExhibitView; to: string }) {
   return (

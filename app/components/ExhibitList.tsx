@@ -3,7 +3,7 @@
  * for members (3 across) or a ticket banner and short-title buttons for everyone else; Back to
  * Top when there are more than 3.
  */
-import type { ExhibitView } from "~/lib/catalog-types";
+import type { ExhibitView } from "~/shared/catalog-types";
 import { BackToTop } from "./BackToTop";
 import { ExhibitCard, ShortTitleButton } from "./ExhibitCard";
 import { TicketBanner } from "./TicketBanner";

@@ -3,7 +3,7 @@
  * matching photo. Everyone else: title, team, category, year and a ticket banner.
  */
 import { Link } from "react-router";
-import type { ExhibitView } from "~/lib/catalog-types";
+import type { ExhibitView } from "~/shared/catalog-types";
 import type { BackLink } from "~/lib/exhibit-links";
 import { seoMeta } from "~/lib/meta";
 import { truncateAtWord } from "~/lib/text";

@@ -1,6 +1,6 @@
 /** The 404 page (spec section 2): the refs stole the page; home after 5 seconds. */
 import { Link } from "react-router";
-import { MESSAGES } from "~/lib/messages";
+import { MESSAGES } from "~/shared/messages";
 import { TIMING } from "~/lib/timing";
 import { useRedirectAfter } from "~/lib/use-redirect-after";
 

@@ -6,7 +6,7 @@
 import useEmblaCarousel from "embla-carousel-react";
 import { useCallback, useEffect, useState, type HTMLAttributes, type KeyboardEvent } from "react";
 import { TransformComponent, TransformWrapper } from "react-zoom-pan-pinch";
-import { PHOTO_STRIP_HEIGHT, withImageHeight } from "~/lib/images";
+import { PHOTO_STRIP_HEIGHT, withImageHeight } from "~/shared/images";
 
 export const ZOOM_NOTE = "Double-click or tap photos to zoom in/out";
 

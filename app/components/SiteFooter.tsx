@@ -1,6 +1,6 @@
 /** Footer: logo block with the legal links, then the copyright and trademark disclaimer. */
 import { Link } from "react-router";
-import { COPYRIGHT_YEARS } from "~/lib/messages";
+import { COPYRIGHT_YEARS } from "~/shared/messages";
 import { MuseumLogo } from "./MuseumLogo";
 
 export function SiteFooter() {

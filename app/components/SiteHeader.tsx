@@ -3,7 +3,7 @@
  * first name, and a mobile menu with its own wording. On a phone the bar is one compact row.
  */
 import { Link } from "react-router";
-import { canSeeMemberContent, type DisplayViewer } from "~/lib/access";
+import { canSeeMemberContent, type DisplayViewer } from "~/shared/access";
 import { topNavItems } from "~/lib/navigation";
 import { MobileMenu } from "./MobileMenu";
 import { MuseumLogo } from "./MuseumLogo";

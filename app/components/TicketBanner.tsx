@@ -1,6 +1,6 @@
 /** The "buy a ticket" banner shown to visitors where members see photos and full texts. */
 import { Link, useRouteLoaderData } from "react-router";
-import { formatPrice } from "~/lib/money";
+import { formatPrice } from "~/shared/money";
 
 interface RootData {
   settings: { ticketPriceCents: number; ticketDays: number };

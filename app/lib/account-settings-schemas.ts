@@ -4,8 +4,8 @@
  * length), so every field of the site follows the same rules and messages.
  */
 import * as z from "zod/mini";
-import { EMAIL_MAX, EMAIL_PATTERN, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, SINGLE_LINE, WELL_FORMED, singleLineText } from "./account-schemas";
-import { ACCOUNT_MESSAGES as A, TEXT_RULE_MESSAGES as T, VALIDATION as V } from "./messages";
+import { EMAIL_MAX, EMAIL_PATTERN, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, SINGLE_LINE, WELL_FORMED, singleLineText } from "../shared/account-schemas";
+import { ACCOUNT_MESSAGES as A, TEXT_RULE_MESSAGES as T, VALIDATION as V } from "../shared/messages";
 
 /** A password only compared with the stored hash (never stored): required, bounded. */
 const currentPassword = z.string({ message: A.currentPasswordRequired }).check(z.minLength(1, A.currentPasswordRequired), z.maxLength(200, A.wrongPassword));

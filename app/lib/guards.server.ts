@@ -3,7 +3,7 @@
  * each one returns what it proved or throws the redirect (or answers) that the rule asks for.
  */
 import { data, redirect, type AppLoadContext } from "react-router";
-import { canSeeMemberContent } from "./access";
+import { canSeeMemberContent } from "../shared/access";
 
 /** Whether member-only content may go into this answer (the one access rule, app/lib/access.ts). */
 export function seesMemberContent(context: AppLoadContext): boolean {

@@ -5,7 +5,7 @@
  * refusal. The 503 status keeps React Router from reloading the page's data after it.
  */
 import { data } from "react-router";
-import { PAGE_MESSAGES } from "./messages";
+import { PAGE_MESSAGES } from "../shared/messages";
 
 export async function orNoAnswer<T, A>(serverAction: () => Promise<T>, answer: (message: string) => A, message: string = PAGE_MESSAGES.noAnswer) {
   try {

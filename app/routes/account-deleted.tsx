@@ -1,6 +1,6 @@
 /** Where a deleted account lands (issue 13): signed out, with what happened in words. */
 import { Link } from "react-router";
-import { ACCOUNT_MESSAGES } from "~/lib/messages";
+import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
 
 export function meta() {

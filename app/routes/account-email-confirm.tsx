@@ -9,7 +9,7 @@ import type { Route } from "./+types/account-email-confirm";
 import { AccountFormPage, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { emailChangeTokenSchema } from "~/lib/account-settings-schemas";
 import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
-import { ACCOUNT_MESSAGES } from "~/lib/messages";
+import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
 
 const REFUSED = { invalid: ACCOUNT_MESSAGES.emailLinkInvalid, other_account: ACCOUNT_MESSAGES.emailLinkOtherAccount, email_taken: ACCOUNT_MESSAGES.emailTaken } as const;

@@ -8,7 +8,7 @@ import { AccountForm, AccountFormPage, Outcome, type FormOutcome } from "~/compo
 import { TextField } from "~/components/FormFields";
 import { changeEmailSchema, settingsFieldErrors } from "~/lib/account-settings-schemas";
 import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
-import { ACCOUNT_MESSAGES } from "~/lib/messages";
+import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
 
 const BACK = "/login?redirectTo=%2Faccount%2Femail";

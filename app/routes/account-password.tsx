@@ -5,7 +5,7 @@ import { AccountForm, AccountFormPage, Outcome, type FormOutcome } from "~/compo
 import { TextField } from "~/components/FormFields";
 import { changePasswordSchema, settingsFieldErrors } from "~/lib/account-settings-schemas";
 import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
-import { ACCOUNT_MESSAGES } from "~/lib/messages";
+import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
 import { sessionTokenFrom } from "../../server/accounts/session-cookie.server";
 

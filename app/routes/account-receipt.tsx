@@ -5,10 +5,10 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/account-receipt";
 import { longDate, longDateOfInstant, periodGranted } from "~/components/account/ticket-words";
-import { calendarDateIn } from "~/lib/access";
+import { calendarDateIn } from "~/shared/access";
 import { requireAccount } from "~/lib/guards.server";
 import { SITE_NAME, pageMeta } from "~/lib/meta";
-import { formatPrice } from "~/lib/money";
+import { formatPrice } from "~/shared/money";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const viewer = requireAccount(context, `/login?redirectTo=${encodeURIComponent(`/account/receipts/${params.paymentId}`)}`);

@@ -6,11 +6,11 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/account";
 import { longDate, longDateOfInstant, ticketStatusWords } from "~/components/account/ticket-words";
-import { calendarDateIn, daysUntil } from "~/lib/access";
+import { calendarDateIn, daysUntil } from "~/shared/access";
 import { requireAccount } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
-import { ACCOUNT_MESSAGES } from "~/lib/messages";
-import { formatPrice } from "~/lib/money";
+import { ACCOUNT_MESSAGES } from "~/shared/messages";
+import { formatPrice } from "~/shared/money";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireAccount(context, "/login?redirectTo=%2Faccount");

@@ -9,7 +9,7 @@ import { softLoad } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
 import { seoMeta, SITE_NAME } from "~/lib/meta";
 import { teamPath } from "~/lib/exhibit-links";
-import { LOGO_HEIGHT } from "~/lib/images";
+import { LOGO_HEIGHT } from "~/shared/images";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const v = context.viewer;

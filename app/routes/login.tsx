@@ -8,10 +8,10 @@ import { data, Link, redirect, useFetcher, useNavigate, type ShouldRevalidateFun
 import type { Route } from "./+types/login";
 import { useAlert } from "~/components/AlertBanner";
 import { PasswordField, SubmitButton, TextField } from "~/components/FormFields";
-import { EMAIL_PATTERN, loginSchema } from "~/lib/account-schemas";
+import { EMAIL_PATTERN, loginSchema } from "~/shared/account-schemas";
 import { readFlash } from "~/lib/flash.server";
 import { pageMeta } from "~/lib/meta";
-import { PAGE_MESSAGES, SERVER_MESSAGES, VALIDATION } from "~/lib/messages";
+import { PAGE_MESSAGES, SERVER_MESSAGES, VALIDATION } from "~/shared/messages";
 import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
 import { orNoAnswer } from "~/lib/no-answer";

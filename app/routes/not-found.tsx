@@ -2,7 +2,7 @@
 import { data } from "react-router";
 import { NotFoundPage } from "~/components/NotFoundPage";
 import { pageMeta } from "~/lib/meta";
-import { MESSAGES } from "~/lib/messages";
+import { MESSAGES } from "~/shared/messages";
 
 export async function loader() {
   return data(null, { status: 404 });

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/team";
 import { BackToTop } from "~/components/BackToTop";
 import { categoryPath, teamPath } from "~/lib/exhibit-links";
-import { LOGO_HEIGHT } from "~/lib/images";
+import { LOGO_HEIGHT } from "~/shared/images";
 import { namePagePath, notFoundUnless, requireId, softLoad } from "~/lib/load.server";
 import { seoMeta } from "~/lib/meta";
 import { paragraphs } from "~/lib/text";

@@ -2,7 +2,7 @@
 import type { Route } from "./+types/terms";
 import { TermsText } from "~/content/TermsText";
 import { pageMeta } from "~/lib/meta";
-import { formatPrice } from "~/lib/money";
+import { formatPrice } from "~/shared/money";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const s = context.settings;

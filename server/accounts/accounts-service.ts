@@ -9,8 +9,8 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import type { SignUpInput } from "../../app/lib/account-schemas";
-import { calendarDateIn } from "../../app/lib/access";
+import type { SignUpInput } from "../../app/shared/account-schemas";
+import { calendarDateIn } from "../../app/shared/access";
 import type { Database } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { passwordResetTokens, users } from "../db/schema";

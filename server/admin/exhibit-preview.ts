@@ -4,7 +4,7 @@
  * (the text sanitized exactly as saving would), cut by the same gating as the public pages.
  */
 import { eq } from "drizzle-orm";
-import type { ExhibitView } from "../../app/lib/catalog-types";
+import type { ExhibitView } from "../../app/shared/catalog-types";
 import { createCatalog } from "../catalog/catalog-service";
 import { gateExhibit } from "../catalog/gating";
 import type { Database } from "../db/client";

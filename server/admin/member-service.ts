@@ -11,7 +11,7 @@
  */
 import { and, asc, count, desc, eq, gt, gte, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type Stripe from "stripe";
-import { calendarDateIn } from "../../app/lib/access";
+import { calendarDateIn } from "../../app/shared/access";
 import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
 import { complimentaryTickets, payments, users } from "../db/schema";

@@ -5,13 +5,13 @@
  */
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
-import { loginSchema, passwordResetRequestSchema, passwordResetSchema, signUpSchema } from "../../app/lib/account-schemas";
+import { loginSchema, passwordResetRequestSchema, passwordResetSchema, signUpSchema } from "../../app/shared/account-schemas";
 import { singleLineText } from "../../app/lib/text-fields";
-import { SERVER_MESSAGES } from "../../app/lib/messages";
+import { SERVER_MESSAGES } from "../../app/shared/messages";
 import { accountView } from "../accounts/accounts-service";
 import { requestSessionToken } from "../accounts/request-auth";
 import { clearedSessionCookie, sessionCookie } from "../accounts/session-cookie.server";
-import type { Viewer } from "../../app/lib/access";
+import type { Viewer } from "../../app/shared/access";
 import type { Services } from "../services";
 import { requireAccount } from "./guards";
 import { sendError, zodMessage } from "./http-errors";

@@ -5,8 +5,8 @@
  */
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
-import type { Viewer } from "../../app/lib/access";
-import { canSeeMemberContent } from "../../app/lib/access";
+import type { Viewer } from "../../app/shared/access";
+import { canSeeMemberContent } from "../../app/shared/access";
 import type { Catalog } from "../catalog/catalog-service";
 import type { SendJson } from "./collection-json";
 import { sendError, zodMessage } from "./http-errors";

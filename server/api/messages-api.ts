@@ -6,8 +6,8 @@
  */
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
-import { contactSchema, mailchimpSubscribeSchema, subscribeSchema } from "../../app/lib/contact-schemas";
-import { BOTCHECK_MESSAGES, CONTACT_MESSAGES, SUBSCRIBE_MESSAGES } from "../../app/lib/messages";
+import { contactSchema, mailchimpSubscribeSchema, subscribeSchema } from "../../app/shared/contact-schemas";
+import { BOTCHECK_MESSAGES, CONTACT_MESSAGES, SUBSCRIBE_MESSAGES } from "../../app/shared/messages";
 import { HONEYPOT_FIELD } from "../botcheck/botcheck";
 import type { Services } from "../services";
 import { zodMessage } from "./http-errors";

@@ -6,7 +6,7 @@
  * (the host sends every /api answer `private, no-cache`).
  */
 import { Router, type Response } from "express";
-import { canSeeMemberContent, type Viewer } from "../../app/lib/access";
+import { canSeeMemberContent, type Viewer } from "../../app/shared/access";
 import { searchRequestSchema, suggestRequestSchema } from "../../app/lib/search-schemas";
 import type { Search } from "../search/search-service";
 import { sendError, zodMessage } from "./http-errors";

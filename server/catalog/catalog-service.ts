@@ -10,8 +10,8 @@ import type {
   EnshrineeView,
   ExhibitView,
   TeamView,
-} from "../../app/lib/catalog-types";
-import { imageUrl, logoUrl, PHOTO_HEIGHT, THUMBNAIL_HEIGHT } from "../../app/lib/images";
+} from "../../app/shared/catalog-types";
+import { imageUrl, logoUrl, PHOTO_HEIGHT, THUMBNAIL_HEIGHT } from "../../app/shared/images";
 import type { Database } from "../db/client";
 import {
   bannerSlides,

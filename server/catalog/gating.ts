@@ -2,8 +2,8 @@
  * Member content is cut here, before any response is built: visitors get records without the
  * member-only fields, so no page, loader payload or API answer can carry them.
  */
-import type { EnshrineeView, ExhibitView } from "../../app/lib/catalog-types";
-import { MEMBER_ONLY_EXHIBIT_FIELDS } from "../../app/lib/catalog-types";
+import type { EnshrineeView, ExhibitView } from "../../app/shared/catalog-types";
+import { MEMBER_ONLY_EXHIBIT_FIELDS } from "../../app/shared/catalog-types";
 
 export function gateExhibit(exhibit: ExhibitView, member: boolean): ExhibitView {
   if (member) return exhibit;

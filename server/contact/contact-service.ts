@@ -7,7 +7,7 @@
  * address within ten minutes is the same message, stored and emailed once.
  */
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import type { ContactInput } from "../../app/lib/contact-schemas";
+import type { ContactInput } from "../../app/shared/contact-schemas";
 import type { Database } from "../db/client";
 import { contactMessages } from "../db/schema";
 import type { NewsletterService } from "../newsletter/newsletter-service";

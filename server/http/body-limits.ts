@@ -5,7 +5,7 @@
  * the parser that reads it (body-parser for the API, the page handler for form posts).
  */
 import type { Request, RequestHandler, Response } from "express";
-import { HOST_MESSAGES } from "../../app/lib/messages";
+import { HOST_MESSAGES } from "../../app/shared/messages";
 
 export interface BodyRule {
   /** What the rule covers, for the error message and the docs. */

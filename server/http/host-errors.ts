@@ -5,7 +5,7 @@
  * fails too, a small plain page. Express's bare text answer is never sent.
  */
 import type { ErrorRequestHandler, Request, Response } from "express";
-import { HOST_MESSAGES } from "../../app/lib/messages";
+import { HOST_MESSAGES } from "../../app/shared/messages";
 import { isDatabaseUnavailable, isUntranslatableText } from "../db/errors";
 import { bodyRuleFor, formatBytes } from "./body-limits";
 

@@ -9,7 +9,7 @@
 import type { Request, RequestHandler, Response } from "express";
 import { writeReadableStreamToWritable } from "@react-router/node";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
-import { HOST_MESSAGES } from "../../app/lib/messages";
+import { HOST_MESSAGES } from "../../app/shared/messages";
 import { bodyRuleFor, hasBody, limitedBodyStream, readBody } from "./body-limits";
 
 const PAGE_METHODS = ["GET", "HEAD", "POST"];

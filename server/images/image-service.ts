@@ -10,7 +10,7 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
-import { IMAGE_HEIGHTS, isImageHeight, MAX_IMAGE_HEIGHT, type ImageHeight } from "../../app/lib/images";
+import { IMAGE_HEIGHTS, isImageHeight, MAX_IMAGE_HEIGHT, type ImageHeight } from "../../app/shared/images";
 import { createDiskCache, type DiskCacheStats } from "./disk-cache";
 import { createRenderQueue, RenderQueueFullError, type RenderQueueStats } from "./render-queue";
 

@@ -7,8 +7,8 @@
  * once in payment_incidents for staff.
  */
 import { eq, sql } from "drizzle-orm";
-import { calendarDateIn } from "../../app/lib/access";
-import { formatPrice } from "../../app/lib/money";
+import { calendarDateIn } from "../../app/shared/access";
+import { formatPrice } from "../../app/shared/money";
 import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
 import type { Logger } from "../logger";

@@ -5,7 +5,7 @@
  * by the membership service) with a message saying so; anything else is a server error with a
  * message that says nothing was charged.
  */
-import { SERVER_MESSAGES } from "../../app/lib/messages";
+import { SERVER_MESSAGES } from "../../app/shared/messages";
 import type { Logger } from "../logger";
 import type { Membership } from "../membership/membership-service";
 import { TICKET_CURRENCY } from "../membership/ticket";

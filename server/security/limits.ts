@@ -12,7 +12,7 @@
  */
 import type { Request, RequestHandler } from "express";
 import { ipKeyGenerator, rateLimit, type RateLimitRequestHandler } from "express-rate-limit";
-import { SERVER_MESSAGES } from "../../app/lib/messages";
+import { SERVER_MESSAGES } from "../../app/shared/messages";
 import { SEARCH_MESSAGES } from "../../app/lib/search";
 import type { Database } from "../db/client";
 import { DatabaseRateLimitStore } from "./rate-limit-store";

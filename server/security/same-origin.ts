@@ -3,7 +3,7 @@
  * page's origin in Origin or Sec-Fetch-Site; clients that send neither (curl, apps) pass.
  */
 import type { RequestHandler } from "express";
-import { SERVER_MESSAGES } from "../../app/lib/messages";
+import { SERVER_MESSAGES } from "../../app/shared/messages";
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 

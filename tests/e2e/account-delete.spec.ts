@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { ACCOUNT_MESSAGES } from "../../app/lib/messages";
+import { ACCOUNT_MESSAGES } from "../../app/shared/messages";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { DESKTOP, hydrated, memberViaApi, newPerson, signUpViaApi } from "./visitor-helpers";
 

@@ -4,7 +4,7 @@
  * both payments, and the receipt email (real SMTP capture) names the same day.
  */
 import { expect, test } from "@playwright/test";
-import { SERVER_MESSAGES } from "../../app/lib/messages";
+import { SERVER_MESSAGES } from "../../app/shared/messages";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { readAllMail } from "./mail-capture";
 import { DESKTOP, hydrated, memberViaApi, newPerson } from "./visitor-helpers";

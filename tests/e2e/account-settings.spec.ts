@@ -4,7 +4,7 @@
  * told; the password change ends the other sessions; bad input is shown by the field; axe clean.
  */
 import { expect, test } from "@playwright/test";
-import { ACCOUNT_MESSAGES, VALIDATION } from "../../app/lib/messages";
+import { ACCOUNT_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { firstLink, waitForMail } from "./mail-capture";
 import { DESKTOP, hydrated, newPerson, signUpViaApi, unique } from "./visitor-helpers";

@@ -4,7 +4,7 @@
  * (Playwright clock), validation, card errors, and accessibility of the account pages.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { SERVER_MESSAGES, VALIDATION } from "../../app/lib/messages";
+import { SERVER_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
 import { CARD_MESSAGES } from "../../server/payments/test-cards.server";
 import { expectNoSeriousA11yIssues } from "./helpers";

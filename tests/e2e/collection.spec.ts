@@ -5,7 +5,7 @@
  * test time, so the tests follow whatever demo collection the seed holds.
  */
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import type { CategoryView, EnshrineeSummary, EnshrineeView, ExhibitView, TeamView } from "../../app/lib/catalog-types";
+import type { CategoryView, EnshrineeSummary, EnshrineeView, ExhibitView, TeamView } from "../../app/shared/catalog-types";
 import {
   categoryPath,
   enshrineeExhibitPath,

@@ -6,7 +6,7 @@
  * every form, including when no answer comes back at all (a dropped connection).
  */
 import { expect, test, type Page } from "@playwright/test";
-import { CONTACT_MESSAGES, PAGE_MESSAGES, SERVER_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/lib/messages";
+import { CONTACT_MESSAGES, PAGE_MESSAGES, SERVER_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { CARD_MESSAGES } from "../../server/payments/test-cards.server";
 import { expectNoSeriousA11yIssues } from "./helpers";
 

@@ -1,6 +1,6 @@
 /** The platform pages in a real browser: texts, links, timers (Playwright clock), a11y, mobile. */
 import { expect, test } from "@playwright/test";
-import { MESSAGES } from "../../app/lib/messages";
+import { MESSAGES } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
 import { expectNoSeriousA11yIssues, FREEZE_JUMP_MS, freezeClock, LOAD_MARGIN_MS } from "./helpers";
 

@@ -4,8 +4,8 @@
  * to the error page, and checks that a message or a field is on screen, clear of the sticky bar.
  */
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import type { EnshrineeSummary, EnshrineeView, ExhibitView } from "../../app/lib/catalog-types";
-import { MESSAGES } from "../../app/lib/messages";
+import type { EnshrineeSummary, EnshrineeView, ExhibitView } from "../../app/shared/catalog-types";
+import { MESSAGES } from "../../app/shared/messages";
 import { freezeClock } from "./helpers";
 
 export const PHONE = { width: 390, height: 844 };

@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { categoryPath, enshrineeExhibitPath, enshrineePath, exhibitPath, favoriteStoryPath, teamPath } from "../../app/lib/exhibit-links";
-import { CONTACT_MESSAGES, SERVER_MESSAGES, SUBSCRIBE_MESSAGES } from "../../app/lib/messages";
+import { CONTACT_MESSAGES, SERVER_MESSAGES, SUBSCRIBE_MESSAGES } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
 import { firstLink, waitForMail } from "./mail-capture";
 import {

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACCOUNT_MESSAGES } from "~/lib/messages";
+import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { queryRows } from "../../server/db/client";
 import { contactMessages, emailChangeTokens, outbox, passwordResetTokens, payments, sessions, subscribers, users } from "../../server/db/schema";
 import { createMailchimpSync } from "../../server/newsletter/mailchimp";

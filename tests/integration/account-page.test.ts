@@ -5,7 +5,7 @@
  * sent to sign in; the navigation links the page, and accounts without a ticket get Logout.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calendarDateIn } from "~/lib/access";
+import { calendarDateIn } from "~/shared/access";
 import { longDate, ticketStatusWords } from "~/components/account/ticket-words";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount } from "../helpers/fixtures";

@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calendarDateIn } from "~/lib/access";
+import { calendarDateIn } from "~/shared/access";
 import { longDate } from "~/components/account/ticket-words";
 import { users } from "../../server/db/schema";
 import { availableDrivers } from "../helpers/databases";

@@ -6,7 +6,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACCOUNT_MESSAGES, VALIDATION } from "~/lib/messages";
+import { ACCOUNT_MESSAGES, VALIDATION } from "~/shared/messages";
 import { queryRows } from "../../server/db/client";
 import { emailChangeTokens, outbox, subscribers, users } from "../../server/db/schema";
 import { tierFor, LIMIT_TIERS } from "../../server/security/limits";

@@ -6,8 +6,8 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calendarDateIn } from "~/lib/access";
-import { SERVER_MESSAGES, TEXT_RULE_MESSAGES, VALIDATION } from "~/lib/messages";
+import { calendarDateIn } from "~/shared/access";
+import { SERVER_MESSAGES, TEXT_RULE_MESSAGES, VALIDATION } from "~/shared/messages";
 import { queryRows } from "../../server/db/client";
 import { outbox, passwordResetTokens, payments, subscribers, users } from "../../server/db/schema";
 import { addDays } from "../../server/membership/ticket";

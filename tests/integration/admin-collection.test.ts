@@ -7,7 +7,7 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExhibitView, TeamView } from "~/lib/catalog-types";
+import type { ExhibitView, TeamView } from "~/shared/catalog-types";
 import { exhibitPath, teamPath } from "~/lib/exhibit-links";
 import { auditLog, bannerSlides, exhibits } from "../../server/db/schema";
 import { createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";

@@ -7,7 +7,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calendarDateIn } from "~/lib/access";
+import { calendarDateIn } from "~/shared/access";
 import { auditLog, contactMessages, outbox, payments, subscribers, users } from "../../server/db/schema";
 import { createStaffAccount, STAFF_PASSWORD, type StaffAccount } from "../helpers/admin-fixtures";
 import { availableDrivers } from "../helpers/databases";

@@ -4,7 +4,7 @@
  * visitor and as a member, proving member-only content reaches members only.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EnshrineeSummary, EnshrineeView, ExhibitView, TeamView } from "~/lib/catalog-types";
+import type { EnshrineeSummary, EnshrineeView, ExhibitView, TeamView } from "~/shared/catalog-types";
 import { categoryPath, enshrineeExhibitPath, enshrineePath, exhibitPath, favoriteStoryPath, teamPath } from "~/lib/exhibit-links";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount, dateFromToday } from "../helpers/fixtures";

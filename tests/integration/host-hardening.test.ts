@@ -11,7 +11,7 @@ import { Writable } from "node:stream";
 import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOST_MESSAGES, SERVER_MESSAGES } from "~/lib/messages";
+import { HOST_MESSAGES, SERVER_MESSAGES } from "~/shared/messages";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount, dateFromToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";

@@ -10,7 +10,7 @@ import path from "node:path";
 import express, { type ErrorRequestHandler } from "express";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IMAGE_HEIGHTS, MAX_IMAGE_HEIGHT } from "../../app/lib/images";
+import { IMAGE_HEIGHTS, MAX_IMAGE_HEIGHT } from "../../app/shared/images";
 import { createImageRouter } from "../../server/images/image-routes";
 import { createImageService, IMAGE_HEIGHT_MESSAGE, ImageRequestError, type ImageService } from "../../server/images/image-service";
 import { isMemberOnlyImage } from "../../server/images/member-only";

@@ -6,7 +6,7 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SERVER_MESSAGES } from "~/lib/messages";
+import { SERVER_MESSAGES } from "~/shared/messages";
 import { LOGIN_SLOWDOWN } from "../../server/accounts/accounts-service";
 import { queryRows } from "../../server/db/client";
 import { outbox } from "../../server/db/schema";

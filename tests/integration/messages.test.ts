@@ -5,7 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BOTCHECK_MESSAGES, CONTACT_MESSAGES, SUBSCRIBE_MESSAGES, TEXT_RULE_MESSAGES, VALIDATION } from "~/lib/messages";
+import { BOTCHECK_MESSAGES, CONTACT_MESSAGES, SUBSCRIBE_MESSAGES, TEXT_RULE_MESSAGES, VALIDATION } from "~/shared/messages";
 import { queryRows } from "../../server/db/client";
 import { contactMessages, outbox, subscribers } from "../../server/db/schema";
 import { createLogger } from "../../server/logger";

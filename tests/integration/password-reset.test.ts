@@ -6,7 +6,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SERVER_MESSAGES } from "~/lib/messages";
+import { SERVER_MESSAGES } from "~/shared/messages";
 import { queryRows } from "../../server/db/client";
 import { outbox, passwordResetTokens, users } from "../../server/db/schema";
 import { availableDrivers } from "../helpers/databases";

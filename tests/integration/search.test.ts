@@ -7,7 +7,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CategoryView, TeamView } from "~/lib/catalog-types";
+import type { CategoryView, TeamView } from "~/shared/catalog-types";
 import { SEARCH_LIMITS, SEARCH_MESSAGES, type SearchAnswer, type Suggestion } from "~/lib/search";
 import { enshrineeExhibits, enshrinees, exhibits, teams } from "../../server/db/schema";
 import { availableDrivers } from "../helpers/databases";

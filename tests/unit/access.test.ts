@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calendarDateIn, canSeeMemberContent, daysUntil, isTicketValid } from "~/lib/access";
+import { calendarDateIn, canSeeMemberContent, daysUntil, isTicketValid } from "~/shared/access";
 import { bottomMenuItems, topNavItems } from "~/lib/navigation";
 
 describe("access state", () => {

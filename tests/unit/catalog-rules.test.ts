@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { exhibitBackLink } from "~/lib/exhibit-links";
-import { logoUrl } from "~/lib/images";
+import { logoUrl } from "~/shared/images";
 import { slugify, truncateAtWord } from "~/lib/text";
 import { sortByYear } from "../../server/catalog/catalog-service";
 import { gateEnshrinee, gateExhibit } from "../../server/catalog/gating";
-import { MEMBER_ONLY_EXHIBIT_FIELDS, type ExhibitView } from "~/lib/catalog-types";
+import { MEMBER_ONLY_EXHIBIT_FIELDS, type ExhibitView } from "~/shared/catalog-types";
 
 describe("truncateAtWord", () => {
   it("leaves text of 500 characters or fewer alone", () => {

@@ -13,7 +13,7 @@ import {
   renditionHeight,
   THUMBNAIL_HEIGHT,
   withImageHeight,
-} from "../../app/lib/images";
+} from "../../app/shared/images";
 
 describe("rendition heights", () => {
   it("are a short ascending list holding every height the pages use", () => {

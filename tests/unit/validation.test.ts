@@ -8,9 +8,9 @@ import {
   passwordResetSchema,
   signUpSchema,
   singleLineText,
-} from "~/lib/account-schemas";
-import { contactSchema, mailchimpSubscribeSchema, subscribeSchema } from "~/lib/contact-schemas";
-import { TEXT_RULE_MESSAGES as T, VALIDATION as V } from "~/lib/messages";
+} from "~/shared/account-schemas";
+import { contactSchema, mailchimpSubscribeSchema, subscribeSchema } from "~/shared/contact-schemas";
+import { TEXT_RULE_MESSAGES as T, VALIDATION as V } from "~/shared/messages";
 import { accessStatus, addDays, paymentBuysTicket, ticketValidThrough } from "../../server/membership/ticket";
 
 const person = {

@@ -2,7 +2,7 @@
  * The account page's words for a ticket and its dates (issue 13). Ticket dates are calendar days
  * of the museum's time zone already (YYYY-MM-DD); instants (a payment's time) are shown in it.
  */
-import { daysUntil } from "~/lib/access";
+import { daysUntil } from "~/shared/access";
 
 const longDates = new Map<string, Intl.DateTimeFormat>();
 

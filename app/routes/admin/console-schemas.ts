@@ -3,7 +3,7 @@
  * site's two text rules (no control characters, well-formed text, trimmed, bounded).
  */
 import { z } from "zod";
-import { EMAIL_MAX, EMAIL_PATTERN, NAME_MAX } from "~/lib/account-schemas";
+import { EMAIL_MAX, EMAIL_PATTERN, NAME_MAX } from "~/shared/account-schemas";
 import { multiLineText, singleLineText } from "~/lib/text-fields";
 import { STAFF_ROLES } from "./console-areas";
 

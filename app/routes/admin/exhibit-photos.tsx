@@ -8,7 +8,7 @@ import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/exhibit-photos";
 import { ConsoleHeading, ConsoleNotice, inputProps } from "~/components/admin/ConsoleUi";
 import { PhotoArranger } from "~/components/admin/PhotoArranger";
-import { imageUrl } from "~/lib/images";
+import { imageUrl } from "~/shared/images";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
