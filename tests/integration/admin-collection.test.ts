@@ -131,12 +131,14 @@ describe.each(drivers)("the collection in the console on %s", (kind) => {
 
   it("answers bad input with the field's message and writes nothing", async () => {
     const before = (await server.services.database.db.select().from(auditLog)).length;
-    const bad = await post("/admin/exhibits/new", { teamId: team._id, categoryId: "nope", title: "", shortTitle: "x", descriptionHtml: "", year: "1700", thumbnail: "../../etc/passwd", enshrineeIds: [] });
+    const bad = await post("/admin/exhibits/new", { teamId: team._id, categoryId: "nope", title: "", shortTitle: "Typed Short Title", descriptionHtml: "", year: "1700", thumbnail: "../../etc/passwd", enshrineeIds: [] });
     expect(bad.status).toBe(400);
     const text = await bad.text();
     expect(text).toContain("Please enter a title");
     expect(text).toContain("Year must be at least 1850");
     expect(text).toContain("must be a file of the media folder");
+    // What was typed comes back in the form (a page without JavaScript loses nothing).
+    expect(text).toContain('value="Typed Short Title"');
     expect((await server.services.database.db.select().from(auditLog)).length).toBe(before);
   });
 

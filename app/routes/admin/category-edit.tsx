@@ -4,7 +4,7 @@ import type { Route } from "./+types/category-edit";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { categorySchema, fieldErrors, formObject, uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
+import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
@@ -29,7 +29,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return done.ok ? redirect("/admin/categories?notice=deleted") : consoleAnswer(done, 409);
   }
   const parsed = categorySchema.safeParse(formObject(form));
-  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error) });
+  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error), values: typedValues(form) });
   const saved = await categories.save(actorOf(staff), id, parsed.data);
   return saved.ok ? redirect(`/admin/categories/${saved.id}?notice=saved`) : consoleAnswer(saved);
 }
@@ -37,6 +37,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function CategoryEdit({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const errors = (result && "errors" in result ? result.errors : undefined) ?? {};
+  const typed = (result && "values" in result ? result.values : undefined) ?? {};
   const c = loaderData.category;
   return (
     <section className="max-w-3xl">
@@ -44,10 +45,10 @@ export default function CategoryEdit({ loaderData }: Route.ComponentProps) {
       <ConsoleNotice result={result ?? (loaderData.notice ? { ok: true, message: loaderData.notice } : null)} />
       <Form method="post" className="space-y-4">
         <Field label="Name" name="categoryName" error={errors.categoryName}>
-          <input {...inputProps("categoryName", errors.categoryName)} defaultValue={c?.categoryName} required />
+          <input {...inputProps("categoryName", errors.categoryName)} defaultValue={typed.categoryName ?? c?.categoryName} required />
         </Field>
         <Field label="Order on team pages" name="sortOrder" error={errors.sortOrder}>
-          <input {...inputProps("sortOrder", errors.sortOrder)} type="number" min={0} defaultValue={c?.sortOrder ?? 0} />
+          <input {...inputProps("sortOrder", errors.sortOrder)} type="number" min={0} defaultValue={typed.sortOrder ?? c?.sortOrder ?? 0} />
         </Field>
         <PrimaryButton>Save category</PrimaryButton>
       </Form>

@@ -7,7 +7,7 @@ import type { Route } from "./+types/enshrinee-edit";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { enshrineeSchema, fieldErrors, formObject, uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
+import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
@@ -32,7 +32,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return done.ok ? redirect("/admin/enshrinees?notice=deleted") : consoleAnswer(done, 409);
   }
   const parsed = enshrineeSchema.safeParse(formObject(form));
-  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error) });
+  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error), values: typedValues(form) });
   const saved = await enshrinees.save(actorOf(staff), id, parsed.data);
   return saved.ok ? redirect(`/admin/enshrinees/${saved.id}?notice=saved`) : consoleAnswer(saved);
 }
@@ -40,6 +40,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const errors = (result && "errors" in result ? result.errors : undefined) ?? {};
+  const typed = (result && "values" in result ? result.values : undefined) ?? {};
   const e = loaderData.enshrinee;
   return (
     <section className="max-w-3xl">
@@ -47,16 +48,16 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
       <ConsoleNotice result={result ?? (loaderData.notice ? { ok: true, message: loaderData.notice } : null)} />
       <Form method="post" className="space-y-4">
         <Field label="Full name" name="fullName" error={errors.fullName}>
-          <input {...inputProps("fullName", errors.fullName)} defaultValue={e?.fullName} required />
+          <input {...inputProps("fullName", errors.fullName)} defaultValue={typed.fullName ?? e?.fullName} required />
         </Field>
         <Field label="First name" name="firstName" error={errors.firstName}>
-          <input {...inputProps("firstName", errors.firstName)} defaultValue={e?.firstName} required />
+          <input {...inputProps("firstName", errors.firstName)} defaultValue={typed.firstName ?? e?.firstName} required />
         </Field>
         <Field label="Last name" name="lastName" error={errors.lastName}>
-          <input {...inputProps("lastName", errors.lastName)} defaultValue={e?.lastName} required />
+          <input {...inputProps("lastName", errors.lastName)} defaultValue={typed.lastName ?? e?.lastName} required />
         </Field>
         <Field label="Biography (members only)" name="biography" error={errors.biography}>
-          <textarea {...inputProps("biography", errors.biography)} defaultValue={e?.biography} rows={10} />
+          <textarea {...inputProps("biography", errors.biography)} defaultValue={typed.biography ?? e?.biography} rows={10} />
         </Field>
         <PrimaryButton>Save enshrinee</PrimaryButton>
       </Form>

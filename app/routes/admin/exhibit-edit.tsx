@@ -10,7 +10,7 @@ import type { Route } from "./+types/exhibit-edit";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { exhibitSchema, fieldErrors, formObject, uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
+import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
@@ -37,7 +37,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return done.ok ? redirect("/admin/exhibits?notice=deleted") : consoleAnswer(done, 409);
   }
   const parsed = exhibitSchema.safeParse(formObject(form, ["enshrineeIds"]));
-  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error) });
+  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error), values: typedValues(form) });
   const v = parsed.data;
   const saved = await exhibits.save(actorOf(staff), id, {
     ...v,
@@ -72,6 +72,7 @@ function DescriptionField({ initial, error }: { initial: string; error?: string 
 export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const errors = (result && "errors" in result ? result.errors : undefined) ?? {};
+  const typed = (result && "values" in result ? result.values : undefined) ?? {};
   const { exhibit: x, teams, categories, enshrinees } = loaderData;
   return (
     <section className="max-w-3xl">
@@ -80,7 +81,7 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
       <Form method="post" className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Team" name="teamId" error={errors.teamId}>
-            <select {...inputProps("teamId", errors.teamId)} defaultValue={x?.teamId ?? ""} required>
+            <select {...inputProps("teamId", errors.teamId)} defaultValue={typed.teamId ?? x?.teamId ?? ""} required>
               <option value="">Choose a team</option>
               {teams.map((t) => (
                 <option key={t.id} value={t.id}>
@@ -90,7 +91,7 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
             </select>
           </Field>
           <Field label="Category" name="categoryId" error={errors.categoryId}>
-            <select {...inputProps("categoryId", errors.categoryId)} defaultValue={x?.categoryId ?? ""} required>
+            <select {...inputProps("categoryId", errors.categoryId)} defaultValue={typed.categoryId ?? x?.categoryId ?? ""} required>
               <option value="">Choose a category</option>
               {categories.map((c) => (
                 <option key={c.id} value={c.id}>
@@ -101,14 +102,14 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
           </Field>
         </div>
         <Field label="Title" name="title" error={errors.title}>
-          <input {...inputProps("title", errors.title)} defaultValue={x?.title} required />
+          <input {...inputProps("title", errors.title)} defaultValue={typed.title ?? x?.title} required />
         </Field>
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Short title (what visitors see)" name="shortTitle" error={errors.shortTitle}>
-            <input {...inputProps("shortTitle", errors.shortTitle)} defaultValue={x?.shortTitle} required />
+            <input {...inputProps("shortTitle", errors.shortTitle)} defaultValue={typed.shortTitle ?? x?.shortTitle} required />
           </Field>
           <Field label="Year" name="year" error={errors.year}>
-            <input {...inputProps("year", errors.year)} type="number" min={1850} max={2100} defaultValue={x?.year ?? new Date().getFullYear()} required />
+            <input {...inputProps("year", errors.year)} type="number" min={1850} max={2100} defaultValue={typed.year ?? x?.year ?? new Date().getFullYear()} required />
           </Field>
         </div>
         <Field
@@ -117,20 +118,20 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
           error={errors.descriptionHtml}
           hint="Bold, italics, headings, lists, quotes and links; anything else is removed when saved. Without the editor: paragraphs separated by a blank line, or simple HTML."
         >
-          <DescriptionField initial={x?.descriptionHtml ?? x?.description ?? ""} error={errors.descriptionHtml} />
+          <DescriptionField initial={typed.descriptionHtml ?? x?.descriptionHtml ?? x?.description ?? ""} error={errors.descriptionHtml} />
         </Field>
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Thumbnail (media file)" name="thumbnail" error={errors.thumbnail}>
-            <input {...inputProps("thumbnail", errors.thumbnail)} defaultValue={x?.thumbnail} />
+            <input {...inputProps("thumbnail", errors.thumbnail)} defaultValue={typed.thumbnail ?? x?.thumbnail} />
           </Field>
           <Field label="Thumbnail description" name="thumbnailAlt" error={errors.thumbnailAlt}>
-            <input {...inputProps("thumbnailAlt", errors.thumbnailAlt)} defaultValue={x?.thumbnailAlt} />
+            <input {...inputProps("thumbnailAlt", errors.thumbnailAlt)} defaultValue={typed.thumbnailAlt ?? x?.thumbnailAlt} />
           </Field>
           <Field label="Matching photo (media file, optional)" name="matchingPhoto" error={errors.matchingPhoto}>
-            <input {...inputProps("matchingPhoto", errors.matchingPhoto)} defaultValue={x?.matchingPhoto ?? ""} />
+            <input {...inputProps("matchingPhoto", errors.matchingPhoto)} defaultValue={typed.matchingPhoto ?? x?.matchingPhoto ?? ""} />
           </Field>
           <Field label="Matching photo description" name="matchingPhotoAlt" error={errors.matchingPhotoAlt}>
-            <input {...inputProps("matchingPhotoAlt", errors.matchingPhotoAlt)} defaultValue={x?.matchingPhotoAlt ?? ""} />
+            <input {...inputProps("matchingPhotoAlt", errors.matchingPhotoAlt)} defaultValue={typed.matchingPhotoAlt ?? x?.matchingPhotoAlt ?? ""} />
           </Field>
         </div>
         <fieldset className="flex flex-wrap gap-6">

@@ -45,7 +45,14 @@ export async function requireRecentPassword(context: AppLoadContext, request: Re
 }
 
 /** An action's answer shaped for the console's forms. */
-export type ConsoleResult = { ok: boolean; message: string; errors?: Record<string, string> };
+export type ConsoleResult = { ok: boolean; message: string; errors?: Record<string, string>; values?: Record<string, string> };
+
+/** A refused form's text fields, sent back so the page shows them as typed (also without JavaScript). */
+export function typedValues(form: FormData): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of form.entries()) if (typeof value === "string" && key.length < 64) values[key] = value.slice(0, 50_000);
+  return values;
+}
 
 export function consoleAnswer(result: ConsoleResult, status = result.ok ? 200 : 400) {
   return data(result, { status });

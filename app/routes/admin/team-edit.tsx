@@ -4,7 +4,7 @@ import type { Route } from "./+types/team-edit";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { fieldErrors, formObject, teamSchema, uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
+import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
@@ -29,7 +29,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return done.ok ? redirect("/admin/teams?notice=deleted") : consoleAnswer(done, 409);
   }
   const parsed = teamSchema.safeParse(formObject(form));
-  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error) });
+  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error), values: typedValues(form) });
   const saved = await teams.save(actorOf(staff), id, parsed.data);
   return saved.ok ? redirect(`/admin/teams/${saved.id}?notice=saved`) : consoleAnswer(saved);
 }
@@ -37,6 +37,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function TeamEdit({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const errors = (result && "errors" in result ? result.errors : undefined) ?? {};
+  const typed = (result && "values" in result ? result.values : undefined) ?? {};
   const t = loaderData.team;
   return (
     <section className="max-w-3xl">
@@ -44,22 +45,22 @@ export default function TeamEdit({ loaderData }: Route.ComponentProps) {
       <ConsoleNotice result={result ?? (loaderData.notice ? { ok: true, message: loaderData.notice } : null)} />
       <Form method="post" className="space-y-4">
         <Field label="Name" name="name" error={errors.name}>
-          <input {...inputProps("name", errors.name)} defaultValue={t?.name} required />
+          <input {...inputProps("name", errors.name)} defaultValue={typed.name ?? t?.name} required />
         </Field>
         <Field label="League" name="league" error={errors.league}>
-          <input {...inputProps("league", errors.league)} defaultValue={t?.league} required />
+          <input {...inputProps("league", errors.league)} defaultValue={typed.league ?? t?.league} required />
         </Field>
         <Field label="Logo (media file)" name="logo" error={errors.logo} hint="For example logos/steelers.svg">
-          <input {...inputProps("logo", errors.logo, true)} defaultValue={t?.logo} />
+          <input {...inputProps("logo", errors.logo, true)} defaultValue={typed.logo ?? t?.logo} />
         </Field>
         <Field label="Headline" name="headline" error={errors.headline}>
-          <input {...inputProps("headline", errors.headline)} defaultValue={t?.headline} required />
+          <input {...inputProps("headline", errors.headline)} defaultValue={typed.headline ?? t?.headline} required />
         </Field>
         <Field label="Summary and description" name="description" error={errors.description}>
-          <textarea {...inputProps("description", errors.description)} defaultValue={t?.description} rows={8} required />
+          <textarea {...inputProps("description", errors.description)} defaultValue={typed.description ?? t?.description} rows={8} required />
         </Field>
         <Field label="Order on the home page" name="sortOrder" error={errors.sortOrder}>
-          <input {...inputProps("sortOrder", errors.sortOrder)} type="number" min={0} defaultValue={t?.sortOrder ?? 0} />
+          <input {...inputProps("sortOrder", errors.sortOrder)} type="number" min={0} defaultValue={typed.sortOrder ?? t?.sortOrder ?? 0} />
         </Field>
         <PrimaryButton>Save team</PrimaryButton>
       </Form>
