@@ -1,11 +1,12 @@
 /**
  * Newsletter subscribers for admins: search (prefix of email or name), their Mailchimp sync
  * state read from the outbox (pending, synced, failed with the reason), retry of a failed sync,
- * unsubscribe, and the filtered list for a streamed CSV export.
+ * unsubscribe (Mailchimp told through the outbox), and the filtered list for a streamed CSV export.
  */
 import { and, asc, count, desc, eq, gt, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { outbox, subscribers } from "../db/schema";
+import { enqueue } from "../outbox/outbox";
 import { recordAudit, type Actor } from "./audit-log";
 import type { Saved } from "./collection-service";
 
@@ -77,15 +78,21 @@ export function createSubscriberAdmin({ db, now = () => new Date(), onEnqueued }
       }
     },
 
-    /** Takes consent back: no more newsletter for this address (kept, so a later sign-up is recognized). */
-    unsubscribe(actor: Actor, id: string): Promise<Saved> {
-      return db.transaction(async (tx) => {
+    /**
+     * Takes consent back: no more newsletter for this address (the row is kept, so a later
+     * sign-up is recognized), and Mailchimp is told through the outbox in the same transaction.
+     */
+    async unsubscribe(actor: Actor, id: string): Promise<Saved> {
+      const result = await db.transaction(async (tx) => {
         const [before] = await tx.select().from(subscribers).where(eq(subscribers.id, id)).for("update");
-        if (!before) return { ok: false, message: "No such subscriber." };
+        if (!before) return { ok: false as const, message: "No such subscriber." };
         const [after] = await tx.update(subscribers).set({ consent: false, updatedAt: now() }).where(eq(subscribers.id, id)).returning();
+        await enqueue(tx, { kind: "mailchimp", payload: { email: before.email, firstName: before.firstName, lastName: before.lastName, consent: false, unsubscribe: true } }, now());
         await recordAudit(tx, actor, { action: "subscriber.unsubscribe", entityType: "subscriber", entityId: id, summary: `Unsubscribed ${before.email}`, before, after }, now());
-        return { ok: true, id, message: `${before.email} is unsubscribed.` };
+        return { ok: true as const, id, message: `${before.email} is unsubscribed.` };
       });
+      if (result.ok) onEnqueued?.();
+      return result;
     },
 
     /** Runs a failed Mailchimp sync again now. */

@@ -181,6 +181,8 @@ describe.each(drivers)("people in the console on %s", (kind) => {
     expect((await post(admin.cookie, "/admin/subscribers", { intent: "unsubscribe", id: sub.id })).status).toBe(200);
     const [after] = await db().select().from(subscribers).where(eq(subscribers.id, sub.id));
     expect(after.consent).toBe(false);
+    const removals = (await db().select().from(outbox).where(eq(outbox.kind, "mailchimp"))).map((j) => j.payload as { email: string; unsubscribe?: boolean });
+    expect(removals).toContainEqual(expect.objectContaining({ email: "sub.one@example.com", unsubscribe: true }));
     expect((await call(curator.cookie, "/admin/subscribers")).status).toBe(404);
     await post(admin.cookie, "/admin/confirm-password", { password: STAFF_PASSWORD, redirectTo: "/admin/subscribers" });
     const csv = await (await call(admin.cookie, "/admin/subscribers/export?q=sub.one")).text();
