@@ -2,18 +2,24 @@
 import { useId, useState } from "react";
 import { paragraphs, truncateAtWord } from "~/lib/text";
 
-export function ExhibitDescription({ text }: { text: string }) {
+export function ExhibitDescription({ text, html }: { text: string; html?: string | null }) {
   const [expanded, setExpanded] = useState(false);
   const id = useId();
   const short = truncateAtWord(text);
-  const shown = expanded || !short.truncated ? text : short.text;
+  const whole = expanded || !short.truncated;
+  const shown = whole ? text : short.text;
   return (
     <div className="prose-museum" data-testid="exhibit-description">
-      <div id={id}>
-        {paragraphs(shown).map((p, i) => (
-          <p key={i}>{p}</p>
-        ))}
-      </div>
+      {/* The whole text shows its formatting when staff gave it some: HTML sanitized on the server when saved. */}
+      {whole && html ? (
+        <div id={id} dangerouslySetInnerHTML={{ __html: html }} />
+      ) : (
+        <div id={id}>
+          {paragraphs(shown).map((p, i) => (
+            <p key={i}>{p}</p>
+          ))}
+        </div>
+      )}
       {short.truncated ? (
         <button
           type="button"

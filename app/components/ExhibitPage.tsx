@@ -43,7 +43,7 @@ export function ExhibitPage({ exhibit, backLink }: ExhibitPageData) {
       </dl>
       {exhibit.description !== undefined ? (
         <div className="paywall mt-6">
-          <ExhibitDescription text={exhibit.description} />
+          <ExhibitDescription text={exhibit.description} html={exhibit.descriptionHtml} />
           <PhotoCarousel photos={exhibit.exhibitPhotos ?? []} alts={exhibit.exhibitPhotoAlts ?? []} />
           {exhibit.matchingPhoto ? (
             <figure className="my-6">

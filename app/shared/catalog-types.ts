@@ -30,6 +30,8 @@ export interface ExhibitView {
   favoriteStory: boolean;
   // ---- member-only ----
   description?: string;
+  /** The text's formatting: HTML sanitized when staff saved it (null for plain texts). */
+  descriptionHtml?: string | null;
   thumbnailURL?: string;
   thumbnailAlt?: string;
   exhibitPhotos?: string[];
@@ -61,6 +63,7 @@ export interface BannerSlideView {
 
 export const MEMBER_ONLY_EXHIBIT_FIELDS = [
   "description",
+  "descriptionHtml",
   "thumbnailURL",
   "thumbnailAlt",
   "exhibitPhotos",

@@ -107,6 +107,27 @@ describe.each(drivers)("the collection in the console on %s", (kind) => {
     const enshrinee = await json<{ exhibits: ExhibitView[] }>(`/api/enshrinees/${enshrineeId}`);
     expect(enshrinee.exhibits.map((e) => e._id)).toEqual([exhibitId]);
     expect((await audits(exhibitId)).map((a) => a.action)).toEqual(["exhibit.create"]);
+
+    // A short formatted text is shown formatted to members, rendered on the server; visitors get none of it.
+    const short = { ...(await server.services.admin.collection.exhibits.get(exhibitId))! };
+    await server.services.admin.collection.exhibits.save({ userId: curator.userId, email: curator.email }, exhibitId, {
+      teamId: short.teamId,
+      categoryId: short.categoryId,
+      title: short.title,
+      shortTitle: short.shortTitle,
+      descriptionHtml: "<p>A <strong>bold</strong> short text <em>for members</em>.</p>",
+      thumbnail: short.thumbnail,
+      thumbnailAlt: short.thumbnailAlt,
+      matchingPhoto: short.matchingPhoto,
+      matchingPhotoAlt: short.matchingPhotoAlt,
+      active: short.active,
+      year: short.year,
+      favoriteStory: short.favoriteStory,
+      enshrineeIds: short.enshrineeIds,
+    });
+    const path = exhibitPath({ _id: exhibitId, title: "The Console Exhibit", team });
+    expect(await (await call(member, path)).text()).toContain("<strong>bold</strong> short text <em>for members</em>");
+    expect(await (await call(undefined, path)).text()).not.toContain("short text");
   });
 
   it("refuses deletes while something depends on the record, with a clear message", async () => {
