@@ -53,6 +53,7 @@ export default [
     route("enshrinees", "routes/admin/enshrinees.tsx"),
     route("enshrinees/:id", "routes/admin/enshrinee-edit.tsx"),
     route("banner", "routes/admin/banner.tsx"),
+    route("media/upload", "routes/admin/media-upload.tsx"),
     route("members", "routes/admin/members.tsx"),
     route("members/export", "routes/admin/members-export.tsx"),
     route("members/:id", "routes/admin/member.tsx"),

@@ -89,6 +89,14 @@ export function createPhotoAdmin({ db, storage, now = () => new Date(), notifyCh
 
     discard,
 
+    /** Cleans and stores a team logo or banner image (public folders); returns its key. */
+    async storePublic(folder: "logos" | "banners", bytes: Buffer, name: string): Promise<{ key: string; width: number; height: number }> {
+      const clean = await cleanPhoto(bytes, name);
+      const key = `${folder}/${randomUUID()}.${clean.extension}`;
+      await storage.put(key, clean.bytes);
+      return { key, width: clean.width, height: clean.height };
+    },
+
     /** Adds stored files at the end of the exhibit's photos (the first one becomes the thumbnail if it has none). */
     async add(actor: Actor, exhibitId: string, keys: string[], alt: string): Promise<Saved> {
       try {

@@ -26,11 +26,11 @@ const KB = 1024;
 
 /** First match wins. */
 export const BODY_LIMITS: readonly BodyRule[] = [
-  // Console photo uploads (decision 015): up to 12 files of at most 15 MB each, streamed to the
-  // action, which checks each file by decoding it.
+  // Console uploads (decision 015): exhibit photos (up to 12 files of at most 15 MB each) and a
+  // team logo or banner image, streamed to the action, which checks each file by decoding it.
   {
     name: "console photo upload",
-    matches: (p) => /^\/admin\/exhibits\/[0-9a-f-]{36}\/photos\/upload(?:\.data)?$/.test(p),
+    matches: (p) => /^\/admin\/(?:exhibits\/[0-9a-f-]{36}\/photos\/upload|media\/upload)(?:\.data)?$/.test(p),
     maxBytes: 64 * 1024 * KB,
     types: ["multipart/form-data"],
     stream: true,

@@ -196,6 +196,32 @@ describe.each(drivers)("exhibit photos on %s", (kind) => {
     expect(existsSync(path.join(mediaDir, gone))).toBe(false);
   });
 
+  it("uploads a team logo and a banner image (public folders), cleaned, and offers them in the forms", async () => {
+    const form = new FormData();
+    form.append("image", new Blob([new Uint8Array(await jpegWithGps("#ffb612"))], { type: "image/jpeg" }), "logo.jpg");
+    const logo = await call(curator.cookie, `/admin/media/upload?folder=logos&back=${encodeURIComponent("/admin/teams/new")}`, { method: "POST", body: form });
+    expect(logo.status).toBe(303);
+    const key = /logo=([^&]+)/.exec(logo.headers.get("location") ?? "")![1].replace("%2F", "/");
+    expect(key).toMatch(/^logos\/[0-9a-f-]{36}\.jpg$/);
+    expect((await sharp(path.join(mediaDir, key)).metadata()).exif).toBeUndefined();
+    const page = await (await call(curator.cookie, logo.headers.get("location")!)).text();
+    expect(page).toContain(`value="${key}"`);
+    expect((await call(undefined, `/images/view/${key}?height=150`)).status).toBe(200);
+
+    const bad = new FormData();
+    bad.append("image", new Blob([new Uint8Array(Buffer.from("not an image at all"))], { type: "image/png" }), "x.png");
+    const refused = await call(curator.cookie, "/admin/media/upload?folder=banners", { method: "POST", body: bad });
+    expect(refused.headers.get("location")).toBe("/admin/banner?upload=not-image");
+    const member = await createStaffAccount(server.services, "member", { validThrough: dateFromToday(5) });
+    const again = new FormData();
+    again.append("image", new Blob([new Uint8Array(await jpegWithGps("#000000"))], { type: "image/jpeg" }), "b.jpg");
+    expect((await call(member.cookie, "/admin/media/upload?folder=banners", { method: "POST", body: again })).status).toBe(404);
+    const banner = new FormData();
+    banner.append("image", new Blob([new Uint8Array(await jpegWithGps("#000000"))], { type: "image/jpeg" }), "b.jpg");
+    const uploaded = await call(curator.cookie, "/admin/media/upload?folder=banners", { method: "POST", body: banner });
+    expect(uploaded.headers.get("location")).toMatch(/^\/admin\/banner\?file=banners%2F[0-9a-f-]{36}\.jpg&width=64&height=48$/);
+  });
+
   it("previews the inactive exhibit as a visitor and as a member, and unsaved values without writing them", async () => {
     const page = await (await call(curator.cookie, `/admin/exhibits/${exhibitId}/preview`)).text();
     const visitor = page.slice(page.indexOf('data-testid="preview-visitor"'), page.indexOf('data-testid="preview-member"'));

@@ -46,5 +46,7 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/message", path: "/admin/messages/{message}", area: "inbox", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/subscribers", path: "/admin/subscribers", area: "subscribers", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/subscribers-export", path: "/admin/subscribers/export", area: "subscribers", post: null, resource: true },
+  // Action only (multipart, checked in admin-photos.test.ts); its page redirects to the console.
+  { id: "routes/admin/media-upload", path: "/admin/media/upload", area: "collection", post: null, allowedGetStatus: 302 },
   { id: "routes/admin/banner", path: "/admin/banner", area: "banner", post: { intent: "nothing" }, allowedPostStatus: 400 },
 ];

@@ -5,13 +5,21 @@
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/banner";
 import { ConsoleHeading, ConsoleNotice, DangerButton, inputProps, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ImageUpload } from "~/components/admin/ImageUpload";
 import { rateLimitedAnswer } from "~/lib/guards.server";
+import { UPLOAD_NOTICES } from "./upload-notices";
 import { bannerSlideSchema, fieldErrors, formObject } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "banner");
-  return context.services.admin.collection.banner.list();
+  const url = new URL(request.url);
+  // An image just uploaded (/admin/media/upload sends its name and size back): offered in the Add forms.
+  const file = /^banners\/[0-9a-f-]{36}\.(?:jpg|png|webp)$/.exec(url.searchParams.get("file") ?? "")?.[0];
+  const size = (name: string) => Math.min(4000, Math.max(1, Number(url.searchParams.get(name)) || 1));
+  const uploaded = file ? { file, width: size("width"), height: size("height") } : null;
+  const notice = uploaded ? { ok: true, message: `Image uploaded: add it as a slide below.` } : (UPLOAD_NOTICES[url.searchParams.get("upload") ?? ""] ?? null);
+  return { ...(await context.services.admin.collection.banner.list()), uploaded, notice };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -37,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 type Slide = Route.ComponentProps["loaderData"]["desktop"][number];
 
-function SlideFields({ slide, prefix }: { slide?: Slide; prefix: string }) {
+function SlideFields({ slide, prefix }: { slide?: Pick<Slide, "file" | "width" | "height"> & { alt?: string }; prefix: string }) {
   return (
     <>
       <label className="text-sm">
@@ -60,7 +68,7 @@ function SlideFields({ slide, prefix }: { slide?: Slide; prefix: string }) {
   );
 }
 
-function Variant({ variant, slides }: { variant: "desktop" | "mobile"; slides: Slide[] }) {
+function Variant({ variant, slides, uploaded }: { variant: "desktop" | "mobile"; slides: Slide[]; uploaded: { file: string; width: number; height: number } | null }) {
   return (
     <section className="mb-10">
       <h2 className="mb-3 text-xl font-bold capitalize">{variant} slides</h2>
@@ -95,7 +103,7 @@ function Variant({ variant, slides }: { variant: "desktop" | "mobile"; slides: S
       <Form method="post" className="mt-4 grid gap-2 rounded border border-dashed border-stone-500 p-3 sm:grid-cols-4">
         <input type="hidden" name="variant" value={variant} />
         <p className="font-semibold sm:col-span-4">Add a {variant} slide</p>
-        <SlideFields prefix={`${variant}-new`} />
+        <SlideFields prefix={`${variant}-new`} slide={uploaded ?? undefined} />
         <div className="sm:col-span-4">
           <PrimaryButton name="intent" value="add">
             Add slide
@@ -111,9 +119,10 @@ export default function Banner({ loaderData }: Route.ComponentProps) {
   return (
     <section>
       <ConsoleHeading>Home banner</ConsoleHeading>
-      <ConsoleNotice result={result} />
-      <Variant variant="desktop" slides={loaderData.desktop} />
-      <Variant variant="mobile" slides={loaderData.mobile} />
+      <ConsoleNotice result={result ?? loaderData.notice} />
+      <ImageUpload folder="banners" back="/admin/banner" label="Upload a slide image" />
+      <Variant variant="desktop" slides={loaderData.desktop} uploaded={loaderData.uploaded} />
+      <Variant variant="mobile" slides={loaderData.mobile} uploaded={loaderData.uploaded} />
     </section>
   );
 }

@@ -2,18 +2,23 @@
 import { data, Form, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/team-edit";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ImageUpload } from "~/components/admin/ImageUpload";
 import { rateLimitedAnswer } from "~/lib/guards.server";
+import { UPLOAD_NOTICES } from "./upload-notices";
 import { fieldErrors, formObject, teamSchema, uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
-  const notice = NOTICES[new URL(request.url).searchParams.get("notice") ?? ""] ?? null;
-  if (params.id === "new") return { team: null, notice };
+  const url = new URL(request.url);
+  const notice = NOTICES[url.searchParams.get("notice") ?? ""] ?? UPLOAD_NOTICES[url.searchParams.get("upload") ?? ""] ?? null;
+  // A logo just uploaded (/admin/media/upload sends its name back): offered in the form.
+  const uploadedLogo = /^logos\/[0-9a-f-]{36}\.(?:jpg|png|webp)$/.exec(url.searchParams.get("logo") ?? "")?.[0] ?? null;
+  if (params.id === "new") return { team: null, notice: uploadedLogo ? { ok: true, message: "Logo uploaded: save the team to use it." } : notice, uploadedLogo };
   if (!uuidSchema.safeParse(params.id).success) throw data(null, { status: 404 });
   const team = await context.services.admin.collection.teams.get(params.id);
   if (!team) throw data(null, { status: 404 });
-  return { team, notice };
+  return { team, notice: uploadedLogo ? { ok: true, message: "Logo uploaded: save the team to use it." } : notice, uploadedLogo };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -42,7 +47,8 @@ export default function TeamEdit({ loaderData }: Route.ComponentProps) {
   return (
     <section className="max-w-3xl">
       <ConsoleHeading>{t ? `Team: ${t.name}` : "New team"}</ConsoleHeading>
-      <ConsoleNotice result={result ?? (loaderData.notice ? { ok: true, message: loaderData.notice } : null)} />
+      <ConsoleNotice result={result ?? (typeof loaderData.notice === "string" ? { ok: true, message: loaderData.notice } : loaderData.notice)} />
+      <ImageUpload folder="logos" back={t ? `/admin/teams/${t.id}` : "/admin/teams/new"} label="Upload a new logo" />
       <Form method="post" className="space-y-4">
         <Field label="Name" name="name" error={errors.name}>
           <input {...inputProps("name", errors.name)} defaultValue={typed.name ?? t?.name} required />
@@ -51,7 +57,7 @@ export default function TeamEdit({ loaderData }: Route.ComponentProps) {
           <input {...inputProps("league", errors.league)} defaultValue={typed.league ?? t?.league} required />
         </Field>
         <Field label="Logo (media file)" name="logo" error={errors.logo} hint="For example logos/steelers.svg">
-          <input {...inputProps("logo", errors.logo, true)} defaultValue={typed.logo ?? t?.logo} />
+          <input {...inputProps("logo", errors.logo, true)} defaultValue={typed.logo ?? loaderData.uploadedLogo ?? t?.logo} />
         </Field>
         <Field label="Headline" name="headline" error={errors.headline}>
           <input {...inputProps("headline", errors.headline)} defaultValue={typed.headline ?? t?.headline} required />
