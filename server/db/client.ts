@@ -84,7 +84,7 @@ export const POSTGRES_TIMEOUTS = {
   /** Waiting for a free pooled connection, or for a new connection to open. */
   connectMs: 3_000,
   statementMs: 10_000,
-  lockMs: 3_000,
+  lockMs: 2_000,
   idleInTransactionMs: 15_000,
   /** Client-side limit for an answer, in case the server stops answering altogether. */
   queryMs: 12_000,

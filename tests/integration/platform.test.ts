@@ -122,11 +122,12 @@ describe.each(drivers)("platform on %s", (kind) => {
     const res = await fetch(`${server.url}/about`, { headers: { "accept-encoding": "br, gzip" } });
     expect(res.headers.get("content-encoding")).toMatch(/br|gzip/);
     const html = await res.text();
-    const asset = /href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1];
+    // The stylesheet is inline (decision 016); the scripts are hashed assets.
+    const asset = /(?:href|src)="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(asset).toBeTruthy();
-    const css = await fetch(`${server.url}${asset}`);
-    expect(css.status).toBe(200);
-    expect(css.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const script = await fetch(`${server.url}${asset}`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
   });
 
   it("states the ticket period from config in the terms", async () => {
