@@ -340,11 +340,12 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
    * `tierOf` has checked the session in the database (so logout, expiry and refunds count on
    * the next request). Returns false, having touched nothing, otherwise.
    */
-  function serveStored(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
+  function serveStored(req: IncomingMessage, res: ServerResponse, { signedIn = true } = {}): boolean | Promise<boolean> {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     const { cookie, authorization } = req.headers;
     const token = cookie || authorization ? requestSessionToken(cookie, authorization) : undefined;
     if (!token) return sendStored(req, res, null);
+    if (!signedIn) return false;
     // Signed in: who they are now, from the database, then their tier's stored page (decision 013).
     const tierOf = options.tierOf;
     if (!tierOf || !isAnonymousPage((req.url ?? "").split("?")[0])) return false;
@@ -379,10 +380,9 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
 
   /** `serveStored` as the first middleware of an Express chain. */
   const storedPages: RequestHandler = (req, res, next) => {
-    const served = serveStored(req, res);
-    if (served === true) return;
-    if (served === false) return next();
-    served.then((done) => done || next(), next);
+    // Inside Express, signed-in people are served after the host has resolved their session
+    // (tieredMiddleware): one session lookup per request, not two.
+    if (serveStored(req, res, { signedIn: false }) !== true) next();
   };
 
   /** Forgets every stored page (the collection changed); renders under way are not stored. */
