@@ -14,6 +14,7 @@ import { parseSearchPage } from "~/lib/search-schemas";
 import {
   emptySearchAnswer,
   searchHref,
+  SEARCH_LIMITS,
   SEARCH_MESSAGES,
   type FacetValue,
   type SearchAnswer,
@@ -191,6 +192,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
             defaultValue={search.q}
             key={search.q}
             autoComplete="off"
+            maxLength={SEARCH_LIMITS.maxQueryLength}
             aria-describedby="search-page-tips"
             className="min-w-0 flex-1 rounded border border-gray-400 px-3 py-2 text-lg"
           />
