@@ -88,7 +88,7 @@ export function SearchBox() {
   // On a phone a slim button sits with the Menu button at the right (the name beside the logo
   // keeps its two lines); wider, the bar spreads its items.
   return (
-    <div className="-mr-1 ml-auto flex items-center md:ml-0 md:mr-0">
+    <div className="-mr-1 ml-auto flex items-center md:ml-0 xl:mr-0">
       <div className="hidden w-64 shrink-0 xl:block" data-testid="site-search">
         <SearchField inputRef={wideInput} />
       </div>
@@ -100,7 +100,7 @@ export function SearchBox() {
           if (event.currentTarget.open) narrowInput.current?.focus();
         }}
       >
-        <summary className="flex h-9 w-7 cursor-pointer list-none items-center justify-center rounded hover:bg-white/10 md:w-10 md:border md:border-gold [&::-webkit-details-marker]:hidden">
+        <summary className="flex h-9 w-7 cursor-pointer list-none items-center justify-center rounded hover:bg-white/10 [&::-webkit-details-marker]:hidden">
           <MagnifierIcon />
           <span className="sr-only">Search</span>
         </summary>
