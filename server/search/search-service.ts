@@ -38,8 +38,8 @@ import { normalizeWord, queryWords, replaceWords } from "./spelling";
 /** Below this many matches a member's results are ranked on the whole text (reading every text costs ~5 µs each on PGlite). */
 export const FULL_TEXT_RANK_LIMIT = 100;
 /** A snippet is cut from this many characters of the text, starting this many before the first match. */
-const SNIPPET_WINDOW = 700;
-const SNIPPET_LEAD = 250;
+const SNIPPET_WINDOW = 420;
+const SNIPPET_LEAD = 160;
 /** Suggestions are chosen among at most this many candidates, so a two-letter beginning stays cheap. */
 const SUGGEST_CANDIDATES = 200;
 
