@@ -1,10 +1,10 @@
 /** /admin/categories/:id (or new): a category's name and order; deleting it is refused while exhibits use it. */
-import { data, Form, redirect, useActionData } from "react-router";
+import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/category-edit";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton } from "~/components/admin/ConsoleUi";
-import { rateLimitedAnswer } from "~/lib/guards.server";
-import { categorySchema, fieldErrors, formObject, uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
+import { categorySchema, uuidSchema } from "./console-schemas";
+import { requireConsole } from "./guard.server";
+import { saveOrDeleteRecord } from "./record-edit.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
@@ -17,21 +17,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const staff = requireConsole(context, request, "collection");
-  const limited = rateLimitedAnswer<ConsoleResult>(context, (message) => ({ ok: false, message }));
-  if (limited) return limited;
-  const form = await request.formData();
-  const id = params.id === "new" ? null : params.id;
-  if (id && !uuidSchema.safeParse(id).success) throw data(null, { status: 404 });
-  const categories = context.services.admin.collection.categories;
-  if (formText(form, "intent") === "delete" && id) {
-    const done = await categories.remove(actorOf(staff), id);
-    return done.ok ? redirect("/admin/categories?notice=deleted") : consoleAnswer(done, 409);
-  }
-  const parsed = categorySchema.safeParse(formObject(form));
-  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error), values: typedValues(form) });
-  const saved = await categories.save(actorOf(staff), id, parsed.data);
-  return saved.ok ? redirect(`/admin/categories/${saved.id}?notice=saved`) : consoleAnswer(saved);
+  return saveOrDeleteRecord({ context, request, id: params.id, records: context.services.admin.collection.categories, schema: categorySchema, listPath: "/admin/categories" });
 }
 
 export default function CategoryEdit({ loaderData }: Route.ComponentProps) {

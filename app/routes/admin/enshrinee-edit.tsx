@@ -2,12 +2,12 @@
  * /admin/enshrinees/:id (or new): an enshrinee's names and biography; their Exhibits and
  * Mentions are the exhibits linked to them (linked on each exhibit's page).
  */
-import { data, Form, Link, redirect, useActionData } from "react-router";
+import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/enshrinee-edit";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton } from "~/components/admin/ConsoleUi";
-import { rateLimitedAnswer } from "~/lib/guards.server";
-import { enshrineeSchema, fieldErrors, formObject, uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
+import { enshrineeSchema, uuidSchema } from "./console-schemas";
+import { requireConsole } from "./guard.server";
+import { saveOrDeleteRecord } from "./record-edit.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
@@ -20,21 +20,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const staff = requireConsole(context, request, "collection");
-  const limited = rateLimitedAnswer<ConsoleResult>(context, (message) => ({ ok: false, message }));
-  if (limited) return limited;
-  const form = await request.formData();
-  const id = params.id === "new" ? null : params.id;
-  if (id && !uuidSchema.safeParse(id).success) throw data(null, { status: 404 });
-  const enshrinees = context.services.admin.collection.enshrinees;
-  if (formText(form, "intent") === "delete" && id) {
-    const done = await enshrinees.remove(actorOf(staff), id);
-    return done.ok ? redirect("/admin/enshrinees?notice=deleted") : consoleAnswer(done, 409);
-  }
-  const parsed = enshrineeSchema.safeParse(formObject(form));
-  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error), values: typedValues(form) });
-  const saved = await enshrinees.save(actorOf(staff), id, parsed.data);
-  return saved.ok ? redirect(`/admin/enshrinees/${saved.id}?notice=saved`) : consoleAnswer(saved);
+  return saveOrDeleteRecord({ context, request, id: params.id, records: context.services.admin.collection.enshrinees, schema: enshrineeSchema, listPath: "/admin/enshrinees" });
 }
 
 export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {

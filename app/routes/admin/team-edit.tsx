@@ -1,12 +1,12 @@
 /** /admin/teams/:id (or /admin/teams/new): a team's fields, and deleting it (refused while it has exhibits). */
-import { data, Form, redirect, useActionData } from "react-router";
+import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/team-edit";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { ImageUpload } from "~/components/admin/ImageUpload";
-import { rateLimitedAnswer } from "~/lib/guards.server";
 import { UPLOAD_NOTICES } from "./upload-notices";
-import { fieldErrors, formObject, teamSchema, uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
+import { teamSchema, uuidSchema } from "./console-schemas";
+import { requireConsole } from "./guard.server";
+import { saveOrDeleteRecord } from "./record-edit.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
@@ -22,21 +22,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const staff = requireConsole(context, request, "collection");
-  const limited = rateLimitedAnswer<ConsoleResult>(context, (message) => ({ ok: false, message }));
-  if (limited) return limited;
-  const form = await request.formData();
-  const id = params.id === "new" ? null : params.id;
-  if (id && !uuidSchema.safeParse(id).success) throw data(null, { status: 404 });
-  const teams = context.services.admin.collection.teams;
-  if (formText(form, "intent") === "delete" && id) {
-    const done = await teams.remove(actorOf(staff), id);
-    return done.ok ? redirect("/admin/teams?notice=deleted") : consoleAnswer(done, 409);
-  }
-  const parsed = teamSchema.safeParse(formObject(form));
-  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error), values: typedValues(form) });
-  const saved = await teams.save(actorOf(staff), id, parsed.data);
-  return saved.ok ? redirect(`/admin/teams/${saved.id}?notice=saved`) : consoleAnswer(saved);
+  return saveOrDeleteRecord({ context, request, id: params.id, records: context.services.admin.collection.teams, schema: teamSchema, listPath: "/admin/teams" });
 }
 
 export default function TeamEdit({ loaderData }: Route.ComponentProps) {

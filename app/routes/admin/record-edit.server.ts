@@ -1,0 +1,44 @@
+/**
+ * The edit page's action shared by the console's simple records (teams, categories,
+ * enshrinees): the role and rate-limit checks, then delete (refused while something depends on
+ * the record: 409) or validate and save, each ending in the record's own address with a notice.
+ */
+import { data, redirect, type AppLoadContext } from "react-router";
+import type { z } from "zod";
+import { rateLimitedAnswer } from "~/lib/guards.server";
+import { fieldErrors, formObject, uuidSchema } from "./console-schemas";
+import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
+
+type Actor = ReturnType<typeof actorOf>;
+type Saved = Awaited<ReturnType<AppLoadContext["services"]["admin"]["collection"]["teams"]["save"]>>;
+
+export interface EditableRecords<Input> {
+  save(actor: Actor, id: string | null, input: Input): Promise<Saved>;
+  remove(actor: Actor, id: string): Promise<Saved>;
+}
+
+export async function saveOrDeleteRecord<Input>(o: {
+  context: AppLoadContext;
+  request: Request;
+  /** The route's `:id` (`new` for a record not made yet). */
+  id: string | undefined;
+  records: EditableRecords<Input>;
+  schema: z.ZodType<Input>;
+  /** The records' list address, e.g. `/admin/teams`. */
+  listPath: string;
+}) {
+  const staff = requireConsole(o.context, o.request, "collection");
+  const limited = rateLimitedAnswer<ConsoleResult>(o.context, (message) => ({ ok: false, message }));
+  if (limited) return limited;
+  const form = await o.request.formData();
+  const id = o.id === "new" ? null : (o.id ?? null);
+  if (id && !uuidSchema.safeParse(id).success) throw data(null, { status: 404 });
+  if (formText(form, "intent") === "delete" && id) {
+    const done = await o.records.remove(actorOf(staff), id);
+    return done.ok ? redirect(`${o.listPath}?notice=deleted`) : consoleAnswer(done, 409);
+  }
+  const parsed = o.schema.safeParse(formObject(form));
+  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error), values: typedValues(form) });
+  const saved = await o.records.save(actorOf(staff), id, parsed.data);
+  return saved.ok ? redirect(`${o.listPath}/${saved.id}?notice=saved`) : consoleAnswer(saved);
+}
