@@ -121,7 +121,8 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
 
   app.get("/healthz", healthCheck(services.database, logger));
 
-  app.use(createHostRateLimiter(services.database.db, config.RATE_LIMIT_RELAXED));
+  // PGlite is one process's database, so one instance: its counters need not leave memory.
+  app.use(createHostRateLimiter(services.database.db, config.RATE_LIMIT_RELAXED, services.database.kind === "pglite" ? "memory" : "database"));
   app.use(resolveViewer(services.sessions, logger));
   if (pageCache) app.use(pageCache.tieredMiddleware);
 

@@ -8,7 +8,9 @@
  */
 import http from "node:http";
 import { Writable } from "node:stream";
+import { sql } from "drizzle-orm";
 import pg from "pg";
+import { queryRows } from "../../server/db/client";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOST_MESSAGES, SERVER_MESSAGES } from "~/shared/messages";
@@ -170,6 +172,22 @@ describe.each(drivers)("rate limits and client addresses on %s", (kind) => {
     } finally {
       await direct.close();
       await proxied.close();
+    }
+  });
+
+  it(kind === "postgres" ? "keeps the counters in the database, where every instance counts the same hits" : "keeps the counters in the process's memory (PGlite is one process), writing no row per request", async () => {
+    const s = await startTestServer(kind, { RATE_LIMIT_RELAXED: "false" }, { seed: false });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await fetch(`${s.url}/api/users/request-reset`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ emailAddress: "x@example.com" }) });
+        statuses.push(res.status);
+      }
+      expect(statuses[5]).toBe(429);
+      const rows = await queryRows<{ key: string }>(s.database.handle.db, sql`select key from rate_limits where key like 'reset:%'`);
+      expect(rows.length).toBe(kind === "postgres" ? 1 : 0);
+    } finally {
+      await s.close();
     }
   });
 
