@@ -44,7 +44,7 @@ export function createMailer({ smtpUrl, from, logger }: { smtpUrl?: string; from
         html: htmlFromText(job.text, headerSafe(job.subject)),
         // RFC 8058 one-click unsubscribe: a POST to the link stops this kind of email.
         ...(job.listUnsubscribe
-          ? { list: { unsubscribe: { url: headerSafe(job.listUnsubscribe), comment: "Unsubscribe" } }, headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } }
+          ? { list: { unsubscribe: headerSafe(job.listUnsubscribe) }, headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } }
           : {}),
       });
     },
