@@ -133,7 +133,7 @@ function reminderDaysWords(days: readonly number[]): string {
   if (before.length) parts.push(`${listWords(before.map(String))} ${before.length === 1 && before[0] === 1 ? "day" : "days"} before your ticket ends`);
   if (days.includes(0)) parts.push("on its last day");
   if (after.length) parts.push(after.length === 1 && after[0] === 1 ? "the day after it ended" : `${listWords(after.map(String))} ${after.length === 1 && after[0] === 1 ? "day" : "days"} after it ended`);
-  return parts.length ? listWords(parts) : "never (reminders are turned off on this site)";
+  return listWords(parts);
 }
 
 export const ACCOUNT_MESSAGES = {
@@ -152,7 +152,7 @@ export const ACCOUNT_MESSAGES = {
   staffCannotDelete: "Staff accounts are removed by an admin from the staff console.",
   accountDeleted: "Your account has been deleted and you are signed out. Thank you for visiting the museum.",
   /** The reminders REMINDER_DAYS sets, in words ("14, 7 and 1 days before your ticket ends, and the day after it ended"). */
-  remindersOn: (days: readonly number[]) => `We remind you by email ${reminderDaysWords(days)}.`,
+  remindersOn: (days: readonly number[]) => (days.length ? `We remind you by email ${reminderDaysWords(days)}.` : "The museum sends no ticket reminders at the moment."),
   remindersOff: "You will not receive ticket reminders. You can turn them back on here at any time.",
   remindersTurnedOn: "Ticket reminders are on.",
   remindersTurnedOff: "Ticket reminders are off.",

@@ -1,8 +1,8 @@
 /**
  * The HTML part of every email the site sends (issue 13): built from the plain text, which stays
  * the one place each email's words are written. Everything is escaped first; then links become
- * anchors, blank lines separate paragraphs, lines starting with "> " (someone else's words,
- * email-quoting.ts) a blockquote, and indented lines (a quoted name) keep their own paragraph.
+ * anchors, blank lines separate paragraphs, and lines starting with "> " (someone else's words,
+ * email-quoting.ts) a blockquote, where their links stay text: a visitor's link is not ours to offer.
  */
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -20,7 +20,7 @@ function inline(line: string): string {
 
 function block(lines: string[]): string {
   if (lines.every((l) => l === ">" || l.startsWith("> "))) {
-    const quoted = lines.map((l) => inline(l.slice(2))).join("<br>\n");
+    const quoted = lines.map((l) => escapeHtml(l.slice(2))).join("<br>\n");
     return `<blockquote style="margin:0 0 16px;padding:0 0 0 12px;border-left:3px solid #c9a227;color:#444">${quoted}</blockquote>`;
   }
   return `<p style="margin:0 0 16px">${lines.map((l) => inline(l.trim())).join("<br>\n")}</p>`;
