@@ -109,6 +109,17 @@ describe.each(drivers)("ticket reminders on %s", (kind) => {
     expect(mails[2].text).toContain("Your ticket is valid through December 7, 2026: 1 day left.");
     expect(mails[3].text).toContain("Your ticket expired on December 7, 2026.");
     expect(mails[3].html).toContain("Your ticket expired on December 7, 2026.");
+
+    // 'Download my data' lists them, and the preference.
+    const data = (await (await fetch(`${server.url}/account/data`, { headers: { cookie: await cookieOf(a.userId) } })).json()) as {
+      profile: { ticketReminders: boolean };
+      ticketRemindersSent: { ticketLastDay: string; daysBefore: number }[];
+    };
+    expect(data.profile.ticketReminders).toBe(true);
+    expect(data.ticketRemindersSent.map((r) => [r.ticketLastDay, r.daysBefore])).toEqual(
+      expect.arrayContaining([["2026-12-07", 14], ["2026-12-07", 7], ["2026-12-07", 1], ["2026-12-07", -1]]),
+    );
+    expect(data.ticketRemindersSent).toHaveLength(4);
   });
 
   it("queues each reminder once across two instances running at once and a rerun", async () => {
