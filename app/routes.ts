@@ -32,6 +32,8 @@ export default [
   route("account/data", "routes/account-data.tsx"),
   route("account/delete", "routes/account-delete.tsx"),
   route("account/deleted", "routes/account-deleted.tsx"),
+  route("account/reminders", "routes/account-reminders.tsx"),
+  route("email/unsubscribe", "routes/email-unsubscribe.tsx"),
   route("sitemap.xml", "routes/sitemap.tsx"),
   route("robots.txt", "routes/robots.tsx"),
   route("__error-probe", "routes/error-probe.tsx"),

@@ -39,6 +39,21 @@ const envSchema = z.object({
         return false;
       }
     }, "must be an IANA time zone such as America/New_York"),
+  /**
+   * Expiry reminders (decision 017, section 5): days before the ticket's last day, a comma list;
+   * 0 = on the last day, negative = after it (-1: the day after it ended). Empty: no reminders.
+   */
+  REMINDER_DAYS: z
+    .string()
+    .default("14,7,1,-1")
+    .transform((value, ctx) => {
+      const parsed = parseReminderDays(value);
+      if (typeof parsed === "string") {
+        ctx.addIssue({ code: "custom", message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
   SHOP_URL: z.url().default("https://shop.pittsburghsportsmuseum.example"),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_PUBLISHABLE_KEY: optionalString,
@@ -74,6 +89,24 @@ const envSchema = z.object({
 });
 
 type ParsedEnv = z.infer<typeof envSchema>;
+
+/** The furthest a reminder may be from the ticket's last day, either way. */
+export const REMINDER_DAYS_LIMIT = 60;
+
+/**
+ * REMINDER_DAYS as distinct whole days, largest (earliest reminder) first, or what is wrong with it.
+ */
+export function parseReminderDays(value: string): number[] | string {
+  const entries = value.split(",").map((v) => v.trim());
+  if (entries.length === 1 && entries[0] === "") return [];
+  const bad = entries.find((e) => !/^[+-]?\d{1,3}$/.test(e) || Math.abs(Number(e)) > REMINDER_DAYS_LIMIT);
+  if (bad !== undefined) {
+    return `must be a comma list of whole days between -${REMINDER_DAYS_LIMIT} and ${REMINDER_DAYS_LIMIT} (days before the ticket's last day; negative = after it), e.g. 14,7,1,-1; ${JSON.stringify(bad)} is not one`;
+  }
+  const days = entries.map(Number);
+  if (new Set(days).size !== days.length) return `lists a day twice: ${value}`;
+  return days.sort((a, b) => b - a);
+}
 
 export type Config = Omit<ParsedEnv, "PAYMENTS" | "MAIL" | "TRUST_PROXY"> & {
   PUBLIC_URL: string;

@@ -15,6 +15,7 @@ import { createSearch } from "./search/search-service";
 import { createImageService } from "./images/image-service";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { createMembership } from "./membership/membership-service";
+import { createReminders } from "./membership/reminders";
 import { createNewsletter } from "./newsletter/newsletter-service";
 import { createOutboxWorker, type JobHandlers } from "./outbox/outbox";
 import { createHousekeeping } from "./jobs/housekeeping";
@@ -73,6 +74,18 @@ export function createServices(deps: ServiceDeps) {
   const timeZone = config.MUSEUM_TIME_ZONE;
   const mailer = deps.mailer ?? createMailer({ smtpUrl: config.MAIL === "smtp" ? config.SMTP_URL : undefined, from: config.MAIL_FROM, logger });
   const stripe = stripeClientFrom(config);
+  const reminders = createReminders({
+    db,
+    mailer,
+    offsets: config.REMINDER_DAYS,
+    timeZone,
+    publicUrl: config.PUBLIC_URL,
+    secret: sessionSecret,
+    ticketDays: config.TICKET_DAYS,
+    priceCents: config.TICKET_PRICE_CENTS,
+    logger,
+    now,
+  });
   const outbox = createOutboxWorker({
     db,
     logger,
@@ -81,6 +94,7 @@ export function createServices(deps: ServiceDeps) {
       email: (job) => mailer.send(job),
       mailchimp: deps.mailchimp ?? mailchimpHandler(config, logger),
       passwordReset: (tx, job) => accounts.issuePasswordReset(tx, job),
+      reminder: (job) => reminders.send(job),
     },
   });
   const onEnqueued = () => outbox.kick();
@@ -127,7 +141,9 @@ export function createServices(deps: ServiceDeps) {
     payments,
     newsletter,
     outbox,
-    housekeeping: createHousekeeping({ database, logger, now }),
+    /** Expiry reminders: queued by housekeeping, sent by the outbox, turned off from /account or the email (issue 13). */
+    reminders,
+    housekeeping: createHousekeeping({ database, logger, now, reminders, onEnqueued }),
     mailer,
     contact,
     botCheck,

@@ -81,7 +81,8 @@ export function PrivacyText({ contactEmail }: { contactEmail: string }): ReactEl
           Signed in, your <Link to="/account">account page</Link> lets you see your details and payments, correct your
           name, email address and password, download your data (profile, payments, subscriptions and the contact messages
           sent from your address, as one file) and delete your account. You can unsubscribe from the newsletter at any
-          time with the link in every issue. For anything else, write to us through the{" "}
+          time with the link in every issue, and turn off the reminders we send before your ticket ends on your account
+          page or with the link in every reminder. For anything else, write to us through the{" "}
           <Link to="/contact">contact form</Link> or at {contactEmail}.
         </p>
       ),

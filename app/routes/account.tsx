@@ -7,6 +7,7 @@ import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/account";
 import { longDate, longDateOfInstant, ticketStatusWords } from "~/components/account/ticket-words";
 import { calendarDateIn, daysUntil } from "~/shared/access";
+import { RemindersForm } from "~/components/account/RemindersForm";
 import { requireAccount } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
@@ -26,8 +27,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     valid,
     paid: overview.validThrough !== null,
     newsletter: overview.newsletter,
-    /** Set after a confirmed email change (account-email-confirm.tsx sends the person here). */
-    notice: new URL(request.url).searchParams.get("changed") === "email" ? ACCOUNT_MESSAGES.emailChanged(overview.emailAddress) : null,
+    reminders: overview.reminders,
+    remindersWords: overview.reminders ? ACCOUNT_MESSAGES.remindersOn(context.services.config.REMINDER_DAYS) : ACCOUNT_MESSAGES.remindersOff,
+    notice: noticeOf(new URL(request.url).searchParams.get("changed"), overview),
     payments: overview.payments.map((p) => ({
       id: p.id,
       date: longDateOfInstant(p.paidAt, timeZone),
@@ -36,6 +38,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       refunded: p.status === "refunded",
     })),
   };
+}
+
+/** What the page says after a change made elsewhere sent the person back here. */
+function noticeOf(changed: string | null, overview: { emailAddress: string; reminders: boolean }): string | null {
+  // After a confirmed email change (account-email-confirm.tsx).
+  if (changed === "email") return ACCOUNT_MESSAGES.emailChanged(overview.emailAddress);
+  // After the reminders were turned on or off (account-reminders.tsx).
+  if (changed === "reminders") return overview.reminders ? ACCOUNT_MESSAGES.remindersTurnedOn : ACCOUNT_MESSAGES.remindersTurnedOff;
+  return null;
 }
 
 export function meta() {
@@ -92,6 +103,14 @@ export default function Account({ loaderData: a }: Route.ComponentProps) {
             {a.valid ? "Buy another ticket" : a.paid ? "Renew your ticket" : "Buy your ticket"}
           </Link>
         </p>
+      </div>
+
+      <div className={SECTION}>
+        <h2 className={H2}>Ticket reminders</h2>
+        <p className="mt-3" data-testid="reminders-status">
+          {a.remindersWords}
+        </p>
+        <RemindersForm on={a.reminders} />
       </div>
 
       <div className={SECTION}>

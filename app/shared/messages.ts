@@ -122,6 +122,20 @@ export const PAGE_MESSAGES = {
 } as const;
 
 /** The account's own pages (issue 13, decision 017). */
+function listWords(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+function reminderDaysWords(days: readonly number[]): string {
+  const before = days.filter((d) => d > 0);
+  const after = days.filter((d) => d < 0).map((d) => -d);
+  const parts: string[] = [];
+  if (before.length) parts.push(`${listWords(before.map(String))} ${before.length === 1 && before[0] === 1 ? "day" : "days"} before your ticket ends`);
+  if (days.includes(0)) parts.push("on its last day");
+  if (after.length) parts.push(after.length === 1 && after[0] === 1 ? "the day after it ended" : `${listWords(after.map(String))} ${after.length === 1 && after[0] === 1 ? "day" : "days"} after it ended`);
+  return listWords(parts);
+}
+
 export const ACCOUNT_MESSAGES = {
   nameChanged: "Your name has been changed.",
   passwordChanged: "Your password has been changed. You have been signed out everywhere else.",
@@ -137,4 +151,13 @@ export const ACCOUNT_MESSAGES = {
   emailLinkOtherAccount: "This link belongs to another account. Please sign in to the account that asked for the change.",
   staffCannotDelete: "Staff accounts are removed by an admin from the staff console.",
   accountDeleted: "Your account has been deleted and you are signed out. Thank you for visiting the museum.",
+  /** The reminders REMINDER_DAYS sets, in words ("14, 7 and 1 days before your ticket ends, and the day after it ended"). */
+  remindersOn: (days: readonly number[]) => (days.length ? `We remind you by email ${reminderDaysWords(days)}.` : "The museum sends no ticket reminders at the moment."),
+  remindersOff: "You will not receive ticket reminders. You can turn them back on here at any time.",
+  remindersTurnedOn: "Ticket reminders are on.",
+  remindersTurnedOff: "Ticket reminders are off.",
+  remindersChoice: "Please choose whether to receive ticket reminders.",
+  unsubscribeConfirm: "Stop the emails that remind you when your museum ticket is about to end?",
+  unsubscribed: "You will no longer receive ticket reminders. You can turn them back on from your account page.",
+  unsubscribeLinkInvalid: "This unsubscribe link is not valid. You can turn ticket reminders off from your account page.",
 } as const;

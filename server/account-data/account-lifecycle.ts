@@ -12,7 +12,7 @@
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { contactMessages, paymentIncidents, payments, subscribers, users } from "../db/schema";
+import { contactMessages, paymentIncidents, payments, subscribers, ticketReminders, users } from "../db/schema";
 import { enqueue } from "../outbox/outbox";
 import { verifyPassword } from "../accounts/passwords";
 
@@ -33,7 +33,7 @@ export function createAccountLifecycle({ db, now = () => new Date(), onEnqueued 
       const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
       if (!user) return null;
       const email = lower(user.email);
-      const [paid, subs, messages] = await Promise.all([
+      const [paid, subs, messages, reminders] = await Promise.all([
         db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)),
         db.select().from(subscribers).where(eq(subscribers.email, email)),
         db
@@ -41,6 +41,7 @@ export function createAccountLifecycle({ db, now = () => new Date(), onEnqueued 
           .from(contactMessages)
           .where(sql`lower(${contactMessages.email}) = ${email}`)
           .orderBy(desc(contactMessages.createdAt)),
+        db.select().from(ticketReminders).where(eq(ticketReminders.userId, userId)).orderBy(desc(ticketReminders.queuedAt)),
       ]);
       return {
         exportedAt: now().toISOString(),
@@ -51,6 +52,7 @@ export function createAccountLifecycle({ db, now = () => new Date(), onEnqueued 
           newsletterAtSignUp: user.emailOptIn,
           termsAcceptedAt: user.termsAcceptedAt?.toISOString() ?? null,
           ticketValidThrough: user.validThrough,
+          ticketReminders: user.reminderEmails,
           createdAt: user.createdAt.toISOString(),
         },
         payments: paid.map((p) => ({
@@ -77,6 +79,8 @@ export function createAccountLifecycle({ db, now = () => new Date(), onEnqueued 
           updatedAt: s.updatedAt.toISOString(),
         })),
         contactMessages: messages.map((m) => ({ ...m, createdAt: m.createdAt.toISOString() })),
+        /** Expiry reminders sent (decision 017, section 5): the ticket's last day and how many days before it. */
+        ticketRemindersSent: reminders.map((r) => ({ ticketLastDay: r.lastDay, daysBefore: r.offsetDays, queuedAt: r.queuedAt.toISOString() })),
       };
     },
 

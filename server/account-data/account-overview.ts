@@ -29,6 +29,8 @@ export interface AccountOverview {
   emailAddress: string;
   validThrough: string | null;
   newsletter: boolean;
+  /** Whether the ticket's expiry reminders are sent. */
+  reminders: boolean;
   payments: AccountPayment[];
 }
 
@@ -72,6 +74,7 @@ export function createAccountData({ db }: { db: Database }) {
         emailAddress: user.email,
         validThrough: user.validThrough,
         newsletter: sub?.consent === true,
+        reminders: user.reminderEmails,
         payments: rows.map(paymentView),
       };
     },

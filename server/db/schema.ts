@@ -145,6 +145,8 @@ export const users = pgTable(
     role: text("role", { enum: USER_ROLES }).notNull().default("member"),
     /** Set when an admin deactivated this staff account: no console, no sessions. */
     deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
+    /** Whether the ticket's expiry reminders are sent (decision 017, section 5); off from /account or the email's link. */
+    reminderEmails: boolean("reminder_emails").notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [
@@ -306,7 +308,7 @@ export const outbox = pgTable(
   "outbox",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    kind: text("kind", { enum: ["email", "mailchimp", "password-reset"] }).notNull(),
+    kind: text("kind", { enum: ["email", "mailchimp", "password-reset", "reminder"] }).notNull(),
     payload: jsonb("payload").notNull(),
     status: text("status", { enum: ["pending", "done", "dead"] }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
@@ -320,6 +322,25 @@ export const outbox = pgTable(
     // Each subscriber's latest Mailchimp job, for the console's sync state (decision 015).
     index("outbox_mailchimp_email_idx").on(sql`lower(${t.payload}->>'email')`, t.createdAt).where(sql`${t.kind} = 'mailchimp'`),
   ],
+);
+
+/**
+ * Expiry reminders queued (decision 017, section 5): one row per account, ticket period (its last
+ * day) and reminder (days before the last day; negative = after it). The primary key makes each
+ * reminder of a period go into the outbox once, whatever the retries, restarts and instances; a
+ * renewal moves the last day and so starts a new period.
+ */
+export const ticketReminders = pgTable(
+  "ticket_reminders",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    lastDay: date("last_day", { mode: "string" }).notNull(),
+    offsetDays: integer("offset_days").notNull(),
+    queuedAt: timestamp("queued_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.lastDay, t.offsetDays] })],
 );
 
 /**

@@ -8,12 +8,16 @@
  * pg_try_advisory_xact_lock, and an instance that does not get it skips the run (another one
  * is doing it). Deletes go in batches, so a large backlog never holds one huge statement, and
  * skip rows another transaction holds (SKIP LOCKED): those go next time.
+ *
+ * The same locked run queues the ticket expiry reminders that are due (membership/reminders.ts):
+ * their unique key, not the lock, is what makes each go out once.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "../db/client";
 import { queryRows } from "../db/client";
 import { outbox, passwordResetTokens, processedWebhookEvents, rateLimits, sessions } from "../db/schema";
 import type { Logger } from "../logger";
+import type { Reminders } from "../membership/reminders";
 
 export const HOUSEKEEPING_LOCK_ID = 7_172_009;
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
@@ -37,6 +41,8 @@ export interface HousekeepingCounts {
   outboxDelivered: number;
   outboxDead: number;
   webhookEvents: number;
+  /** Expiry reminders queued in the outbox. */
+  reminders: number;
 }
 
 export type HousekeepingRun = { ran: true; counts: HousekeepingCounts } | { ran: false; reason: "another instance holds the lock" };
@@ -45,6 +51,10 @@ export interface HousekeepingDeps {
   database: Pick<DatabaseHandle, "db">;
   logger: Logger;
   now?: () => Date;
+  /** Queues the expiry reminders due (issue 13); none without it. */
+  reminders?: Pick<Reminders, "queueDue">;
+  /** Told when reminders were queued, so the outbox sends them now. */
+  onEnqueued?: () => void;
   intervalMs?: number;
   firstRunMs?: number;
 }
@@ -66,7 +76,7 @@ async function purge(tx: Database, table: SQL, where: SQL): Promise<number> {
   }
 }
 
-export function createHousekeeping({ database, logger, now = () => new Date(), intervalMs = HOUSEKEEPING_INTERVAL_MS, firstRunMs = HOUSEKEEPING_FIRST_RUN_MS }: HousekeepingDeps) {
+export function createHousekeeping({ database, logger, now = () => new Date(), reminders, onEnqueued, intervalMs = HOUSEKEEPING_INTERVAL_MS, firstRunMs = HOUSEKEEPING_FIRST_RUN_MS }: HousekeepingDeps) {
   const db = database.db;
 
   async function runOnce(): Promise<HousekeepingRun> {
@@ -88,9 +98,11 @@ export function createHousekeeping({ database, logger, now = () => new Date(), i
         outboxDelivered: await purge(tx, sql`${outbox}`, sql`${outbox.status} = 'done' and ${outbox.doneAt} <= ${before(RETENTION.deliveredOutboxMs)}`),
         outboxDead: await purge(tx, sql`${outbox}`, sql`${outbox.status} = 'dead' and ${outbox.createdAt} <= ${before(RETENTION.deadOutboxMs)}`),
         webhookEvents: await purge(tx, sql`${processedWebhookEvents}`, sql`${processedWebhookEvents.processedAt} <= ${before(RETENTION.webhookEventsMs)}`),
+        reminders: reminders ? await reminders.queueDue(tx) : 0,
       } satisfies HousekeepingCounts;
     });
     if (!run) return { ran: false, reason: "another instance holds the lock" };
+    if (run.reminders > 0) onEnqueued?.();
     logger.info({ purged: run }, "housekeeping done");
     return { ran: true, counts: run };
   }

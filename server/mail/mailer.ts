@@ -1,11 +1,13 @@
 /**
  * Sends email with nodemailer over SMTP_URL. Without SMTP_URL the message is written to the log
  * (so a person running the site locally can follow a reset link) and counts as delivered; the
- * outbox row stays as the record.
+ * outbox row stays as the record. Every message goes out as text and HTML (html-email.ts), and
+ * one with `listUnsubscribe` carries List-Unsubscribe and List-Unsubscribe-Post (one click).
  */
 import nodemailer from "nodemailer";
 import type { Logger } from "../logger";
 import type { EmailJob } from "../outbox/outbox";
+import { htmlFromText } from "./html-email";
 
 export interface Mailer {
   send(job: EmailJob): Promise<void>;
@@ -37,7 +39,13 @@ export function createMailer({ smtpUrl, from, logger }: { smtpUrl?: string; from
         to: headerSafe(job.to),
         replyTo: job.replyTo ? headerSafe(job.replyTo) : undefined,
         subject: headerSafe(job.subject),
+        // Every email has both parts (issue 13); the HTML is made from the text, escaped.
         text: job.text,
+        html: htmlFromText(job.text, headerSafe(job.subject)),
+        // RFC 8058 one-click unsubscribe: a POST to the link stops this kind of email.
+        ...(job.listUnsubscribe
+          ? { list: { unsubscribe: headerSafe(job.listUnsubscribe) }, headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } }
+          : {}),
       });
     },
   };

@@ -19,6 +19,8 @@ export interface EmailJob {
   replyTo?: string;
   /** What the email is for (receipt, password-reset, contact), for logs. */
   purpose: string;
+  /** An https link whose POST stops this kind of email (List-Unsubscribe, one click). */
+  listUnsubscribe?: string;
 }
 
 export interface MailchimpJob {
@@ -35,10 +37,22 @@ export interface PasswordResetJob {
   email: string;
 }
 
+/**
+ * An expiry reminder of one ticket period (decision 017, section 5): the email is written when
+ * the job runs, and only if the account still exists, still ends on `lastDay` (not renewed) and
+ * still wants reminders.
+ */
+export interface ReminderJob {
+  userId: string;
+  lastDay: string;
+  offsetDays: number;
+}
+
 export type OutboxJob =
   | { kind: "email"; payload: EmailJob }
   | { kind: "mailchimp"; payload: MailchimpJob }
-  | { kind: "password-reset"; payload: PasswordResetJob };
+  | { kind: "password-reset"; payload: PasswordResetJob }
+  | { kind: "reminder"; payload: ReminderJob };
 
 /** Anything that can insert: the database or an open transaction. */
 type Writer = Pick<Database, "insert">;
@@ -51,6 +65,7 @@ export async function enqueue(db: Writer, job: OutboxJob, at: Date = new Date())
 export type JobHandlers = {
   email: (job: EmailJob) => Promise<void>;
   mailchimp: (job: MailchimpJob) => Promise<void>;
+  reminder: (job: ReminderJob) => Promise<void>;
   /** Runs inside the transaction that marks the job done; writes only to the database. */
   passwordReset: (tx: Database, job: PasswordResetJob) => Promise<void>;
 };
@@ -117,6 +132,7 @@ export function createOutboxWorker({ db, handlers, logger, now = () => new Date(
           continue;
         }
         if (row.kind === "email") await handlers.email(payload as EmailJob);
+        else if (row.kind === "reminder") await handlers.reminder(payload as ReminderJob);
         else await handlers.mailchimp(payload as MailchimpJob);
         await markDone(db);
       } catch (error) {

@@ -1,6 +1,6 @@
 /**
  * A tiny SMTP server for the browser tests: the web server sends its email here (SMTP_URL), each
- * message is written as a JSON file {to, subject, text} into E2E_MAIL_DIR, and the tests read
+ * message is written as a JSON file {to, subject, text, html, listUnsubscribe...} into E2E_MAIL_DIR, and the tests read
  * them back with waitForMail. The raw MIME text is decoded here (headers, quoted-printable,
  * base64, multipart) since no mail parser is installed.
  */
@@ -13,6 +13,11 @@ export interface CapturedMail {
   to: string;
   subject: string;
   text: string;
+  /** The text/html part ("" when the message has none). */
+  html: string;
+  /** The List-Unsubscribe and List-Unsubscribe-Post headers, when present. */
+  listUnsubscribe?: string;
+  listUnsubscribePost?: string;
 }
 
 // ---------------------------------------------------------------- MIME decoding
@@ -73,8 +78,8 @@ function decodeBody(part: Part): string {
   return bytesToUtf8(part.body);
 }
 
-/** The first text/plain body of a message (or of its multipart tree). */
-function plainText(part: Part): string | null {
+/** The first body of a message (or of its multipart tree) of the given type (text/plain, text/html). */
+function bodyOfType(part: Part, wanted: string): string | null {
   const type = part.headers.get("content-type") ?? "text/plain";
   if (/^multipart\//i.test(type)) {
     const boundary = param(type, "boundary");
@@ -82,18 +87,28 @@ function plainText(part: Part): string | null {
     const chunks = part.body.split(`--${boundary}`).slice(1);
     for (const chunk of chunks) {
       if (chunk.startsWith("--")) break;
-      const text = plainText(splitPart(chunk.replace(/^[ \t]*\n/, "")));
+      const text = bodyOfType(splitPart(chunk.replace(/^[ \t]*\n/, "")), wanted);
       if (text !== null) return text;
     }
     return null;
   }
-  return /^text\/plain/i.test(type) ? decodeBody(part).replace(/\n$/, "") : null;
+  return type.toLowerCase().startsWith(wanted) ? decodeBody(part).replace(/\n$/, "") : null;
 }
 
-/** Decodes a raw RFC 5322 message into its subject and plain text. */
-export function parseRawMessage(raw: Buffer): { subject: string; text: string } {
+/** Decodes a raw RFC 5322 message into its subject, plain text, HTML and unsubscribe headers. */
+export function parseRawMessage(raw: Buffer): Omit<CapturedMail, "to"> {
   const part = splitPart(raw.toString("latin1"));
-  return { subject: decodeHeader(part.headers.get("subject") ?? ""), text: plainText(part) ?? "" };
+  const header = (name: string) => {
+    const value = part.headers.get(name);
+    return value === undefined ? undefined : decodeHeader(value);
+  };
+  return {
+    subject: decodeHeader(part.headers.get("subject") ?? ""),
+    text: bodyOfType(part, "text/plain") ?? "",
+    html: bodyOfType(part, "text/html") ?? "",
+    listUnsubscribe: header("list-unsubscribe"),
+    listUnsubscribePost: header("list-unsubscribe-post"),
+  };
 }
 
 /** The first line of an email's text that is a link (the reset link, for example). */
@@ -124,8 +139,7 @@ export async function startMailCapture({ port, dir, host = "127.0.0.1" }: { port
       stream.on("error", (error: Error) => callback(error));
       stream.on("end", () => {
         try {
-          const { subject, text } = parseRawMessage(Buffer.concat(chunks));
-          const mail: CapturedMail = { to: session.envelope.rcptTo.map((r) => r.address).join(", "), subject, text };
+          const mail: CapturedMail = { to: session.envelope.rcptTo.map((r) => r.address).join(", "), ...parseRawMessage(Buffer.concat(chunks)) };
           const name = `${Date.now()}-${process.pid}-${++counter}`;
           // Written under a temporary name and renamed, so a reader never sees half a file.
           writeFileSync(path.join(dir, `${name}.tmp`), JSON.stringify(mail, null, 2));

@@ -34,6 +34,7 @@ const BASE = {
   paymentIntentId: "pi_123",
   audience: "museum-newsletter",
   currentPassword: "correct-horse1",
+  reminders: "off",
 };
 
 type Fields = (keyof typeof BASE)[];
@@ -51,6 +52,8 @@ const PAGE_ROUTES: [string, Fields][] = [
   ["/account/email", ["emailAddress", "currentPassword"]],
   ["/account/email/confirm", ["token"]],
   ["/account/password", ["currentPassword", "password", "passwordConfirm"]],
+  ["/account/reminders", ["reminders"]],
+  ["/email/unsubscribe", ["token"]],
 ];
 
 const API_ROUTES: [string, Fields][] = [

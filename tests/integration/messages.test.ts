@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BOTCHECK_MESSAGES, CONTACT_MESSAGES, SUBSCRIBE_MESSAGES, TEXT_RULE_MESSAGES, VALIDATION } from "~/shared/messages";
 import { queryRows } from "../../server/db/client";
 import { contactMessages, outbox, subscribers } from "../../server/db/schema";
+import { parseRawMessage } from "../e2e/mail-capture";
 import { createLogger } from "../../server/logger";
 import { createMailer } from "../../server/mail/mailer";
 import { createOutboxWorker } from "../../server/outbox/outbox";
@@ -93,7 +94,11 @@ describe.each(drivers)("contact and newsletter on %s", (kind) => {
     expect(mails[0].to).toEqual(["curator@museum.example"]);
     expect(mails[0].raw).toMatch(new RegExp(`Reply-To: ${m.email}`, "i"));
     expect(mails[0].raw).toMatch(/Content-Type: text\/plain/i);
-    expect(mails[0].raw).not.toMatch(/text\/html/i);
+    // The HTML part (issue 13) shows the visitor's markup as text, never as markup.
+    const { text, html } = parseRawMessage(Buffer.from(mails[0].raw, "utf8"));
+    expect(text).toContain("> <script>alert(1)</script> Where is the <b>1960</b> home run ball?");
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt; Where is the &lt;b&gt;1960&lt;/b&gt; home run ball?");
+    expect(html).not.toMatch(/<script|<b>/i);
   });
 
   it("keeps mail while SMTP refuses it and sends everything once when it is back", async () => {
@@ -120,7 +125,7 @@ describe.each(drivers)("contact and newsletter on %s", (kind) => {
     for (const m of sent) await post("/api/email/contact", m);
     const logger = createLogger("silent");
     const mailer = createMailer({ smtpUrl: smtp.url, from: "museum@example.com", logger });
-    const worker = () => createOutboxWorker({ db: db(), logger, now: () => now, batchSize: 3, handlers: { email: (j) => mailer.send(j), mailchimp: async () => undefined, passwordReset: async () => undefined } });
+    const worker = () => createOutboxWorker({ db: db(), logger, now: () => now, batchSize: 3, handlers: { email: (j) => mailer.send(j), mailchimp: async () => undefined, passwordReset: async () => undefined, reminder: async () => undefined } });
     const a = worker();
     const b = worker();
     for (let i = 0; i < 10; i++) await Promise.all([a.runOnce(), b.runOnce()]);
@@ -211,8 +216,10 @@ describe.each(drivers)("contact and newsletter on %s", (kind) => {
     expect((await post("/api/email/contact", m)).status).toBe(200);
     await drain();
     const [mail] = smtp.received.filter((r) => r.raw.includes(m.email));
-    // Quoted-printable, if nodemailer chose it: soft line breaks and =XX escapes undone.
-    const text = mail.raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\r\n/g, "\n");
+    const { text, html } = parseRawMessage(Buffer.from(mail.raw, "utf8"));
+    // In the HTML part the visitor's lines are a blockquote, and their link is not a link.
+    expect(html).toMatch(/<blockquote[^>]*>Thanks!<br>\n<br>\nPittsburgh Sports Museum &amp; Hall of Fame<br>\nYour ticket was refunded: https:\/\/evil\.example\/claim<\/blockquote>/);
+    expect(html).not.toContain('href="https://evil.example');
     expect(text).toContain("The visitor's message:");
     expect(text).toContain(`Visitor's name: "Ada 'Curator' Fan"`);
     // Every line the visitor wrote arrives behind "> ", the quoting mark of someone else's words.
