@@ -28,6 +28,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     newsletter: overview.newsletter,
     /** Set after a confirmed email change (account-email-confirm.tsx sends the person here). */
     notice: new URL(request.url).searchParams.get("changed") === "email" ? ACCOUNT_MESSAGES.emailChanged(overview.emailAddress) : null,
+    /** Gift tickets this account bought, and what became of them (issue 13). */
+    gifts: (await context.services.gifts.boughtBy(viewer.userId)).map((g) => ({
+      id: g.id,
+      to: `${g.recipientFirstName} ${g.recipientLastName}`,
+      deliverOn: longDate(g.deliverOn),
+      state: GIFT_STATE_WORDS[g.state],
+    })),
     payments: overview.payments.map((p) => ({
       id: p.id,
       date: longDateOfInstant(p.paidAt, timeZone),
@@ -41,6 +48,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export function meta() {
   return [...pageMeta("Your account", "Your museum account: ticket, payments and receipts."), { name: "robots", content: "noindex" }];
 }
+
+const GIFT_STATE_WORDS = {
+  unpaid: "not paid",
+  scheduled: "paid, to be sent",
+  sent: "sent, not redeemed yet",
+  redeemed: "redeemed",
+  expired: "not redeemed in time",
+  revoked: "refunded",
+  refunded: "refunded",
+} as const;
 
 const SECTION = "mt-8 rounded border border-stone-300 bg-white p-5";
 const H2 = "font-display text-xl font-bold uppercase tracking-wide";
@@ -129,6 +146,26 @@ export default function Account({ loaderData: a }: Route.ComponentProps) {
             </tbody>
           </table>
         )}
+      </div>
+
+      <div className={SECTION}>
+        <h2 className={H2}>Gift tickets</h2>
+        {a.gifts.length === 0 ? (
+          <p className="mt-3">You have not given a ticket yet.</p>
+        ) : (
+          <ul className="mt-3 space-y-1" data-testid="gifts">
+            {a.gifts.map((g) => (
+              <li key={g.id}>
+                For {g.to}, sent on {g.deliverOn}: <strong>{g.state}</strong>
+              </li>
+            ))}
+          </ul>
+        )}
+        <p className="mt-3">
+          <Link to="/gift" className="font-semibold text-steel underline hover:text-ink">
+            Give a ticket
+          </Link>
+        </p>
       </div>
 
       <div className={SECTION}>
