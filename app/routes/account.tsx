@@ -11,6 +11,7 @@ import { requireAccount } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { formatPrice } from "~/shared/money";
+import { GIFT_MESSAGES } from "~/shared/gift-schemas";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireAccount(context, "/login?redirectTo=%2Faccount");
@@ -27,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     paid: overview.validThrough !== null,
     newsletter: overview.newsletter,
     /** Set after a confirmed email change (account-email-confirm.tsx sends the person here). */
-    notice: new URL(request.url).searchParams.get("changed") === "email" ? ACCOUNT_MESSAGES.emailChanged(overview.emailAddress) : null,
+    notice: noticeOf(new URL(request.url).searchParams, overview.emailAddress),
     /** Gift tickets this account bought, and what became of them (issue 13). */
     gifts: (await context.services.gifts.boughtBy(viewer.userId)).map((g) => ({
       id: g.id,
@@ -43,6 +44,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       refunded: p.status === "refunded",
     })),
   };
+}
+
+/** The notice after a confirmed email change or a redeemed gift (their pages send the person here). */
+function noticeOf(params: URLSearchParams, emailAddress: string): string | null {
+  if (params.get("changed") === "email") return ACCOUNT_MESSAGES.emailChanged(emailAddress);
+  return params.get("gift") === "redeemed" ? GIFT_MESSAGES.redeemed : null;
 }
 
 export function meta() {
@@ -156,7 +163,8 @@ export default function Account({ loaderData: a }: Route.ComponentProps) {
           <ul className="mt-3 space-y-1" data-testid="gifts">
             {a.gifts.map((g) => (
               <li key={g.id}>
-                For {g.to}, sent on {g.deliverOn}: <strong>{g.state}</strong>
+                {`For ${g.to}, sent on ${g.deliverOn}: `}
+                <strong>{g.state}</strong>
               </li>
             ))}
           </ul>

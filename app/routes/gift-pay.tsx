@@ -68,7 +68,7 @@ export default function GiftPay({ loaderData: l, actionData }: Route.ComponentPr
     <section className="mx-auto max-w-xl px-4 py-10">
       <h1 className="font-display text-3xl font-bold uppercase tracking-wide">Your card will be charged {l.price}</h1>
       <p className="mt-4 text-lg" data-testid="gift-summary">
-        A gift ticket of {l.days} days for {l.recipient}. We will email it to {l.recipientEmail} on {l.deliverOn}.
+        {`A gift ticket of ${l.days} days for ${l.recipient}. We will email it to ${l.recipientEmail} on ${l.deliverOn}.`}
       </p>
       {result ? <Outcome outcome={{ ok: false, message: result.message }} /> : null}
       {l.testMode ? (

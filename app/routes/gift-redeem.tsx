@@ -5,11 +5,10 @@
  * create an account (the recipient's address filled in), and redeems in the same step. A link
  * already redeemed, expired, revoked by a refund or unknown gets its own clear message.
  */
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/gift-redeem";
 import { Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { CheckboxField, PasswordField, SubmitButton, TextField } from "~/components/FormFields";
-import { longDate } from "~/components/account/ticket-words";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { fieldErrors, loginSchema, signUpSchema } from "~/shared/account-schemas";
@@ -73,7 +72,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const headers: HeadersInit = cookie ? { "Set-Cookie": cookie } : {};
   const r = await gifts.redeem(params.token, userId);
   if (!r.ok) return data<RedeemOutcome>({ ok: false, message: REFUSED[r.reason].message }, { status: REFUSED[r.reason].status, headers });
-  return data<RedeemOutcome>({ ok: true, message: GIFT_MESSAGES.redeemed(longDate(r.validThrough)) }, { headers });
+  // The account page says so, with the ticket's new last day (this page's link is spent now).
+  return redirect("/account?gift=redeemed", { headers });
 }
 
 export function meta() {
@@ -91,22 +91,22 @@ export default function GiftRedeem({ loaderData: l, actionData: a }: Route.Compo
       <h1 className="font-display text-3xl font-bold uppercase tracking-wide">Your gift ticket</h1>
       <Outcome outcome={a} />
       {l.refused && !a ? <Outcome outcome={{ ok: false, message: l.refused }} /> : null}
-      {a?.ok || l.refused ? (
+      {l.refused ? (
         <p className="mt-6">
-          <Link to={a?.ok ? "/" : "/gift"} className="font-semibold text-steel underline hover:text-ink">
-            {a?.ok ? "Enter the museum" : "Give a ticket yourself"}
+          <Link to="/gift" className="font-semibold text-steel underline hover:text-ink">
+            Give a ticket yourself
           </Link>
         </p>
       ) : l.gift ? (
         <>
           <p className="mt-4 text-lg" data-testid="gift-from">
-            {l.gift.from} gave you a ticket: {l.gift.days} days of full access to the museum.
+            {`${l.gift.from} gave you a ticket: ${l.gift.days} days of full access to the museum.`}
           </p>
           {l.gift.message ? <blockquote className="mt-3 whitespace-pre-line border-l-4 border-gold pl-4 italic">{l.gift.message}</blockquote> : null}
           {l.viewer ? (
             <Form method="post" className="mt-6">
               <input type="hidden" name="intent" value="redeem" />
-              <p className="mb-3">You are signed in as {l.viewer.email}.</p>
+              <p className="mb-3">{`You are signed in as ${l.viewer.email}.`}</p>
               <SubmitButton busy={false}>Add the ticket to my account</SubmitButton>
             </Form>
           ) : (

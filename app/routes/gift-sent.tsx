@@ -26,7 +26,7 @@ export default function GiftSent({ loaderData: { paid } }: Route.ComponentProps)
         <div role="status" className="mt-6 rounded border border-green-700 bg-green-50 p-4 text-green-900" data-testid="gift-sent">
           <p className="font-semibold">{GIFT_MESSAGES.paid}</p>
           <p className="mt-2">
-            We will email {paid.recipient} a link to redeem it on {paid.deliverOn}. Your receipt is on its way to {paid.buyerEmail}.
+            {`We will email ${paid.recipient} a link to redeem it on ${paid.deliverOn}. Your receipt is on its way to ${paid.buyerEmail}.`}
           </p>
         </div>
       ) : (

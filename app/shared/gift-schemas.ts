@@ -23,7 +23,7 @@ export const GIFT_MESSAGES = {
   linkRedeemed: "This gift ticket was already redeemed. Each gift link can be used once.",
   linkExpired: "This gift link has expired: gift links are valid for one year after they are sent.",
   linkRevoked: "This gift ticket was refunded by the buyer, so its link no longer works.",
-  redeemed: (through: string) => `The gift ticket is yours! Your ticket is valid through ${through}. Enjoy the museum!`,
+  redeemed: "The gift ticket is yours: its days have been added to your ticket. Enjoy the museum!",
 } as const;
 
 const email = (field: string, required: string) => singleLineText(field, { max: EMAIL_MAX, required }).check(z.regex(EMAIL_PATTERN, V.emailFormat));
