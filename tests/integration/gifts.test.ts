@@ -255,4 +255,14 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
     expect(console).toContain(g.recipientEmail);
     expect(console).toContain("paid, to be sent");
   });
+
+  it("'Download my data' lists the gifts an account bought and redeemed; deleting the buyer's account takes its details off its gifts", async () => {
+    const buyer = await createStaffAccount(server.services, "member", { firstName: "Dora" });
+    const g = await buy({ buyerEmail: buyer.email, buyerFirstName: "Dora", deliverOn: shift(today(), 1) }, buyer.cookie);
+    const exported = await server.services.accountLifecycle.exportData(buyer.userId);
+    expect(exported?.gifts).toEqual([expect.objectContaining({ role: "bought", to: { firstName: "Ray", lastName: "Recipient", emailAddress: g.recipientEmail }, status: "paid", cardLast4: "4242" })]);
+    expect(await server.services.accountLifecycle.deleteAccount(buyer.userId, "Curate-2024!")).toBe("deleted");
+    const [row] = await db().select().from(gifts).where(eq(gifts.id, g.id));
+    expect({ buyerUserId: row.buyerUserId, buyerFirstName: row.buyerFirstName, buyerEmail: row.buyerEmail, cardLast4: row.cardLast4, status: row.status }).toEqual({ buyerUserId: null, buyerFirstName: "A friend", buyerEmail: "", cardLast4: null, status: "paid" });
+  });
 });
