@@ -11,7 +11,7 @@ import { calendarDateIn } from "~/shared/access";
 import { longDate } from "~/components/account/ticket-words";
 import { GIFT_MESSAGES } from "~/shared/gift-schemas";
 import { VALIDATION } from "~/shared/messages";
-import { gifts, outbox, users } from "../../server/db/schema";
+import { auditLog, gifts, outbox, users } from "../../server/db/schema";
 import type { EmailJob } from "../../server/outbox/outbox";
 import { availableDrivers } from "../helpers/databases";
 import { createStaffAccount } from "../helpers/admin-fixtures";
@@ -254,6 +254,17 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
     const console = await (await fetch(`${server.url}/admin/gifts`, { headers: { cookie: admin.cookie } })).text();
     expect(console).toContain(g.recipientEmail);
     expect(console).toContain("paid, to be sent");
+    // The console's Refund revokes it (audited); a curator and a member get the not-found page.
+    const refund = await post("/admin/gifts", { intent: "refund", giftId: g.id }, admin.cookie);
+    expect(refund.status).toBe(200);
+    expect(await refund.text()).toContain("Refunded. The gift is revoked: its link no longer works.");
+    const [audit] = await db().select().from(auditLog).where(and(eq(auditLog.entityType, "gift"), eq(auditLog.entityId, g.id)));
+    expect(audit.summary).toContain(`Refunded and revoked the gift from ${buyer.email} to ${g.recipientEmail}`);
+    expect(await (await fetch(`${server.url}/account`, { headers: { cookie: buyer.cookie } })).text()).toContain(": <strong>refunded</strong>");
+    for (const role of ["curator", "member"] as const) {
+      const other = await createStaffAccount(server.services, role);
+      expect((await fetch(`${server.url}/admin/gifts`, { headers: { cookie: other.cookie } })).status).toBe(404);
+    }
   });
 
   it("'Download my data' lists the gifts an account bought and redeemed; deleting the buyer's account takes its details off its gifts", async () => {
