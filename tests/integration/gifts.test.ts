@@ -10,9 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calendarDateIn } from "~/shared/access";
 import { longDate } from "~/components/account/ticket-words";
 import { GIFT_MESSAGES } from "~/shared/gift-schemas";
-import { VALIDATION } from "~/shared/messages";
+import { SERVER_MESSAGES, VALIDATION } from "~/shared/messages";
 import { auditLog, gifts, outbox, users } from "../../server/db/schema";
 import type { EmailJob } from "../../server/outbox/outbox";
+import { LIMIT_TIERS, tierFor } from "../../server/security/limits";
 import { availableDrivers } from "../helpers/databases";
 import { createStaffAccount } from "../helpers/admin-fixtures";
 import { createSignedInAccount } from "../helpers/fixtures";
@@ -277,3 +278,28 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
     expect({ buyerUserId: row.buyerUserId, buyerFirstName: row.buyerFirstName, buyerEmail: row.buyerEmail, cardLast4: row.cardLast4, status: row.status }).toEqual({ buyerUserId: null, buyerFirstName: "A friend", buyerEmail: "", cardLast4: null, status: "paid" });
   });
 });
+
+describe("gift forms' rate limits", () => {
+  it("counts /gift and its payment page as forms and the redeem page (passwords) as logins, and answers over the limit with 429 and the message", async () => {
+    expect(tierFor("POST", "/gift")).toBe(LIMIT_TIERS.forms);
+    expect(tierFor("POST", "/gift.data")).toBe(LIMIT_TIERS.forms);
+    expect(tierFor("POST", `/gift/${crypto.randomUUID()}/pay`)).toBe(LIMIT_TIERS.forms);
+    expect(tierFor("POST", `/gift/redeem/${"a".repeat(43)}`)).toBe(LIMIT_TIERS.login);
+    const server = await startTestServer(drivers[0], { RATE_LIMIT_RELAXED: "false" }, { seed: false });
+    try {
+      const send = (path: string) => fetch(`${server.url}${path}`, form({ buyerFirstName: "" }));
+      for (let i = 0; i < LIMIT_TIERS.forms.limit; i++) expect((await send("/gift")).status).toBe(400);
+      const limited = await send("/gift");
+      expect(limited.status).toBe(429);
+      expect(await limited.text()).toContain(SERVER_MESSAGES.tooManyRequests);
+      const redeem = `/gift/redeem/${"b".repeat(43)}`;
+      for (let i = 0; i < LIMIT_TIERS.login.limit; i++) expect((await send(redeem)).status).toBe(401);
+      const refused = await send(redeem);
+      expect(refused.status).toBe(429);
+      expect(await refused.text()).toContain(SERVER_MESSAGES.loginRateLimited);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
+
