@@ -151,6 +151,7 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
         stripe: services.stripe,
         webhookSecret: config.STRIPE_WEBHOOK_SECRET,
         membership: services.membership,
+        gifts: services.gifts,
         db: services.database.db,
         logger,
         priceCents: config.TICKET_PRICE_CENTS,

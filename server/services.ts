@@ -29,6 +29,7 @@ import { createMailchimpSync } from "./newsletter/mailchimp";
 import { createAdminServices } from "./admin/admin-services";
 import { createAccountData } from "./account-data/account-overview";
 import { createAccountSettings } from "./accounts/account-settings";
+import { createGifts } from "./gifts/gift-service";
 import { createAccountLifecycle } from "./account-data/account-lifecycle";
 
 export interface ServiceDeps {
@@ -95,6 +96,7 @@ export function createServices(deps: ServiceDeps) {
       mailchimp: deps.mailchimp ?? mailchimpHandler(config, logger),
       passwordReset: (tx, job) => accounts.issuePasswordReset(tx, job),
       reminder: (job) => reminders.send(job),
+      giftDelivery: (tx, job) => gifts.deliver(tx, job),
     },
   });
   const onEnqueued = () => outbox.kick();
@@ -107,6 +109,19 @@ export function createServices(deps: ServiceDeps) {
     membership,
     priceCents: config.TICKET_PRICE_CENTS,
     logger,
+  });
+  /** Gift tickets (issue 13, decision 018): bought by anyone, delivered on their date, redeemed once. */
+  const gifts = createGifts({
+    db,
+    provider: payments.provider,
+    stripe,
+    priceCents: config.TICKET_PRICE_CENTS,
+    ticketDays: config.TICKET_DAYS,
+    timeZone,
+    publicUrl: config.PUBLIC_URL,
+    logger,
+    now,
+    onEnqueued,
   });
   const cachedCatalog = config.CATALOG_CACHE_SECONDS > 0 ? cacheCatalog(createCatalog(db), config.CATALOG_CACHE_SECONDS * 1000) : null;
   const catalog = cachedCatalog ?? createCatalog(db);
@@ -139,6 +154,7 @@ export function createServices(deps: ServiceDeps) {
     accountLifecycle: createAccountLifecycle({ db, now, onEnqueued }),
     membership,
     payments,
+    gifts,
     newsletter,
     outbox,
     /** Expiry reminders: queued by housekeeping, sent by the outbox, turned off from /account or the email (issue 13). */

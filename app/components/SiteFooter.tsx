@@ -11,7 +11,10 @@ export function SiteFooter() {
         <p className="font-display text-lg font-bold uppercase tracking-wide text-white">
           Pittsburgh Sports Museum &amp; Hall of Fame
         </p>
-        <p className="flex gap-4 text-sm">
+        <p className="flex flex-wrap justify-center gap-x-4 text-sm">
+          <Link to="/gift" className="inline-block py-1 underline hover:text-gold">
+            Give a ticket
+          </Link>
           <Link to="/termsandconditions" className="inline-block py-1 underline hover:text-gold">
             Terms and Conditions
           </Link>

@@ -26,6 +26,10 @@ export function PrivacyText({ contactEmail }: { contactEmail: string }): ReactEl
             Payments: our card payment processor handles your card. We never see or store your full card number; we keep
             the card brand, its last four digits, the amount and the date.
           </li>
+          <li>
+            Gift tickets: the giver's and the recipient's names and email addresses, the message and the delivery date,
+            so that we can send the gift, its receipt and let the recipient redeem it.
+          </li>
           <li>Messages you send through the contact form, and newsletter subscriptions with your consent.</li>
           <li>Technical data such as your IP address and browser type in our server logs, kept for security.</li>
           <li>One session cookie that keeps you logged in. We use no advertising cookies or trackers.</li>
@@ -68,7 +72,8 @@ export function PrivacyText({ contactEmail }: { contactEmail: string }): ReactEl
             Mailchimp) and every signed-in session are removed at once, and the email address can be used for a new
             account. We keep each payment's amount, date, card brand, ticket days and the payment processor's reference,
             without your name, email address or card digits, because accounting law requires us to keep records of
-            sales. Messages you sent through the contact form are kept for the two years above, as correspondence.
+            sales. Gift tickets you gave are kept the same way, without your name, email address or card digits, so that a
+            gift not yet sent still reaches its recipient. Messages you sent through the contact form are kept for the two years above, as correspondence.
           </p>
         </>
       ),

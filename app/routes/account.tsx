@@ -12,6 +12,7 @@ import { requireAccount } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { formatPrice } from "~/shared/money";
+import { GIFT_MESSAGES } from "~/shared/gift-schemas";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireAccount(context, "/login?redirectTo=%2Faccount");
@@ -29,7 +30,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     newsletter: overview.newsletter,
     reminders: overview.reminders,
     remindersWords: overview.reminders ? ACCOUNT_MESSAGES.remindersOn(context.services.config.REMINDER_DAYS) : ACCOUNT_MESSAGES.remindersOff,
-    notice: noticeOf(new URL(request.url).searchParams.get("changed"), overview),
+    notice: noticeOf(new URL(request.url).searchParams, overview),
+    /** Gift tickets this account bought, and what became of them (issue 13). */
+    gifts: (await context.services.gifts.boughtBy(viewer.userId)).map((g) => ({
+      id: g.id,
+      to: `${g.recipientFirstName} ${g.recipientLastName}`,
+      deliverOn: longDate(g.deliverOn),
+      state: GIFT_STATE_WORDS[g.state],
+    })),
     payments: overview.payments.map((p) => ({
       id: p.id,
       date: longDateOfInstant(p.paidAt, timeZone),
@@ -41,17 +49,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** What the page says after a change made elsewhere sent the person back here. */
-function noticeOf(changed: string | null, overview: { emailAddress: string; reminders: boolean }): string | null {
+function noticeOf(params: URLSearchParams, overview: { emailAddress: string; reminders: boolean }): string | null {
+  const changed = params.get("changed");
   // After a confirmed email change (account-email-confirm.tsx).
   if (changed === "email") return ACCOUNT_MESSAGES.emailChanged(overview.emailAddress);
   // After the reminders were turned on or off (account-reminders.tsx).
   if (changed === "reminders") return overview.reminders ? ACCOUNT_MESSAGES.remindersTurnedOn : ACCOUNT_MESSAGES.remindersTurnedOff;
-  return null;
+  // After a gift was redeemed (gift-redeem.tsx).
+  return params.get("gift") === "redeemed" ? GIFT_MESSAGES.redeemed : null;
 }
 
 export function meta() {
   return [...pageMeta("Your account", "Your museum account: ticket, payments and receipts."), { name: "robots", content: "noindex" }];
 }
+
+const GIFT_STATE_WORDS = {
+  unpaid: "not paid",
+  scheduled: "paid, to be sent",
+  sent: "sent, not redeemed yet",
+  redeemed: "redeemed",
+  expired: "not redeemed in time",
+  revoked: "refunded",
+  refunded: "refunded",
+} as const;
 
 const SECTION = "mt-8 rounded border border-stone-300 bg-white p-5";
 const H2 = "font-display text-xl font-bold uppercase tracking-wide";
@@ -148,6 +168,27 @@ export default function Account({ loaderData: a }: Route.ComponentProps) {
             </tbody>
           </table>
         )}
+      </div>
+
+      <div className={SECTION}>
+        <h2 className={H2}>Gift tickets</h2>
+        {a.gifts.length === 0 ? (
+          <p className="mt-3">You have not given a ticket yet.</p>
+        ) : (
+          <ul className="mt-3 space-y-1" data-testid="gifts">
+            {a.gifts.map((g) => (
+              <li key={g.id}>
+                {`For ${g.to}, sent on ${g.deliverOn}: `}
+                <strong>{g.state}</strong>
+              </li>
+            ))}
+          </ul>
+        )}
+        <p className="mt-3">
+          <Link to="/gift" className="font-semibold text-steel underline hover:text-ink">
+            Give a ticket
+          </Link>
+        </p>
       </div>
 
       <div className={SECTION}>

@@ -148,6 +148,12 @@ export default function Admission({ loaderData }: Route.ComponentProps) {
           Login
         </Link>
       </p>
+      <p className="mt-2">
+        Buying for someone else?{" "}
+        <Link to="/gift" className="font-semibold text-blue-800 underline">
+          Give a ticket
+        </Link>
+      </p>
     </section>
   );
 }

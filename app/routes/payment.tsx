@@ -22,9 +22,9 @@ import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
 import { useRedirectAfter } from "~/lib/use-redirect-after";
 import { rateLimitedAnswer } from "~/lib/guards.server";
+import { answerPayment, paymentMethodFromForm } from "~/lib/card-payment.server";
 import { longDate } from "~/components/account/ticket-words";
 import type { PaymentOutcome } from "../../server/payments/payment-service.server";
-import { testPaymentMethodFor } from "../../server/payments/test-cards.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const v = context.viewer;
@@ -65,13 +65,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return answer(outcome);
   }
 
-  let paymentMethodId = str("paymentMethodId");
-  if (payments.provider.kind === "test") {
-    const card = testPaymentMethodFor({ cardNumber: str("cardNumber"), expiry: str("expiry"), cvc: str("cvc"), zip: str("zip") }, new Date());
-    if (!card.ok) return data<PaymentResult>({ status: "card_error", message: card.message }, { status: 402 });
-    paymentMethodId = card.paymentMethodId;
-  }
-  if (!paymentMethodId) return data<PaymentResult>({ status: "card_error", message: "Please enter your card details." }, { status: 400 });
+  const card = paymentMethodFromForm(str, payments.provider);
+  if ("refused" in card) return card.refused;
+  const paymentMethodId = card.paymentMethodId;
   const outcome = await payments.pay({
     userId: viewer.userId,
     paymentMethodId,
@@ -82,16 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 function answer(outcome: PaymentOutcome) {
-  switch (outcome.status) {
-    case "succeeded":
-      return data<PaymentResult>({ status: "succeeded", message: outcome.message });
-    case "requires_action":
-      return data<PaymentResult>({ status: "requires_action", clientSecret: outcome.clientSecret, paymentIntentId: outcome.providerPaymentId }, { status: 202 });
-    case "card_error":
-      return data<PaymentResult>({ status: "card_error", message: outcome.message }, { status: 402 });
-    case "server_error":
-      return data<PaymentResult>({ status: "server_error", message: outcome.message }, { status: 503 });
-  }
+  return answerPayment(outcome, (message) => data<PaymentResult>({ status: "succeeded", message }));
 }
 
 /** What the page can meet: the action's answers, or no answer at all. */

@@ -1,18 +1,19 @@
 /**
  * The account's data taken out and the account deleted (issue 13, decision 017).
  *
- * - Export: the profile, the payments, the newsletter subscription and the contact messages sent
- *   from the account's address, as one JSON document.
+ * - Export: the profile, the payments, the gift tickets it bought or redeemed, the newsletter
+ *   subscription and the contact messages sent from the account's address, as one JSON document.
  * - Delete (password asked again; staff accounts are removed by an admin instead): in one
  *   transaction the account row goes, and with it (by cascade) its sessions, reset links and
  *   email-change links; its payments stay for the books, anonymized (no account, no receipt
- *   address, no card digits); its payment incidents lose the receipt address; its newsletter
+ *   address, no card digits), and so do the gift tickets it bought (the buyer's name becomes
+ *   "A friend", no address, no card digits: a gift not yet sent still goes out); its payment incidents lose the receipt address; its newsletter
  *   subscription is removed, and Mailchimp is told through the outbox. The address can sign up
  *   again at once.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { contactMessages, paymentIncidents, payments, subscribers, ticketReminders, users } from "../db/schema";
+import { contactMessages, gifts, paymentIncidents, payments, subscribers, ticketReminders, users } from "../db/schema";
 import { enqueue } from "../outbox/outbox";
 import { verifyPassword } from "../accounts/passwords";
 
@@ -33,7 +34,7 @@ export function createAccountLifecycle({ db, now = () => new Date(), onEnqueued 
       const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
       if (!user) return null;
       const email = lower(user.email);
-      const [paid, subs, messages, reminders] = await Promise.all([
+      const [paid, subs, messages, reminders, giftRows] = await Promise.all([
         db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)),
         db.select().from(subscribers).where(eq(subscribers.email, email)),
         db
@@ -42,6 +43,7 @@ export function createAccountLifecycle({ db, now = () => new Date(), onEnqueued 
           .where(sql`lower(${contactMessages.email}) = ${email}`)
           .orderBy(desc(contactMessages.createdAt)),
         db.select().from(ticketReminders).where(eq(ticketReminders.userId, userId)).orderBy(desc(ticketReminders.queuedAt)),
+        db.select().from(gifts).where(sql`${gifts.status} <> 'unpaid' and (${gifts.buyerUserId} = ${userId} or ${gifts.redeemedBy} = ${userId})`).orderBy(desc(gifts.createdAt)),
       ]);
       return {
         exportedAt: now().toISOString(),
@@ -81,6 +83,22 @@ export function createAccountLifecycle({ db, now = () => new Date(), onEnqueued 
         contactMessages: messages.map((m) => ({ ...m, createdAt: m.createdAt.toISOString() })),
         /** Expiry reminders sent (decision 017, section 5): the ticket's last day and how many days before it. */
         ticketRemindersSent: reminders.map((r) => ({ ticketLastDay: r.lastDay, daysBefore: r.offsetDays, queuedAt: r.queuedAt.toISOString() })),
+        gifts: giftRows.map((g) => ({
+          role: g.buyerUserId === userId ? "bought" : "redeemed",
+          from: { firstName: g.buyerFirstName, lastName: g.buyerLastName, emailAddress: g.buyerEmail },
+          to: { firstName: g.recipientFirstName, lastName: g.recipientLastName, emailAddress: g.recipientEmail },
+          message: g.message,
+          deliverOn: g.deliverOn,
+          status: g.status,
+          amountCents: g.amountCents,
+          currency: g.currency,
+          cardBrand: g.buyerUserId === userId ? g.cardBrand : null,
+          cardLast4: g.buyerUserId === userId ? g.cardLast4 : null,
+          paidAt: g.paidAt?.toISOString() ?? null,
+          deliveredAt: g.deliveredAt?.toISOString() ?? null,
+          redeemedAt: g.redeemedAt?.toISOString() ?? null,
+          refundedAt: g.refundedAt?.toISOString() ?? null,
+        })),
       };
     },
 
@@ -94,6 +112,7 @@ export function createAccountLifecycle({ db, now = () => new Date(), onEnqueued 
       await db.transaction(async (tx) => {
         // Payments stay for the books, without anything that points at the person.
         await tx.update(payments).set({ userId: null, receiptEmail: "", cardLast4: null }).where(eq(payments.userId, userId));
+        await tx.update(gifts).set({ buyerUserId: null, buyerFirstName: "A friend", buyerLastName: "", buyerEmail: "", cardLast4: null }).where(eq(gifts.buyerUserId, userId));
         await tx
           .update(paymentIncidents)
           .set({ details: sql`${paymentIncidents.details} - 'receiptEmail'` })

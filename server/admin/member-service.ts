@@ -15,7 +15,7 @@ import { calendarDateIn } from "../../app/shared/access";
 import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
 import { complimentaryTickets, payments, users } from "../db/schema";
-import { addDays, ticketValidThrough } from "../membership/ticket";
+import { ticketValidThrough, validThroughAfterRefund } from "../membership/ticket";
 import { recordAudit, type Actor } from "./audit-log";
 import type { Saved } from "./collection-service";
 
@@ -178,11 +178,7 @@ export function createMemberAdmin({ db, timeZone, stripe, now = () => new Date()
         );
         let validThrough = user?.valid_through ?? null;
         if (validThrough) {
-          // The day the payment's days were added to; if that was the purchase day, the payment gave that day too.
-          const purchaseDay = calendarDateIn(timeZone, refunded.createdAt);
-          const base = addDays(refunded.validThroughAfter, -refunded.daysGranted);
-          validThrough = addDays(validThrough, -refunded.daysGranted);
-          if (base <= purchaseDay && validThrough <= purchaseDay) validThrough = addDays(purchaseDay, -1);
+          validThrough = validThroughAfterRefund(validThrough, { ...refunded, grantDay: calendarDateIn(timeZone, refunded.createdAt) });
           await tx.update(users).set({ validThrough }).where(eq(users.id, payment.userId!));
         }
         await recordAudit(

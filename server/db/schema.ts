@@ -308,7 +308,7 @@ export const outbox = pgTable(
   "outbox",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    kind: text("kind", { enum: ["email", "mailchimp", "password-reset", "reminder"] }).notNull(),
+    kind: text("kind", { enum: ["email", "mailchimp", "password-reset", "reminder", "gift-delivery"] }).notNull(),
     payload: jsonb("payload").notNull(),
     status: text("status", { enum: ["pending", "done", "dead"] }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
@@ -484,4 +484,52 @@ export const complimentaryTickets = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("complimentary_tickets_user_idx").on(t.userId)],
+);
+
+// ---- gift tickets (issue 13, decision 018) ---------------------------------------------------
+
+export const GIFT_STATUSES = ["unpaid", "paid", "redeemed", "refunded"] as const;
+
+/**
+ * A ticket bought for someone else. Written as a draft (unpaid) with the buyer's and the
+ * recipient's details, paid once (by payment id, whichever of the browser and the webhook comes
+ * first), delivered on its date by the outbox (the redeem token is made then, stored as its hash,
+ * valid one year), redeemed once by one account. A refund before redemption revokes it.
+ */
+export const gifts = pgTable(
+  "gifts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The signed-in buyer's account (null for a buyer without one, or once it is deleted). */
+    buyerUserId: uuid("buyer_user_id").references(() => users.id, { onDelete: "set null" }),
+    buyerFirstName: text("buyer_first_name").notNull(),
+    buyerLastName: text("buyer_last_name").notNull(),
+    buyerEmail: text("buyer_email").notNull(),
+    recipientFirstName: text("recipient_first_name").notNull(),
+    recipientLastName: text("recipient_last_name").notNull(),
+    recipientEmail: text("recipient_email").notNull(),
+    message: text("message").notNull().default(""),
+    /** The calendar day (museum time zone) the recipient's email goes out. */
+    deliverOn: date("deliver_on", { mode: "string" }).notNull(),
+    status: text("status", { enum: GIFT_STATUSES }).notNull().default("unpaid"),
+    provider: text("provider", { enum: ["test", "stripe"] }),
+    providerPaymentId: text("provider_payment_id").unique(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull().default("usd"),
+    daysGranted: integer("days_granted").notNull(),
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    /** SHA-256 of the redeem token emailed on the delivery date; the token itself is never stored. */
+    tokenHash: text("token_hash").unique(),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    tokenExpiresAt: timestamp("token_expires_at", { withTimezone: true }),
+    redeemedBy: uuid("redeemed_by").references(() => users.id, { onDelete: "set null" }),
+    redeemedAt: timestamp("redeemed_at", { withTimezone: true }),
+    /** The redeemer's last valid day after the gift was added (a refund takes the days back). */
+    validThroughAfter: date("valid_through_after", { mode: "string" }),
+    refundedAt: timestamp("refunded_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("gifts_buyer_idx").on(t.buyerUserId), index("gifts_created_idx").on(t.createdAt), index("gifts_status_idx").on(t.status, t.createdAt)],
 );

@@ -13,6 +13,16 @@ export function ticketValidThrough(current: string | null, today: string, days: 
   return addDays(base, days);
 }
 
+/**
+ * The last valid day once a grant is refunded: exactly its days taken back, and the day it was
+ * granted too when it started a ticket rather than extending one (that day was its own).
+ */
+export function validThroughAfterRefund(current: string, grant: { validThroughAfter: string; daysGranted: number; grantDay: string }): string {
+  const base = addDays(grant.validThroughAfter, -grant.daysGranted);
+  const after = addDays(current, -grant.daysGranted);
+  return base <= grant.grantDay && after <= grant.grantDay ? addDays(grant.grantDay, -1) : after;
+}
+
 export type AccessStatus = "paid" | "expired" | "unpaid";
 
 /** Login's three outcomes (spec section 4): paid, expired (paid once), unpaid (never paid). */

@@ -3,7 +3,7 @@
  * written in the same transaction as the data it belongs to; the worker runs it later, retrying
  * with exponential backoff, and marks it done once. Rows are claimed with FOR UPDATE SKIP
  * LOCKED, so any number of server processes can run workers over one database without sending
- * anything twice. Jobs that only write to the database (password-reset) run in the transaction
+ * anything twice. Jobs that only write to the database (password-reset, gift-delivery) run in the transaction
  * that marks them done, so they take effect exactly once.
  */
 import { sql } from "drizzle-orm";
@@ -48,11 +48,17 @@ export interface ReminderJob {
   offsetDays: number;
 }
 
+/** A paid gift ticket to deliver (issue 13): due on its delivery date; the worker makes its redeem link then. */
+export interface GiftDeliveryJob {
+  giftId: string;
+}
+
 export type OutboxJob =
   | { kind: "email"; payload: EmailJob }
   | { kind: "mailchimp"; payload: MailchimpJob }
   | { kind: "password-reset"; payload: PasswordResetJob }
-  | { kind: "reminder"; payload: ReminderJob };
+  | { kind: "reminder"; payload: ReminderJob }
+  | { kind: "gift-delivery"; payload: GiftDeliveryJob };
 
 /** Anything that can insert: the database or an open transaction. */
 type Writer = Pick<Database, "insert">;
@@ -68,6 +74,8 @@ export type JobHandlers = {
   reminder: (job: ReminderJob) => Promise<void>;
   /** Runs inside the transaction that marks the job done; writes only to the database. */
   passwordReset: (tx: Database, job: PasswordResetJob) => Promise<void>;
+  /** Runs inside the transaction that marks the job done; writes only to the database. */
+  giftDelivery: (tx: Database, job: GiftDeliveryJob) => Promise<void>;
 };
 
 /** Delay before retry n (1-based): 5 s doubling, capped at 10 minutes. */
@@ -123,9 +131,10 @@ export function createOutboxWorker({ db, handlers, logger, now = () => new Date(
               where id = ${row.id} and status = 'pending' and attempts = ${row.attempts} returning id`,
         );
       try {
-        if (row.kind === "password-reset") {
+        if (row.kind === "password-reset" || row.kind === "gift-delivery") {
           await db.transaction(async (tx) => {
-            await handlers.passwordReset(tx as unknown as Database, payload as PasswordResetJob);
+            if (row.kind === "gift-delivery") await handlers.giftDelivery(tx as unknown as Database, payload as GiftDeliveryJob);
+            else await handlers.passwordReset(tx as unknown as Database, payload as PasswordResetJob);
             // Another worker took the job over after our lease ran out: undo, it runs there.
             if ((await markDone(tx as unknown as Database)).length === 0) throw new Error("lease lost");
           });

@@ -7,6 +7,8 @@ export interface ChargeRequest {
   paymentMethodId: string;
   receiptEmail: string;
   userId: string;
+  /** Set when the payment buys a gift ticket (issue 13): the webhook grants nothing to userId then. */
+  giftId?: string;
   /** Same key = same payment: retries and double clicks never charge twice. */
   idempotencyKey: string;
   description: string;
@@ -23,6 +25,7 @@ export interface RetrievedPayment {
   amountCents: number;
   currency: string;
   userId: string | null;
+  giftId: string | null;
   receiptEmail: string | null;
   cardBrand: string | null;
   cardLast4: string | null;

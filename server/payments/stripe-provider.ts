@@ -37,7 +37,7 @@ export function createStripeProvider({ stripe, publishableKey }: { stripe: Strip
             confirm: true,
             receipt_email: r.receiptEmail,
             description: r.description,
-            metadata: { userId: r.userId },
+            metadata: r.giftId ? { userId: r.userId, giftId: r.giftId } : { userId: r.userId },
             automatic_payment_methods: { enabled: true, allow_redirects: "never" },
             expand: ["latest_charge"],
           },
@@ -62,6 +62,7 @@ export function createStripeProvider({ stripe, publishableKey }: { stripe: Strip
           amountCents: pi.amount,
           currency: pi.currency,
           userId: pi.metadata?.userId ?? null,
+          giftId: pi.metadata?.giftId ?? null,
           receiptEmail: pi.receipt_email,
           ...cardOf(pi),
         };

@@ -15,11 +15,14 @@ import { readBody } from "../http/body-limits";
 import { processedWebhookEvents } from "../db/schema";
 import type { Logger } from "../logger";
 import type { Membership } from "../membership/membership-service";
+import type { Gifts } from "../gifts/gift-service";
 
 export interface WebhookDeps {
   stripe: Stripe;
   webhookSecret: string;
   membership: Membership;
+  /** A payment with a giftId in its metadata pays for that gift (issue 13), not a ticket of its own. */
+  gifts: Gifts;
   db: Database;
   logger: Logger;
   priceCents: number;
@@ -27,19 +30,23 @@ export interface WebhookDeps {
 
 type Handler = (event: Stripe.Event) => Promise<void>;
 
-export function createStripeWebhookRouter({ stripe, webhookSecret, membership, db, logger, priceCents }: WebhookDeps): Router {
+export function createStripeWebhookRouter({ stripe, webhookSecret, membership, gifts, db, logger, priceCents }: WebhookDeps): Router {
   const handlers: Partial<Record<Stripe.Event["type"], Handler>> = {
     "payment_intent.succeeded": async (event) => {
       const pi = event.data.object as Stripe.PaymentIntent;
       const charge = typeof pi.latest_charge === "object" ? pi.latest_charge : null;
+      const card = { cardBrand: charge?.payment_method_details?.card?.brand ?? null, cardLast4: charge?.payment_method_details?.card?.last4 ?? null };
+      if (pi.metadata?.giftId) {
+        await gifts.markPaid(pi.metadata.giftId, { providerPaymentId: pi.id, amountCents: pi.amount, currency: pi.currency, ...card });
+        return;
+      }
       const result = await membership.grantTicket({
         userId: pi.metadata?.userId ?? "",
         provider: "stripe",
         providerPaymentId: pi.id,
         amountCents: pi.amount,
         currency: pi.currency,
-        cardBrand: charge?.payment_method_details?.card?.brand ?? null,
-        cardLast4: charge?.payment_method_details?.card?.last4 ?? null,
+        ...card,
         receiptEmail: pi.receipt_email ?? "",
       });
       if (result.refused) logger.warn({ pi: pi.id, amount: pi.amount, priceCents, incident: result.refused }, "payment_intent recorded for staff");
@@ -47,7 +54,7 @@ export function createStripeWebhookRouter({ stripe, webhookSecret, membership, d
     "charge.refunded": async (event) => {
       const charge = event.data.object as Stripe.Charge;
       const pi = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
-      if (pi && charge.refunded) await membership.revokeTicket(pi);
+      if (pi && charge.refunded && !(await gifts.refundedByProvider(pi))) await membership.revokeTicket(pi);
     },
   };
 

@@ -23,6 +23,7 @@ export function createTestModeProvider(): PaymentProvider {
         amountCents: request.amountCents,
         currency: request.currency,
         userId: request.userId,
+        giftId: request.giftId ?? null,
         receiptEmail: request.receiptEmail,
         cardBrand: method.brand,
         cardLast4: method.last4,

@@ -49,7 +49,9 @@ const ROUTES: [method: string, path: RegExp, tier: TierName][] = [
   // So are the account's own forms that check the current password (issue 13).
   ["POST", /^\/(?:login|api\/users\/login|admin\/confirm-password|account\/(?:password|email|delete))$/, "login"],
   ["POST", /^\/(?:password\/(?:request|reset)|api\/users\/(?:request-reset|reset-password))$/, "passwordReset"],
-  ["POST", /^\/(?:contact|subscribe|api\/email\/contact|api\/contact|api\/mc\/subscribe|api\/subscribes)$/, "forms"],
+  // A gift's sign-in or sign-up on its redeem page is a password guess like a login (issue 13).
+  ["POST", /^\/gift\/redeem\/[^/]+$/, "login"],
+  ["POST", /^\/(?:gift|gift\/[^/]+\/pay|contact|subscribe|api\/email\/contact|api\/contact|api\/mc\/subscribe|api\/subscribes)$/, "forms"],
   ["GET", /^\/images\//, "images"],
   ["GET", /^\/(?:search|api\/search(?:\/suggest)?)$/, "search"],
 ];

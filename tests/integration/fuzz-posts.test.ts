@@ -4,6 +4,7 @@
  * Whatever comes in, the answer is never a 5xx (a client's input is a 4xx, or a success).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gifts } from "../../server/db/schema";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount, dateFromToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -35,7 +36,19 @@ const BASE = {
   audience: "museum-newsletter",
   currentPassword: "correct-horse1",
   reminders: "off",
+  buyerFirstName: "Ada",
+  buyerLastName: "Lovelace",
+  buyerEmail: "ada@example.com",
+  recipientFirstName: "Charles",
+  recipientLastName: "Babbage",
+  recipientEmail: "charles@example.com",
+  deliverOn: new Date().toISOString().slice(0, 10),
+  intent: "signup",
+  emailOptIn: "on",
 };
+
+/** A gift draft made in beforeAll, so its payment page's action runs all the way (issue 13). */
+const GIFT_DRAFT_ID = "6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b";
 
 type Fields = (keyof typeof BASE)[];
 
@@ -54,6 +67,9 @@ const PAGE_ROUTES: [string, Fields][] = [
   ["/account/password", ["currentPassword", "password", "passwordConfirm"]],
   ["/account/reminders", ["reminders"]],
   ["/email/unsubscribe", ["token"]],
+  ["/gift", ["buyerFirstName", "buyerLastName", "buyerEmail", "recipientFirstName", "recipientLastName", "recipientEmail", "message", "deliverOn"]],
+  [`/gift/${GIFT_DRAFT_ID}/pay`, ["cardNumber", "expiry", "cvc", "zip", "attemptId"]],
+  [`/gift/redeem/${"a".repeat(43)}`, ["intent", "firstName", "lastName", "emailAddress", "emailAddressConfirm", "password", "passwordConfirm", "termsAndConditions"]],
 ];
 
 const API_ROUTES: [string, Fields][] = [
@@ -133,6 +149,18 @@ describe.each(drivers)("hostile POST bodies on %s", (kind) => {
   beforeAll(async () => {
     server = await startTestServer(kind, {}, { seed: false });
     cookie = (await createSignedInAccount(server.services, { validThrough: dateFromToday(-3) })).cookie;
+    await server.services.database.db.insert(gifts).values({
+      id: GIFT_DRAFT_ID,
+      buyerFirstName: "Ada",
+      buyerLastName: "Lovelace",
+      buyerEmail: "ada@example.com",
+      recipientFirstName: "Charles",
+      recipientLastName: "Babbage",
+      recipientEmail: "charles@example.com",
+      deliverOn: dateFromToday(1),
+      amountCents: 699,
+      daysGranted: 120,
+    });
   });
   afterAll(() => server?.close());
 

@@ -125,7 +125,7 @@ describe.each(drivers)("contact and newsletter on %s", (kind) => {
     for (const m of sent) await post("/api/email/contact", m);
     const logger = createLogger("silent");
     const mailer = createMailer({ smtpUrl: smtp.url, from: "museum@example.com", logger });
-    const worker = () => createOutboxWorker({ db: db(), logger, now: () => now, batchSize: 3, handlers: { email: (j) => mailer.send(j), mailchimp: async () => undefined, passwordReset: async () => undefined, reminder: async () => undefined } });
+    const worker = () => createOutboxWorker({ db: db(), logger, now: () => now, batchSize: 3, handlers: { email: (j) => mailer.send(j), mailchimp: async () => undefined, passwordReset: async () => undefined, reminder: async () => undefined, giftDelivery: async () => undefined } });
     const a = worker();
     const b = worker();
     for (let i = 0; i < 10; i++) await Promise.all([a.runOnce(), b.runOnce()]);

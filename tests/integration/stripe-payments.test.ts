@@ -11,7 +11,7 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calendarDateIn } from "~/shared/access";
 import { SERVER_MESSAGES } from "~/shared/messages";
-import { paymentIncidents, payments, processedWebhookEvents, users } from "../../server/db/schema";
+import { gifts, outbox, paymentIncidents, payments, processedWebhookEvents, users } from "../../server/db/schema";
 import { addDays } from "../../server/membership/ticket";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount } from "../helpers/fixtures";
@@ -181,5 +181,61 @@ describe.each(drivers)("Stripe on %s", (kind) => {
     const res = await webhook({ id: "evt_other", object: "event", type: "customer.created", data: { object: { id: "cus_1" } } });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ ignored: true });
+  });
+
+  describe("gift tickets (issue 13)", () => {
+    const form = (path: string, fields: Record<string, string>) =>
+      fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), redirect: "manual" });
+    async function draft() {
+      const res = await form("/gift", {
+        buyerFirstName: "Gus",
+        buyerLastName: "Giver",
+        buyerEmail: `gus.${randomUUID().slice(0, 8)}@example.com`,
+        recipientFirstName: "Rae",
+        recipientLastName: "Receiver",
+        recipientEmail: `rae.${randomUUID().slice(0, 8)}@example.com`,
+        deliverOn: today(),
+      });
+      expect(res.status).toBe(302);
+      return res.headers.get("location")!.split("/")[2];
+    }
+    const gift = async (id: string) => (await db().select().from(gifts).where(eq(gifts.id, id)))[0];
+    const receipts = async (pi: string) =>
+      (await db().select().from(outbox).where(eq(outbox.kind, "email"))).filter((r) => {
+        const mail = r.payload as { purpose: string; text: string };
+        return mail.purpose === "gift-receipt" && mail.text.includes(`Payment reference: ${pi}`);
+      });
+
+    it("pays a gift through the SDK with the gift in the metadata; the webhook that follows grants nothing to anyone and records no incident", async () => {
+      const id = await draft();
+      const paid = await form(`/gift/${id}/pay`, { paymentMethodId: "pm_card_visa", attemptId: randomUUID() });
+      expect(paid.status).toBe(302);
+      expect(paid.headers.get("location")).toBe(`/gift/sent?gift=${id}`);
+      const create = stripe.requests.find((r) => r.method === "POST" && r.body.get("metadata[giftId]") === id)!;
+      expect(create.idempotencyKey).toMatch(new RegExp(`^gift:${id}:`));
+      const row = await gift(id);
+      expect(row.status).toBe("paid");
+      const event = { ...succeeded(`evt_gift_${id}`, row.providerPaymentId!, ""), data: { object: { id: row.providerPaymentId, object: "payment_intent", amount: 699, currency: "usd", metadata: { userId: "", giftId: id }, receipt_email: row.buyerEmail, latest_charge: null } } };
+      expect((await webhook(event)).status).toBe(200);
+      expect(await incidents(row.providerPaymentId!)).toHaveLength(0);
+      expect(await db().select().from(payments).where(eq(payments.providerPaymentId, row.providerPaymentId!))).toHaveLength(0);
+      expect(await receipts(row.providerPaymentId!)).toHaveLength(1);
+    });
+
+    it("marks a gift paid from the webhook alone exactly once under parallel deliveries, and revokes it on charge.refunded", async () => {
+      const id = await draft();
+      const pi = `pi_gift_${id.slice(0, 8)}`;
+      const event = { ...succeeded(`evt_gift_par_${id}`, pi, ""), data: { object: { id: pi, object: "payment_intent", amount: 699, currency: "usd", metadata: { userId: "", giftId: id }, receipt_email: "", latest_charge: null } } };
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => webhook({ ...event, id: `${event.id}_${i}` })));
+      for (const a of answers) expect(a.status).toBe(200);
+      expect((await gift(id)).status).toBe("paid");
+      expect(await receipts(pi)).toHaveLength(1);
+      expect(await incidents(pi)).toHaveLength(0);
+      const refunded = { id: `evt_gift_refund_${id}`, object: "event", type: "charge.refunded", data: { object: { id: "ch_g", object: "charge", refunded: true, payment_intent: pi } } };
+      expect((await webhook(refunded)).status).toBe(200);
+      const row = await gift(id);
+      expect(row.status).toBe("refunded");
+      expect(row.redeemedAt).toBeNull();
+    });
   });
 });

@@ -11,6 +11,7 @@ const LINKS: { to: string; label: string; area: ConsoleArea; end?: boolean }[] =
   { to: "/admin/banner", label: "Home banner", area: "banner" },
   { to: "/admin/messages", label: "Contact inbox", area: "inbox" },
   { to: "/admin/members", label: "Members", area: "members" },
+  { to: "/admin/gifts", label: "Gift tickets", area: "gifts" },
   { to: "/admin/subscribers", label: "Subscribers", area: "subscribers" },
   { to: "/admin/staff", label: "Staff", area: "staff" },
   { to: "/admin/audit", label: "Audit log", area: "audit" },

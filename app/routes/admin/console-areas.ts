@@ -19,6 +19,8 @@ export const CONSOLE_AREAS = {
   audit: ["curator", "admin"],
   /** Members, payments, refunds, complimentary tickets and their export. */
   members: ["admin"],
+  /** Gift tickets and their refunds (personal data of buyers and recipients). */
+  gifts: ["admin"],
   /** Newsletter subscribers and their export. */
   subscribers: ["admin"],
   /** Staff accounts: invitations, roles, deactivation. */
@@ -45,6 +47,7 @@ export const AUDIT_ENTITY_AREAS = {
   contact_message: "inbox",
   member: "members",
   payment: "members",
+  gift: "gifts",
   subscriber: "subscribers",
   staff: "staff",
 } as const satisfies Record<string, ConsoleArea>;

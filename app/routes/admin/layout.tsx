@@ -9,7 +9,7 @@ import { ConsoleNav } from "~/components/admin/ConsoleNav";
 import { requireConsole } from "./guard.server";
 
 /** Console pages that exist (the navigation shows only these). */
-export const CONSOLE_PAGES = ["/admin", "/admin/teams", "/admin/categories", "/admin/exhibits", "/admin/enshrinees", "/admin/banner", "/admin/messages", "/admin/members", "/admin/subscribers", "/admin/staff", "/admin/audit"] as const;
+export const CONSOLE_PAGES = ["/admin", "/admin/teams", "/admin/categories", "/admin/exhibits", "/admin/enshrinees", "/admin/banner", "/admin/messages", "/admin/members", "/admin/gifts", "/admin/subscribers", "/admin/staff", "/admin/audit"] as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "dashboard");

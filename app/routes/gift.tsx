@@ -1,0 +1,102 @@
+/**
+ * Give a ticket (issue 13, decision 018): anyone, signed in or not, fills in their own and the
+ * recipient's name and email, an optional message and the day the gift is sent (today or later
+ * on the museum's calendar, at most a year ahead). A signed-in person's own details are filled
+ * in. The details are kept as an unpaid draft and the card is asked for on the next page.
+ */
+import { data, redirect } from "react-router";
+import type { Route } from "./+types/gift";
+import { AccountForm, Outcome, type FormOutcome } from "~/components/account/AccountForm";
+import { TextField } from "~/components/FormFields";
+import { rateLimitedAnswer } from "~/lib/guards.server";
+import { pageMeta } from "~/lib/meta";
+import { fieldErrors } from "~/shared/account-schemas";
+import { deliverOnProblem, GIFT_MESSAGE_MAX, giftFieldsSchema, lastDeliveryDay } from "~/shared/gift-schemas";
+import { formatPrice } from "~/shared/money";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const v = context.viewer;
+  const today = context.services.gifts.today();
+  return {
+    buyer: { firstName: v?.firstName ?? "", lastName: v?.lastName ?? "", email: v?.emailAddress ?? "" },
+    price: formatPrice(context.settings.ticketPriceCents),
+    days: context.settings.ticketDays,
+    today,
+    lastDay: lastDeliveryDay(today),
+  };
+}
+
+type GiftFormOutcome = FormOutcome & { values?: Record<string, string> };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const limited = rateLimitedAnswer<GiftFormOutcome>(context, (message) => ({ ok: false, message }));
+  if (limited) return limited;
+  const form = Object.fromEntries(await request.formData());
+  const values = Object.fromEntries(Object.entries(form).map(([k, v]) => [k, typeof v === "string" ? v.slice(0, 2000) : ""]));
+  const parsed = giftFieldsSchema.safeParse(form);
+  const errors = parsed.success ? {} : fieldErrors(parsed.error);
+  const today = context.services.gifts.today();
+  if (parsed.success) {
+    const problem = deliverOnProblem(parsed.data.deliverOn, today);
+    if (problem) errors.deliverOn = problem;
+  }
+  if (!parsed.success || Object.keys(errors).length > 0) {
+    return data<GiftFormOutcome>({ ok: false, message: Object.values(errors)[0], errors, values }, { status: 400 });
+  }
+  const id = await context.services.gifts.createDraft(parsed.data, context.viewer?.userId ?? null);
+  return redirect(`/gift/${id}/pay`);
+}
+
+export function meta() {
+  return pageMeta("Give a ticket", "Give someone a ticket to the Pittsburgh Sports Museum & Hall of Fame, delivered by email on the day you choose.");
+}
+
+export default function Gift({ loaderData: l, actionData }: Route.ComponentProps) {
+  const errors = actionData?.errors ?? {};
+  const v = (name: string, fallback = "") => actionData?.values?.[name] ?? fallback;
+  return (
+    <section className="mx-auto max-w-xl px-4 py-10">
+      <h1 className="font-display text-3xl font-bold uppercase tracking-wide">Give a ticket</h1>
+      <p className="mt-3">
+        A gift ticket gives {l.days} days of full access to the museum for {l.price}. We email the recipient a link to redeem it on the day you choose; they
+        sign in or create an account there, and the days are added to their ticket. You get a receipt by email.
+      </p>
+      <Outcome outcome={actionData} />
+      <AccountForm submit="Continue to payment">
+        <fieldset className="space-y-4">
+          <legend className="font-display text-xl font-bold uppercase">From you</legend>
+          <TextField label="Your first name" name="buyerFirstName" autoComplete="given-name" defaultValue={v("buyerFirstName", l.buyer.firstName)} error={errors.buyerFirstName} required />
+          <TextField label="Your last name" name="buyerLastName" autoComplete="family-name" defaultValue={v("buyerLastName", l.buyer.lastName)} error={errors.buyerLastName} required />
+          <TextField label="Your email address" name="buyerEmail" type="email" autoComplete="email" defaultValue={v("buyerEmail", l.buyer.email)} error={errors.buyerEmail} required />
+        </fieldset>
+        <fieldset className="space-y-4">
+          <legend className="font-display text-xl font-bold uppercase">For</legend>
+          <TextField label="Recipient's first name" name="recipientFirstName" autoComplete="off" defaultValue={v("recipientFirstName")} error={errors.recipientFirstName} required />
+          <TextField label="Recipient's last name" name="recipientLastName" autoComplete="off" defaultValue={v("recipientLastName")} error={errors.recipientLastName} required />
+          <TextField label="Recipient's email address" name="recipientEmail" type="email" autoComplete="off" defaultValue={v("recipientEmail")} error={errors.recipientEmail} required />
+          <div>
+            <label htmlFor="gift-message" className="mb-1 block font-semibold">
+              Message (optional)
+            </label>
+            <textarea
+              id="gift-message"
+              name="message"
+              rows={4}
+              maxLength={GIFT_MESSAGE_MAX}
+              defaultValue={v("message")}
+              aria-invalid={errors.message ? true : undefined}
+              aria-describedby={errors.message ? "gift-message-error" : undefined}
+              className="w-full rounded border border-gray-400 px-3 py-2 focus:border-ink focus:outline-2 focus:outline-gold aria-invalid:border-2 aria-invalid:border-red-700"
+            />
+            {errors.message ? (
+              <p id="gift-message-error" className="mt-1 text-sm font-semibold text-red-800" data-testid="field-error">
+                {errors.message}
+              </p>
+            ) : null}
+          </div>
+          <TextField label="Send it on" name="deliverOn" type="date" min={l.today} max={l.lastDay} defaultValue={v("deliverOn", l.today)} error={errors.deliverOn} required />
+        </fieldset>
+      </AccountForm>
+    </section>
+  );
+}

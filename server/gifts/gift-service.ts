@@ -1,0 +1,304 @@
+/**
+ * Gift tickets (issue 13, decision 018). Anyone, signed in or not, buys a ticket for someone
+ * else in two steps: the details are kept as an unpaid draft, then the card is charged with the
+ * draft's id in the payment's metadata. The payment marks the gift paid exactly once (a
+ * conditional update, whichever of the browser, 3-D Secure confirmation and the webhook comes
+ * first), and in that transaction the buyer's receipt is queued, and a gift-delivery job due at
+ * the start of the delivery date (museum time zone). That job makes the redeem token (32 random
+ * bytes, stored as its SHA-256, valid one year) and queues the recipient's email, in the
+ * transaction that marks it done: the token exists nowhere but in that email, and a gift revoked
+ * before its date is never sent. Redeeming is one conditional update too: the first account to
+ * redeem gets the ticket (from max(today, current end), the membership rule), and the link is
+ * spent. A refund before redemption revokes the gift; after, it takes back the days it gave.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import type Stripe from "stripe";
+import { calendarDateIn } from "../../app/shared/access";
+import { formatPrice } from "../../app/shared/money";
+import { SERVER_MESSAGES } from "../../app/shared/messages";
+import type { GiftInput, RedeemRefusal } from "../../app/shared/gift-schemas";
+import { recordAudit, type Actor } from "../admin/audit-log";
+import type { Saved } from "../admin/collection-service";
+import type { Database } from "../db/client";
+import { queryRows } from "../db/client";
+import { gifts, paymentIncidents, users } from "../db/schema";
+import type { Logger } from "../logger";
+import { paymentBuysTicket, TICKET_CURRENCY, ticketValidThrough, validThroughAfterRefund } from "../membership/ticket";
+import { enqueue, type GiftDeliveryJob } from "../outbox/outbox";
+import type { PaymentOutcome } from "../payments/payment-service.server";
+import type { PaymentProvider } from "../payments/provider";
+import { giftEmail, giftReceiptEmail } from "./gift-emails";
+
+export const GIFT_LINK_TTL_MS = 365 * 86_400_000;
+
+export type GiftRow = typeof gifts.$inferSelect;
+/** What a visitor or staff member reads of a gift's life. */
+export type GiftState = "unpaid" | "scheduled" | "sent" | "redeemed" | "expired" | "revoked" | "refunded";
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+
+/** The instant a calendar day starts in `timeZone` (its local midnight). */
+export function startOfDayIn(date: string, timeZone: string): Date {
+  const utcMidnight = Date.parse(`${date}T00:00:00Z`);
+  const offsetAt = (t: number) => {
+    const name = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }).formatToParts(new Date(t)).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
+    const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
+    return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
+  };
+  const guess = utcMidnight - offsetAt(utcMidnight);
+  return new Date(utcMidnight - offsetAt(guess));
+}
+
+export interface GiftDeps {
+  db: Database;
+  provider: PaymentProvider;
+  stripe: Stripe | null;
+  priceCents: number;
+  ticketDays: number;
+  timeZone: string;
+  publicUrl: string;
+  logger: Logger;
+  now?: () => Date;
+  onEnqueued?: () => void;
+}
+
+interface PaidWith {
+  providerPaymentId: string;
+  amountCents: number;
+  currency: string;
+  cardBrand: string | null;
+  cardLast4: string | null;
+}
+
+export function createGifts({ db, provider, stripe, priceCents, ticketDays, timeZone, publicUrl, logger, now = () => new Date(), onEnqueued }: GiftDeps) {
+  const today = () => calendarDateIn(timeZone, now());
+
+  function stateOf(g: Pick<GiftRow, "status" | "deliveredAt" | "tokenExpiresAt" | "redeemedAt">): GiftState {
+    if (g.status === "unpaid") return "unpaid";
+    if (g.status === "redeemed") return "redeemed";
+    if (g.status === "refunded") return g.redeemedAt ? "refunded" : "revoked";
+    if (!g.deliveredAt) return "scheduled";
+    return g.tokenExpiresAt && g.tokenExpiresAt <= now() ? "expired" : "sent";
+  }
+
+  /** Marks the draft paid (once) and queues the receipt and the delivery, in one transaction. */
+  async function markPaid(giftId: string, p: PaidWith): Promise<{ paid: boolean; refused?: boolean }> {
+    if (!paymentBuysTicket(p, priceCents)) {
+      await db
+        .insert(paymentIncidents)
+        .values({ provider: provider.kind, providerPaymentId: p.providerPaymentId, kind: "amount_mismatch", details: { giftId, amountCents: p.amountCents, currency: p.currency, priceCents }, createdAt: now() })
+        .onConflictDoNothing();
+      logger.warn({ gift: giftId, payment: p.providerPaymentId }, "gift payment recorded for staff: amount does not buy a ticket");
+      return { paid: false, refused: true };
+    }
+    const done = await db.transaction(async (tx) => {
+      const [gift] = await tx
+        .update(gifts)
+        .set({ status: "paid", provider: provider.kind, providerPaymentId: p.providerPaymentId, cardBrand: p.cardBrand, cardLast4: p.cardLast4, paidAt: now() })
+        .where(and(eq(gifts.id, giftId), eq(gifts.status, "unpaid")))
+        .returning();
+      if (!gift) {
+        const [existing] = await tx.select({ paymentId: gifts.providerPaymentId }).from(gifts).where(eq(gifts.id, giftId));
+        return { paid: existing?.paymentId === p.providerPaymentId, queued: false };
+      }
+      await enqueue(tx, { kind: "email", payload: giftReceiptEmail(gift, publicUrl) }, now());
+      const due = startOfDayIn(gift.deliverOn, timeZone);
+      await enqueue(tx, { kind: "gift-delivery", payload: { giftId } }, due > now() ? due : now());
+      return { paid: true, queued: true };
+    });
+    if (done.queued) onEnqueued?.();
+    return { paid: done.paid };
+  }
+
+  async function outcomeOf(giftId: string, p: PaidWith): Promise<PaymentOutcome> {
+    const r = await markPaid(giftId, p);
+    if (r.refused) return { status: "server_error", message: SERVER_MESSAGES.paymentNeedsReview };
+    if (!r.paid) return { status: "card_error", message: "This gift was paid for already." };
+    return { status: "succeeded", validThrough: null, message: "Thank you! Your gift ticket is paid." };
+  }
+
+  /** The gift behind a token, locked when `tx` is a transaction. */
+  async function byToken(token: string, from: Database = db) {
+    const [row] = await queryRows<{ id: string }>(from, sql`select id from ${gifts} where token_hash = ${sha256(token)} for update`);
+    if (!row) return null;
+    const [gift] = await from.select().from(gifts).where(eq(gifts.id, row.id));
+    return gift ?? null;
+  }
+
+  function refusalOf(gift: GiftRow | null): RedeemRefusal | null {
+    if (!gift) return "invalid";
+    const state = stateOf(gift);
+    if (state === "redeemed" || state === "refunded") return "redeemed";
+    if (state === "revoked") return "revoked";
+    if (state === "expired") return "expired";
+    return state === "sent" ? null : "invalid";
+  }
+
+  /**
+   * Refunds a paid gift (Stripe's refund first in Stripe mode): unredeemed, it is revoked and
+   * its link stops working; redeemed, the redeemer loses exactly the days it gave. Audited.
+   */
+async function refund(actor: Actor | null, giftId: string, options: { refundAtProvider?: boolean } = {}): Promise<Saved> {
+    const [gift] = await db.select().from(gifts).where(eq(gifts.id, giftId)).limit(1);
+    if (!gift || gift.status === "unpaid") return { ok: false, message: "No such gift." };
+    if (gift.status === "refunded") return { ok: false, message: "This gift was refunded already." };
+    if ((options.refundAtProvider ?? true) && gift.provider === "stripe") {
+      if (!stripe) return { ok: false, message: "Stripe is not configured on this site: refund this payment in Stripe's dashboard." };
+      await stripe.refunds.create({ payment_intent: gift.providerPaymentId! }, { idempotencyKey: `museum-gift-refund-${gift.id}` });
+    }
+    return db.transaction(async (t) => {
+      const tx = t as unknown as Database;
+      const [refunded] = await tx
+        .update(gifts)
+        .set({ status: "refunded", refundedAt: now() })
+        .where(and(eq(gifts.id, giftId), sql`${gifts.status} in ('paid', 'redeemed')`))
+        .returning();
+      if (!refunded) return { ok: false, message: "This gift was refunded already." };
+      let validThrough: string | null = null;
+      if (refunded.redeemedBy && refunded.redeemedAt && refunded.validThroughAfter) {
+        const [user] = await queryRows<{ valid_through: string | null }>(tx, sql`select valid_through::text as valid_through from ${users} where id = ${refunded.redeemedBy} for update`);
+        if (user?.valid_through) {
+          validThrough = validThroughAfterRefund(user.valid_through, { validThroughAfter: refunded.validThroughAfter, daysGranted: refunded.daysGranted, grantDay: calendarDateIn(timeZone, refunded.redeemedAt) });
+          await tx.update(users).set({ validThrough }).where(eq(users.id, refunded.redeemedBy));
+        }
+      }
+      const summary = gift.status === "redeemed"
+        ? `Refunded the gift from ${gift.buyerEmail} to ${gift.recipientEmail} (${formatPrice(gift.amountCents)}); ${gift.daysGranted} days taken back from its redeemer`
+        : `Refunded and revoked the gift from ${gift.buyerEmail} to ${gift.recipientEmail} (${formatPrice(gift.amountCents)})`;
+      if (actor) await recordAudit(tx, actor, { action: "gift.refund", entityType: "gift", entityId: giftId, summary, before: { status: gift.status }, after: { status: "refunded", validThrough } }, now());
+      return { ok: true, id: giftId, message: gift.status === "redeemed" ? `Refunded. The redeemer is now valid through ${validThrough ?? "never"}.` : "Refunded. The gift is revoked: its link no longer works." };
+    });
+  }
+
+  return {
+    stateOf,
+    /** The museum's calendar day on this service's clock (the delivery date is checked against it). */
+    today,
+
+    /** Keeps the details as an unpaid draft; the payment step pays for it. */
+    async createDraft(input: GiftInput, buyerUserId: string | null): Promise<string> {
+      const [row] = await db
+        .insert(gifts)
+        .values({ ...input, buyerUserId, amountCents: priceCents, currency: TICKET_CURRENCY, daysGranted: ticketDays, createdAt: now() })
+        .returning({ id: gifts.id });
+      return row.id;
+    },
+
+    async get(id: string): Promise<GiftRow | null> {
+      const [row] = await db.select().from(gifts).where(eq(gifts.id, id)).limit(1);
+      return row ?? null;
+    },
+
+    /** Charges the card for the draft (idempotency key per attempt) and marks it paid. */
+    async pay(o: { giftId: string; paymentMethodId: string; idempotencyKey: string }): Promise<PaymentOutcome> {
+      try {
+        const [gift] = await db.select().from(gifts).where(eq(gifts.id, o.giftId)).limit(1);
+        if (!gift) return { status: "card_error", message: "This gift could not be found." };
+        if (gift.status !== "unpaid") return { status: "succeeded", validThrough: null, message: "Thank you! Your gift ticket is paid." };
+        const result = await provider.charge({
+          amountCents: priceCents,
+          currency: TICKET_CURRENCY,
+          paymentMethodId: o.paymentMethodId,
+          receiptEmail: gift.buyerEmail,
+          userId: gift.buyerUserId ?? "",
+          giftId: gift.id,
+          idempotencyKey: o.idempotencyKey,
+          description: "Pittsburgh Sports Museum gift ticket",
+        });
+        if (result.status !== "succeeded") return result;
+        return await outcomeOf(gift.id, { ...result, amountCents: priceCents, currency: TICKET_CURRENCY });
+      } catch (error) {
+        logger.error({ err: error }, "gift payment failed");
+        return { status: "server_error", message: SERVER_MESSAGES.paymentServerError };
+      }
+    },
+
+    /** After 3-D Secure in the browser: marks the gift paid if the provider says so. */
+    async confirm(o: { giftId: string; providerPaymentId: string }): Promise<PaymentOutcome> {
+      try {
+        const p = await provider.retrieve(o.providerPaymentId);
+        if (!p || p.giftId !== o.giftId) return { status: "card_error", message: "This payment could not be found." };
+        if (p.status !== "succeeded") return { status: "card_error", message: "Your card was not authorized. Please try again." };
+        return await outcomeOf(o.giftId, p);
+      } catch (error) {
+        logger.error({ err: error }, "gift payment confirmation failed");
+        return { status: "server_error", message: SERVER_MESSAGES.paymentServerError };
+      }
+    },
+
+    /** The webhook's payment_intent.succeeded for a gift. */
+    markPaid,
+
+    /** The gift-delivery job, in the transaction that marks it done: the token and the email. */
+    async deliver(tx: Database, job: GiftDeliveryJob): Promise<void> {
+      const [locked] = await queryRows<{ id: string }>(tx, sql`select id from ${gifts} where id = ${job.giftId} and status = 'paid' and delivered_at is null for update`);
+      if (!locked) return; // revoked, or delivered already
+      const token = randomBytes(32).toString("base64url");
+      const at = now();
+      const [gift] = await tx
+        .update(gifts)
+        .set({ tokenHash: sha256(token), deliveredAt: at, tokenExpiresAt: new Date(at.getTime() + GIFT_LINK_TTL_MS) })
+        .where(eq(gifts.id, job.giftId))
+        .returning();
+      await enqueue(tx, { kind: "email", payload: giftEmail(gift, `${publicUrl}/gift/redeem/${token}`) }, at);
+      onEnqueued?.();
+    },
+
+    /** Whether a redeem link can still be used, and the gift's words for the page. */
+    async check(token: string): Promise<{ ok: true; gift: GiftRow } | { ok: false; reason: RedeemRefusal }> {
+      const gift = await byToken(token);
+      const refusal = refusalOf(gift);
+      return refusal || !gift ? { ok: false, reason: refusal ?? "invalid" } : { ok: true, gift };
+    },
+
+    /** Redeems the link (once) for `userId`: the ticket extends from the current end. */
+    async redeem(token: string, userId: string): Promise<{ ok: true; validThrough: string } | { ok: false; reason: RedeemRefusal }> {
+      return db.transaction(async (t) => {
+        const tx = t as unknown as Database;
+        const gift = await byToken(token, tx);
+        const refusal = refusalOf(gift);
+        if (refusal || !gift) return { ok: false, reason: refusal ?? "invalid" };
+        const [user] = await queryRows<{ valid_through: string | null }>(tx, sql`select valid_through::text as valid_through from ${users} where id = ${userId} for update`);
+        if (!user) return { ok: false, reason: "invalid" };
+        const validThrough = ticketValidThrough(user.valid_through, today(), gift.daysGranted);
+        const [claimed] = await tx
+          .update(gifts)
+          .set({ status: "redeemed", redeemedBy: userId, redeemedAt: now(), validThroughAfter: validThrough })
+          .where(and(eq(gifts.id, gift.id), eq(gifts.status, "paid")))
+          .returning({ id: gifts.id });
+        if (!claimed) return { ok: false, reason: "redeemed" };
+        await tx.update(users).set({ validThrough }).where(eq(users.id, userId));
+        return { ok: true, validThrough };
+      });
+    },
+
+    /** Gifts bought by an account, newest first (the account page). */
+    async boughtBy(userId: string) {
+      const rows = await db.select().from(gifts).where(and(eq(gifts.buyerUserId, userId), sql`${gifts.status} <> 'unpaid'`)).orderBy(desc(gifts.createdAt));
+      return rows.map((g) => ({ ...g, state: stateOf(g) }));
+    },
+
+    /** The console's list (admins): newest first, optionally one state, paged. */
+    async list(query: { status?: "unpaid" | "paid" | "redeemed" | "refunded"; page: number; pageSize: number }) {
+      const where: SQL | undefined = query.status ? eq(gifts.status, query.status) : undefined;
+      const [rows, [{ total }]] = await Promise.all([
+        db.select().from(gifts).where(where).orderBy(desc(gifts.createdAt), desc(gifts.id)).limit(query.pageSize).offset((query.page - 1) * query.pageSize),
+        db.select({ total: sql<number>`count(*)::int` }).from(gifts).where(where),
+      ]);
+      return { rows: rows.map((g) => ({ ...g, state: stateOf(g) })), total: Number(total) };
+    },
+
+    refund,
+
+    /** Stripe's charge.refunded for a gift's payment (a refund made in Stripe's dashboard). */
+    async refundedByProvider(providerPaymentId: string): Promise<boolean> {
+      const [gift] = await db.select({ id: gifts.id }).from(gifts).where(eq(gifts.providerPaymentId, providerPaymentId)).limit(1);
+      if (!gift) return false;
+      await refund(null, gift.id, { refundAtProvider: false });
+      return true;
+    },
+  };
+}
+
+export type Gifts = ReturnType<typeof createGifts>;
