@@ -18,7 +18,7 @@
 // (pglite | postgres | both; default both when PostgreSQL is reachable), BENCH_EXHIBITS (10000),
 // BENCH_ENSHRINEES (2000).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -27,6 +27,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import pg from "pg";
+import { cpuNs, servingPids } from "./service-time.mjs";
 import { collectionFrame, compactSearchDocuments, generateCollection, insertCollection } from "./generate-collection.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -170,50 +171,6 @@ async function prepare(kind, dataDir) {
 // ---- the site and its client ----------------------------------------------------------------------
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-
-/** Nanoseconds of CPU used so far by every thread of `pids` (0 for a process that is gone). */
-function cpuNs(pids) {
-  let total = 0;
-  for (const pid of pids) {
-    let tasks;
-    try {
-      tasks = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const task of tasks) {
-      try {
-        total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-      } catch {
-        // the thread ended
-      }
-    }
-  }
-  return total;
-}
-
-/** The site's process and its descendants (cluster workers), and the PostgreSQL backends of its database. */
-async function servingPids(site, databaseUrl) {
-  const pids = [site.pid];
-  for (let i = 0; i < pids.length; i++) {
-    try {
-      for (const task of readdirSync(`/proc/${pids[i]}/task`)) {
-        const children = readFileSync(`/proc/${pids[i]}/task/${task}/children`, "utf8").trim();
-        if (children) pids.push(...children.split(" ").map(Number));
-      }
-    } catch {
-      // gone
-    }
-  }
-  if (databaseUrl) {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    const { rows } = await client.query("select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()");
-    await client.end();
-    pids.push(...rows.map((r) => r.pid));
-  }
-  return pids;
-}
 
 function get(pathAndQuery, cookie) {
   return new Promise((resolve, reject) => {

@@ -1,8 +1,7 @@
 /** Category page: the team's active exhibits in one category, with a count. */
-import { Link } from "react-router";
+import { CategoryPage } from "~/components/CategoryPage";
 import type { Route } from "./+types/category";
-import { ExhibitList } from "~/components/ExhibitList";
-import { categoryPath, exhibitPath, teamPath } from "~/lib/exhibit-links";
+import { categoryPath } from "~/lib/exhibit-links";
 import { namePagePath, notFoundUnless, requireId, softLoad } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
 import { seoMeta } from "~/lib/meta";
@@ -31,19 +30,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export default function Category({ loaderData }: Route.ComponentProps) {
   const { team, category, exhibits, member } = loaderData;
-  return (
-    <article className="mx-auto max-w-6xl px-4 py-8">
-      <p>
-        <Link to={teamPath(team._id)} className="font-semibold text-blue-800 underline">
-          Back to {team.name}
-        </Link>
-      </p>
-      <h1 className="mt-4 font-display text-3xl font-bold uppercase">
-        {team.name}: {category.categoryName}
-      </h1>
-      <ExhibitList exhibits={exhibits} member={member} linkTo={exhibitPath} />
-    </article>
-  );
+  return <CategoryPage team={team} category={category} exhibits={exhibits} member={member} />;
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

@@ -7,7 +7,7 @@ import { createAuditLog } from "./audit-log";
 import { createCollectionAdmin } from "./collection-service";
 import { createDiskMediaStorage } from "../media/media-storage";
 import { createPhotoAdmin } from "./photo-service";
-import { createExhibitPreview } from "./exhibit-preview";
+import { createPreview } from "./preview";
 import type Stripe from "stripe";
 import { recordAudit, type Actor } from "./audit-log";
 import { csvResponse, csvStream } from "./csv";
@@ -41,7 +41,7 @@ export function createAdminServices(deps: AdminDeps) {
     audit: createAuditLog(deps.db),
     staff: createStaffService(deps),
     collection: createCollectionAdmin({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
-    previewExhibit: createExhibitPreview(deps.db),
+    preview: createPreview(deps.db),
     members: createMemberAdmin({ db: deps.db, timeZone: deps.timeZone, stripe: deps.stripe, now: deps.now, requestPasswordReset: deps.requestPasswordReset }),
     inbox: createInbox({ db: deps.db, museumEmail: deps.museumEmail, now: deps.now, onEnqueued: deps.onEnqueued }),
     subscribers: createSubscriberAdmin({ db: deps.db, now: deps.now, onEnqueued: deps.onEnqueued }),

@@ -33,7 +33,8 @@ export interface ExhibitFilter {
 
 type TeamRow = typeof teams.$inferSelect;
 
-function teamView(t: TeamRow): TeamView {
+/** A team row as the public pages show it (also the console's preview). */
+export function teamView(t: TeamRow): TeamView {
   return {
     _id: t.id,
     name: t.name,
@@ -195,7 +196,7 @@ export function createCatalog(db: Database) {
       const view = (variant: "desktop" | "mobile") =>
         rows
           .filter((r) => r.variant === variant)
-          .map((r) => ({ src: imageUrl(r.file, r.height), alt: r.alt, width: r.width, height: r.height }));
+          .map(bannerSlideView);
       return { desktop: view("desktop"), mobile: view("mobile") };
     },
 
@@ -204,6 +205,11 @@ export function createCatalog(db: Database) {
       return !row;
     },
   };
+}
+
+/** A banner slide as the home page shows it (also the console's preview). */
+export function bannerSlideView(r: { file: string; alt: string; width: number; height: number }): BannerSlideView {
+  return { src: imageUrl(r.file, r.height), alt: r.alt, width: r.width, height: r.height };
 }
 
 /** Exhibits and Mentions order: year ascending, then title. */

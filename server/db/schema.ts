@@ -71,6 +71,10 @@ export const exhibits = pgTable(
     index("exhibits_favorite_idx").on(t.favoriteStory),
     index("exhibits_title_idx").on(t.title),
     index("exhibits_year_idx").on(t.year),
+    // The console's list (issue 11): counts per category, and its "contains" search on titles.
+    index("exhibits_category_idx").on(t.categoryId),
+    index("exhibits_title_trgm_idx").using("gin", t.title.op("gin_trgm_ops")).with({ fastupdate: false }),
+    index("exhibits_short_title_trgm_idx").using("gin", t.shortTitle.op("gin_trgm_ops")).with({ fastupdate: false }),
   ],
 );
 
@@ -299,6 +303,9 @@ export const subscribers = pgTable(
   (t) => [
     check("subscribers_email_lower", sql`${t.email} = lower(${t.email})`),
     index("subscribers_email_prefix_idx").on(sql`${t.email} text_pattern_ops`),
+    // The console's search by the beginning of a name, as for members.
+    index("subscribers_first_name_prefix_idx").on(sql`lower(${t.firstName}) text_pattern_ops`),
+    index("subscribers_last_name_prefix_idx").on(sql`lower(${t.lastName}) text_pattern_ops`),
     index("subscribers_created_idx").on(t.createdAt),
   ],
 );

@@ -225,3 +225,26 @@ test("an admin refunds a member, who then loses access; the CSV export holds the
   expect(csv.slice(1)).toHaveLength(1);
   expect(csv[1].startsWith(`${email},Rita,Refund${stamp},expired,`)).toBe(true);
 });
+
+test("staff preview an enshrinee's page before saving, as a visitor and as a member", async ({ browser }) => {
+  const admin = await newPage(browser);
+  await signIn(admin, ADMIN_EMAIL, PASSWORD, "/admin");
+  await admin.goto("/admin/enshrinees");
+  await admin.locator(`table a[href^="/admin/enshrinees/"]`).first().click();
+  await admin.waitForURL(/\/admin\/enshrinees\/[0-9a-f-]{36}$/);
+  const editAddress = admin.url();
+  await admin.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  const savedName = await admin.getByLabel("Full name").inputValue();
+  const draft = `A biography typed at ${stamp}, not saved.`;
+  await admin.getByLabel("Biography (members only)").fill(draft);
+  await admin.getByRole("button", { name: "Preview without saving" }).click();
+  await expect(admin.getByRole("heading", { name: "Preview (not saved)" })).toBeVisible();
+  await expect(admin.getByTestId("preview-member").getByText(draft)).toBeVisible();
+  await expect(admin.getByTestId("preview-visitor").getByText(draft)).toHaveCount(0);
+  await expect(admin.getByTestId("preview-visitor").getByRole("heading", { name: savedName })).toBeVisible();
+  await expect(admin.getByTestId("preview-visitor").getByRole("heading", { name: /Exhibits and Mentions/ })).toBeVisible();
+  await expectNoSeriousA11yIssues(admin);
+  // Nothing was saved: the edit page still holds the saved biography.
+  await admin.goto(editAddress);
+  await expect(admin.getByLabel("Biography (members only)")).not.toHaveValue(draft);
+});

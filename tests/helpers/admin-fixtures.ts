@@ -33,3 +33,11 @@ export async function createStaffAccount(services: Services, role: "curator" | "
 export async function setRole(services: Services, userId: string, role: "curator" | "admin" | "member") {
   await services.database.db.update(users).set({ role }).where(eq(users.id, userId));
 }
+
+/** The two panes of a console preview page (decision 015): what a visitor and what a member see. */
+export function previewPanes(html: string): { visitor: string; member: string } {
+  const visitorAt = html.indexOf('data-testid="preview-visitor"');
+  const memberAt = html.indexOf('data-testid="preview-member"');
+  if (visitorAt < 0 || memberAt < 0) throw new Error("not a preview page");
+  return { visitor: html.slice(visitorAt, memberAt), member: html.slice(memberAt) };
+}

@@ -30,6 +30,9 @@ describe.each(drivers)("who may open the console on %s", (kind) => {
   let server: TestServer;
   const cookies = {} as Record<Persona, string | undefined>;
   let exhibitId = "";
+  let teamId = "";
+  let categoryId = "";
+  let enshrineeId = "";
   let memberId = "";
   let messageId = "";
 
@@ -64,6 +67,10 @@ describe.each(drivers)("who may open the console on %s", (kind) => {
       enshrineeIds: [],
     });
     exhibitId = exhibit.ok ? exhibit.id : "";
+    teamId = team.ok ? team.id : "";
+    categoryId = category.ok ? category.id : "";
+    const enshrinee = await s.admin.collection.enshrinees.save(actor, null, { fullName: "Walk Person", firstName: "Walk", lastName: "Person", biography: "B" });
+    enshrineeId = enshrinee.ok ? enshrinee.id : "";
     memberId = (await createStaffAccount(s, "member", { firstName: "Walker" })).userId;
     messageId = (await s.contact.submit({ firstName: "Wanda", lastName: "W", email: "wanda@example.com", subject: "Question", message: "Hello", subscribe: false } as never, { email: false, subscription: false })).id;
   }, 120_000);
@@ -85,7 +92,7 @@ describe.each(drivers)("who may open the console on %s", (kind) => {
   for (const persona of ["visitor", "member", "expired", "curator", "admin", "deactivated"] as const) {
     it(`${persona}: pages, data calls and actions`, async () => {
       for (const template of CONSOLE_ROUTES) {
-        const route = { ...template, path: template.path.replace("{exhibit}", exhibitId).replace("{member}", memberId).replace("{message}", messageId) };
+        const route = { ...template, path: template.path.replace("{exhibit}", exhibitId).replace("{team}", teamId).replace("{category}", categoryId).replace("{enshrinee}", enshrineeId).replace("{member}", memberId).replace("{message}", messageId) };
         const page = await request(persona, route.path);
         const where = `${persona} GET ${route.path}`;
         if (persona === "visitor" || persona === "deactivated") {

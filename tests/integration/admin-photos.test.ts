@@ -12,7 +12,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExhibitView, TeamView } from "~/shared/catalog-types";
 import { auditLog, exhibits } from "../../server/db/schema";
-import { createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
+import { createStaffAccount, previewPanes, type StaffAccount } from "../helpers/admin-fixtures";
 import { availableDrivers } from "../helpers/databases";
 import { dateFromToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -224,8 +224,7 @@ describe.each(drivers)("exhibit photos on %s", (kind) => {
 
   it("previews the inactive exhibit as a visitor and as a member, and unsaved values without writing them", async () => {
     const page = await (await call(curator.cookie, `/admin/exhibits/${exhibitId}/preview`)).text();
-    const visitor = page.slice(page.indexOf('data-testid="preview-visitor"'), page.indexOf('data-testid="preview-member"'));
-    const memberView = page.slice(page.indexOf('data-testid="preview-member"'));
+    const { visitor, member: memberView } = previewPanes(page);
     expect(visitor).toContain("Photo Test Exhibit");
     expect(visitor).not.toContain("Members-only words");
     expect(memberView).toContain("Members-only words about the photos.");

@@ -8,7 +8,7 @@ import type { ConsoleArea } from "~/routes/admin/console-areas";
 export interface ConsoleRoute {
   /** Route id in the build (routes/admin/...). */
   id: string;
-  /** An address of the route; `{exhibit}`, `{member}`, `{message}` stand for existing records' ids. */
+  /** An address of the route; `{exhibit}`, `{team}`, `{category}`, `{enshrinee}`, `{member}`, `{message}` stand for existing records' ids. */
   path: string;
   area: ConsoleArea;
   /** A post its action answers without changing anything (null: no action). */
@@ -38,7 +38,12 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/exhibit-photos", path: "/admin/exhibits/{exhibit}/photos", area: "collection", post: { remove: "exhibits/none.jpg" }, allowedPostStatus: 400 },
   // Action only (a document that redirects to the photos page); multipart, so its post is checked in admin-photos.test.ts.
   { id: "routes/admin/exhibit-photos-upload", path: "/admin/exhibits/{exhibit}/photos/upload", area: "collection", post: null, allowedGetStatus: 302 },
-  { id: "routes/admin/exhibit-preview", path: "/admin/exhibits/{exhibit}/preview", area: "collection", post: { title: "" }, allowedPostStatus: 200 },
+  // One preview module under each edit page (decision 015); an empty form is refused with 400.
+  { id: "routes/admin/exhibit-preview", path: "/admin/exhibits/{exhibit}/preview", area: "collection", post: { title: "" }, allowedPostStatus: 400 },
+  { id: "routes/admin/team-preview", path: "/admin/teams/{team}/preview", area: "collection", post: { name: "" }, allowedPostStatus: 400 },
+  { id: "routes/admin/category-preview", path: "/admin/categories/{category}/preview", area: "collection", post: { categoryName: "" }, allowedPostStatus: 400 },
+  { id: "routes/admin/enshrinee-preview", path: "/admin/enshrinees/{enshrinee}/preview", area: "collection", post: { fullName: "" }, allowedPostStatus: 400 },
+  { id: "routes/admin/banner-preview", path: "/admin/banner/preview", area: "banner", post: { variant: "desktop" }, allowedPostStatus: 400 },
   { id: "routes/admin/members", path: "/admin/members", area: "members", post: null },
   { id: "routes/admin/members-export", path: "/admin/members/export", area: "members", post: null, resource: true },
   { id: "routes/admin/member", path: "/admin/members/{member}", area: "members", post: { intent: "nothing" }, allowedPostStatus: 400 },

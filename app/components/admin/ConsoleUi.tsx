@@ -80,6 +80,27 @@ export function PrimaryButton({ children, name, value, busy }: { children: React
   );
 }
 
+/**
+ * An edit form's preview (decision 015): sends the form's values, unsaved, to the page's preview
+ * (`to`, e.g. /admin/teams/<id>/preview), which shows them as a visitor and as a member would see them.
+ */
+export function PreviewButton({ to, name, value, children = "Preview without saving" }: { to: string; name?: string; value?: string; children?: ReactNode }) {
+  return (
+    <button type="submit" formAction={to} name={name} value={value} className="rounded border border-ink px-4 py-2 font-semibold">
+      {children}
+    </button>
+  );
+}
+
+/** The saved record's preview, active or not. */
+export function PreviewLink({ to }: { to: string }) {
+  return (
+    <Link to={to} className="font-semibold text-blue-800 underline">
+      Preview as saved
+    </Link>
+  );
+}
+
 export function DangerButton({ children, name, value }: { children: ReactNode; name?: string; value?: string }) {
   return (
     <button type="submit" name={name} value={value} className="rounded border border-red-800 px-3 py-1 font-semibold text-red-800 hover:bg-red-50">

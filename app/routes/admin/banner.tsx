@@ -4,7 +4,7 @@
  */
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/banner";
-import { ConsoleHeading, ConsoleNotice, DangerButton, inputProps, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, DangerButton, inputProps, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { ImageUpload } from "~/components/admin/ImageUpload";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { UPLOAD_NOTICES } from "./upload-notices";
@@ -86,6 +86,9 @@ function Variant({ variant, slides, uploaded }: { variant: "desktop" | "mobile";
                 <PrimaryButton name="intent" value="update">
                   Save slide {i + 1}
                 </PrimaryButton>
+                <PreviewButton to="/admin/banner/preview" name="intent" value="update">
+                  Preview<span className="sr-only"> slide {i + 1}</span> without saving
+                </PreviewButton>
                 <button type="submit" name="intent" value="up" disabled={i === 0} className="rounded border border-ink px-3 py-1 disabled:opacity-40">
                   Move up<span className="sr-only"> slide {i + 1}</span>
                 </button>
@@ -108,6 +111,9 @@ function Variant({ variant, slides, uploaded }: { variant: "desktop" | "mobile";
           <PrimaryButton name="intent" value="add">
             Add slide
           </PrimaryButton>
+          <PreviewButton to="/admin/banner/preview" name="intent" value="add">
+            Preview<span className="sr-only"> the new {variant} slide</span> without saving
+          </PreviewButton>
         </div>
       </Form>
     </section>
@@ -120,6 +126,9 @@ export default function Banner({ loaderData }: Route.ComponentProps) {
     <section>
       <ConsoleHeading>Home banner</ConsoleHeading>
       <ConsoleNotice result={result ?? loaderData.notice} />
+      <p className="mb-4">
+        <PreviewLink to="/admin/banner/preview" />
+      </p>
       <ImageUpload folder="banners" back="/admin/banner" label="Upload a slide image" />
       <Variant variant="desktop" slides={loaderData.desktop} uploaded={loaderData.uploaded} />
       <Variant variant="mobile" slides={loaderData.mobile} uploaded={loaderData.uploaded} />

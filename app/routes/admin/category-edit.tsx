@@ -1,7 +1,7 @@
 /** /admin/categories/:id (or new): a category's name and order; deleting it is refused while exhibits use it. */
 import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/category-edit";
-import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { categorySchema, uuidSchema } from "./console-schemas";
 import { requireConsole } from "./guard.server";
 import { saveOrDeleteRecord } from "./record-edit.server";
@@ -36,7 +36,11 @@ export default function CategoryEdit({ loaderData }: Route.ComponentProps) {
         <Field label="Order on team pages" name="sortOrder" error={errors.sortOrder}>
           <input {...inputProps("sortOrder", errors.sortOrder)} type="number" min={0} defaultValue={typed.sortOrder ?? c?.sortOrder ?? 0} />
         </Field>
-        <PrimaryButton>Save category</PrimaryButton>
+        <div className="flex flex-wrap items-center gap-4">
+          <PrimaryButton>Save category</PrimaryButton>
+          <PreviewButton to={`/admin/categories/${c?.id ?? "new"}/preview`} />
+          {c ? <PreviewLink to={`/admin/categories/${c.id}/preview`} /> : null}
+        </div>
       </Form>
       {c ? (
         <Form method="post" className="mt-8 border-t border-stone-300 pt-4">

@@ -4,7 +4,7 @@
  */
 import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/enshrinee-edit";
-import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { enshrineeSchema, uuidSchema } from "./console-schemas";
 import { requireConsole } from "./guard.server";
 import { saveOrDeleteRecord } from "./record-edit.server";
@@ -45,7 +45,11 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
         <Field label="Biography (members only)" name="biography" error={errors.biography}>
           <textarea {...inputProps("biography", errors.biography)} defaultValue={typed.biography ?? e?.biography} rows={10} />
         </Field>
-        <PrimaryButton>Save enshrinee</PrimaryButton>
+        <div className="flex flex-wrap items-center gap-4">
+          <PrimaryButton>Save enshrinee</PrimaryButton>
+          <PreviewButton to={`/admin/enshrinees/${e?.id ?? "new"}/preview`} />
+          {e ? <PreviewLink to={`/admin/enshrinees/${e.id}/preview`} /> : null}
+        </div>
       </Form>
       {e ? (
         <>

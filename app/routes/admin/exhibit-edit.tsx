@@ -7,7 +7,7 @@
 import { lazy, Suspense, useRef, useState, useEffect } from "react";
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/exhibit-edit";
-import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton, PreviewButton, PreviewLink } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { exhibitSchema, fieldErrors, formObject, uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
@@ -156,17 +156,13 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
         </fieldset>
         <div className="flex flex-wrap items-center gap-4">
           <PrimaryButton>Save exhibit</PrimaryButton>
-          <button type="submit" formAction={`/admin/exhibits/${x?.id ?? "new"}/preview`} className="rounded border border-ink px-4 py-2 font-semibold">
-            Preview without saving
-          </button>
+          <PreviewButton to={`/admin/exhibits/${x?.id ?? "new"}/preview`} />
           {x ? (
             <>
               <Link to={`/admin/exhibits/${x.id}/photos`} className="font-semibold text-blue-800 underline">
                 Photos ({x.photos.length})
               </Link>
-              <Link to={`/admin/exhibits/${x.id}/preview`} className="font-semibold text-blue-800 underline">
-                Preview as saved
-              </Link>
+              <PreviewLink to={`/admin/exhibits/${x.id}/preview`} />
             </>
           ) : null}
         </div>

@@ -1,7 +1,7 @@
 /** /admin/teams/:id (or /admin/teams/new): a team's fields, and deleting it (refused while it has exhibits). */
 import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/team-edit";
-import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { ImageUpload } from "~/components/admin/ImageUpload";
 import { UPLOAD_NOTICES } from "./upload-notices";
 import { teamSchema, uuidSchema } from "./console-schemas";
@@ -54,7 +54,11 @@ export default function TeamEdit({ loaderData }: Route.ComponentProps) {
         <Field label="Order on the home page" name="sortOrder" error={errors.sortOrder}>
           <input {...inputProps("sortOrder", errors.sortOrder)} type="number" min={0} defaultValue={typed.sortOrder ?? t?.sortOrder ?? 0} />
         </Field>
-        <PrimaryButton>Save team</PrimaryButton>
+        <div className="flex flex-wrap items-center gap-4">
+          <PrimaryButton>Save team</PrimaryButton>
+          <PreviewButton to={`/admin/teams/${t?.id ?? "new"}/preview`} />
+          {t ? <PreviewLink to={`/admin/teams/${t.id}/preview`} /> : null}
+        </div>
       </Form>
       {t ? (
         <Form method="post" className="mt-8 border-t border-stone-300 pt-4">
