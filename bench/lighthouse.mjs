@@ -5,7 +5,7 @@
  * LIGHTHOUSE_RUNS times (3) and prints the median beside the previous run
  * (`bench/lighthouse-last-run.json`, rewritten unless BENCH_KEEP_LAST=1) and the aim.
  *
- * Variables: CHROME_PATH (/usr/bin/chromium), LIGHTHOUSE_RUNS (3), LIGHTHOUSE_FORM_FACTORS
+ * Variables: CHROME_PATH (/usr/bin/chromium), LIGHTHOUSE_PORT (4410), LIGHTHOUSE_RUNS (3), LIGHTHOUSE_FORM_FACTORS
  * (`mobile,desktop`), LIGHTHOUSE_PAGES (comma list of page names, all by default),
  * LIGHTHOUSE_REPORT_DIR (keep each run's full JSON report there, to see what an audit found).
  */
@@ -21,7 +21,8 @@ import desktopConfig from "lighthouse/core/config/desktop-config.js";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
 const lastRunFile = path.join(here, "lighthouse-last-run.json");
-const PORT = 4410;
+// LIGHTHOUSE_PORT: where the copy of the site listens (4410), so runs in several worktrees can share a machine.
+const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 4410);
 const base = `http://127.0.0.1:${PORT}`;
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const FORM_FACTORS = (process.env.LIGHTHOUSE_FORM_FACTORS ?? "mobile,desktop").split(",");

@@ -10,6 +10,8 @@ import { seesMemberContent } from "~/lib/guards.server";
 import { seoMeta, SITE_NAME } from "~/lib/meta";
 import { teamPath } from "~/lib/exhibit-links";
 import { LOGO_HEIGHT } from "~/shared/images";
+import type { HydrationHandle } from "~/lib/hydration";
+import { TIMING } from "~/lib/timing";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const v = context.viewer;
@@ -90,3 +92,6 @@ export function meta({ loaderData }: Route.MetaArgs) {
     },
   });
 }
+
+// Scripts on intent, or in time for the banner's first turn (decision 016).
+export const handle: HydrationHandle = { hydrate: { by: TIMING.carouselAutoplay } };

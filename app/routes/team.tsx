@@ -7,6 +7,7 @@ import { LOGO_HEIGHT } from "~/shared/images";
 import { namePagePath, notFoundUnless, requireId, softLoad } from "~/lib/load.server";
 import { seoMeta } from "~/lib/meta";
 import { paragraphs } from "~/lib/text";
+import type { HydrationHandle } from "~/lib/hydration";
 
 export const TEAM_BACK_TO_TOP_AFTER = 7;
 
@@ -59,3 +60,6 @@ export function meta({ loaderData }: Route.MetaArgs) {
   const { team, canonical } = loaderData;
   return seoMeta({ title: team.name, description: team.headline, canonical });
 }
+
+// Scripts on the first sign of intent (decision 016): the page works without them until then.
+export const handle: HydrationHandle = { hydrate: "intent" };
