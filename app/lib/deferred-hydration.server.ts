@@ -98,7 +98,7 @@ const BOOTSTRAP = `((start, startAt) => {
   if (startAt !== null) setTimeout(go, Math.max(0, startAt - performance.now()));
 })`;
 
-const MODULE_SCRIPT = /(<script type="module"[^>]*>)([\s\S]*?)(<\/script>)/;
+const MODULE_SCRIPT = /(<script\b[^>]*\btype="module"[^>]*>)([\s\S]*?)(<\/script>)/;
 const STATIC_IMPORT = /^\s*import\s+(?:\*\s+as\s+(\w+)\s+from\s+)?("[^"]+");?\s*$/gm;
 
 /**

@@ -16,7 +16,7 @@ import {
 } from "../../app/lib/exhibit-links";
 import { DESCRIPTION_LIMIT, paragraphs, truncateAtWord } from "../../app/lib/text";
 import { TIMING } from "../../app/lib/timing";
-import { expectNoSeriousA11yIssues } from "./helpers";
+import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -534,7 +534,7 @@ test.describe("pages served to visitors from the page cache", () => {
     for (let i = 0; i < 5 && again?.headers()["x-cache"] !== "HIT"; i++) again = await page.goto(exhibitPath(exhibit));
     expect(again?.headers()["x-cache"]).toBe("HIT");
     expect(again?.headers()["content-security-policy"]).toMatch(/script-src 'self' 'sha256-/);
-    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await waitForHydration(page);
     // A client-side navigation: the next page's data comes from a fetch, with no document reload.
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
     await page.getByTestId("back-link").click();
