@@ -5,7 +5,8 @@
  * modulepreload links are left out: the page load fetches no JavaScript. A small inline script
  * (BOOTSTRAP below, part of the same module script, so the CSP nonce or the page cache's hash
  * covers it) waits for the intent, and until React has hydrated it holds the clicks on
- * script-only buttons and the form submissions and replays them once React is there, and hands
+ * script-only buttons, double-clicks (a photo's zoom) and the form submissions and replays them
+ * once React is there, and hands
  * React what was typed before (React keeps typed values when it hydrates but does not tell the
  * page's state about them). If the scripts fail to load, held submissions go ahead natively.
  */
@@ -44,8 +45,12 @@ const BOOTSTRAP = `((start, startAt) => {
     if (settled) return;
     settled = true;
     removeEventListener("click", holdClick, true);
+    removeEventListener("dblclick", holdDoubleClick, true);
     removeEventListener("submit", holdSubmit, true);
-    for (const replay of held.splice(0)) replay();
+    // After React has rendered what typed() told it (its updates flush in a microtask).
+    void Promise.resolve().then(() => Promise.resolve()).then(() => {
+      for (const replay of held.splice(0)) replay();
+    });
   };
   const go = () => {
     if (begun) return;
@@ -54,16 +59,37 @@ const BOOTSTRAP = `((start, startAt) => {
     root.dataset.hydration = "loading";
     start().catch(() => {
       root.dataset.hydration = "failed";
+      removeEventListener("input", mute, true);
+      removeEventListener("change", mute, true);
       settle();
     });
   };
+  // React listens from its first moment of hydration but cannot yet update the page's state, and
+  // hydrating a field can reset what was typed into it: every edit until React is there is
+  // noted here (and kept from React), and typed() hands the last value of each field to React.
+  const edits = new Map();
+  const mute = (event) => {
+    event.stopImmediatePropagation();
+    const field = event.target;
+    if (field instanceof HTMLTextAreaElement || field instanceof HTMLInputElement) edits.set(field, field.type === "checkbox" || field.type === "radio" ? field.checked : field.value);
+  };
   const holdClick = (event) => {
+    if (event.target instanceof HTMLInputElement && (event.target.type === "checkbox" || event.target.type === "radio")) return mute(event);
     const button = event.target instanceof Element ? event.target.closest("button[type=button]") : null;
     if (!button || button.disabled) return;
     event.preventDefault();
     event.stopImmediatePropagation();
     go();
     if (!held.some((r) => r.button === button)) held.push(Object.assign(() => button.isConnected && button.click(), { button }));
+  };
+  const holdDoubleClick = (event) => {
+    const target = event.target;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    go();
+    const init = { bubbles: true, cancelable: true, composed: true, detail: event.detail, button: event.button, buttons: event.buttons };
+    for (const key of ["clientX", "clientY", "screenX", "screenY", "ctrlKey", "shiftKey", "altKey", "metaKey"]) init[key] = event[key];
+    held.push(() => target.isConnected && target.dispatchEvent(new MouseEvent("dblclick", init)));
   };
   const holdSubmit = (event) => {
     const form = event.target;
@@ -74,24 +100,34 @@ const BOOTSTRAP = `((start, startAt) => {
     held.push(() => form.isConnected && form.requestSubmit(submitter && submitter.form === form ? submitter : undefined));
   };
   const typed = () => {
-    for (const field of document.querySelectorAll("input, textarea")) {
-      const box = field.type === "checkbox" || field.type === "radio";
-      const key = box ? "checked" : "value";
-      const now = field[key];
-      if (now === (box ? field.defaultChecked : field.defaultValue)) continue;
+    for (const [field, was] of edits) {
+      if (!field.isConnected) continue;
+      if (typeof was === "boolean") {
+        // React's own setter records the other state; the click then sets it back and tells React.
+        field.checked = !was;
+        field.click();
+        continue;
+      }
       const proto = field instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-      field[key] = box ? field.defaultChecked : field.defaultValue;
-      Object.getOwnPropertyDescriptor(proto, key).set.call(field, now);
-      field.dispatchEvent(new Event(box ? "click" : "input", { bubbles: true }));
+      field.value = was === "" ? " " : "";
+      Object.getOwnPropertyDescriptor(proto, "value").set.call(field, was);
+      field.dispatchEvent(new Event("input", { bubbles: true }));
     }
+    edits.clear();
   };
   for (const type of intents) addEventListener(type, go, { capture: true, passive: true });
   addEventListener("click", holdClick, true);
+  addEventListener("input", mute, true);
+  addEventListener("change", mute, true);
+  addEventListener("dblclick", holdDoubleClick, true);
   addEventListener("submit", holdSubmit, true);
   new MutationObserver((_, observer) => {
     if (!root.dataset.hydrated) return;
     observer.disconnect();
     root.dataset.hydration = "done";
+    removeEventListener("input", mute, true);
+    removeEventListener("change", mute, true);
+    removeEventListener("click", holdClick, true);
     typed();
     settle();
   }).observe(root, { attributes: true, attributeFilter: ["data-hydrated"] });

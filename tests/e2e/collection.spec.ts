@@ -155,12 +155,12 @@ test.describe("home", () => {
     await expect(carousel).toHaveAttribute("data-selected", "0");
     await page.clock.runFor(200);
     await expect(carousel).toHaveAttribute("data-selected", "1");
+    await expect(carousel.getByRole("button", { name: "Show slide 2" })).toHaveAttribute("aria-current", "true");
     // And every 4000 ms after that.
     await page.clock.runFor(AUTOPLAY - 200);
     await expect(carousel).toHaveAttribute("data-selected", "1");
     await page.clock.runFor(200);
     await expect(carousel).toHaveAttribute("data-selected", "2");
-    await expect(carousel.getByRole("button", { name: "Show slide 2" })).toHaveAttribute("aria-current", "true");
   });
 
   test("hovering the carousel pauses autoplay", async ({ page }) => {
