@@ -16,6 +16,7 @@ import {
   type HandleErrorFunction,
 } from "react-router";
 import { StylesheetProvider } from "~/components/InlineStylesheet";
+import { deferHydration, hydrationPlan } from "~/lib/deferred-hydration.server";
 import { NonceProvider } from "~/components/nonce";
 // The built, minified stylesheet as text, in the server bundle only (the browser bundle never has it).
 import siteCss from "./app.css?inline";
@@ -49,6 +50,26 @@ class LowPriorityModulePreloads extends Transform {
   }
 }
 
+/**
+ * Holds the whole document and hands it on rewritten by `deferHydration` (a page whose scripts
+ * wait for the person's intent, decision 016). Such a page is small and rendered at once (its
+ * loaders have already run), so holding it back costs no visible time.
+ */
+class DeferredHydration extends Transform {
+  private text = "";
+  private readonly decoder = new StringDecoder("utf8");
+  constructor(private readonly startAtMs: number | null) {
+    super();
+  }
+  override _transform(chunk: Buffer | string, _encoding: BufferEncoding, done: TransformCallback) {
+    this.text += typeof chunk === "string" ? chunk : this.decoder.write(chunk);
+    done();
+  }
+  override _flush(done: TransformCallback) {
+    done(null, deferHydration(this.text + this.decoder.end(), this.startAtMs));
+  }
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -73,7 +94,8 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
-          const body = new LowPriorityModulePreloads();
+          const plan = hydrationPlan(request.method, routerContext);
+          const body = plan.defer ? new DeferredHydration(plan.startAtMs) : new LowPriorityModulePreloads();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
           resolve(

@@ -56,6 +56,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {/* The stylesheet is inline (decision 016): the first paint waits for no request. */}
         <InlineStylesheet />
+        {/* No paint of a half-received page (decision 016): parts of the header and the page's
+            text drawn before the rest of their line arrived moved when it did (layout shift). */}
+        <link rel="expect" href="#main-end" blocking="render" />
         <Meta />
         <Links />
       </head>
@@ -77,6 +80,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <main id="main" className="flex-1">
             {children}
           </main>
+          <div id="main-end" />
           <BottomMenu member={canSeeMemberContent(viewer)} signedIn={viewer !== null} shopUrl={shopUrl} />
           <SiteFooter />
         </AlertProvider>

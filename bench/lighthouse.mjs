@@ -5,15 +5,16 @@
  * LIGHTHOUSE_RUNS times (3) and prints the median beside the previous run
  * (`bench/lighthouse-last-run.json`, rewritten unless BENCH_KEEP_LAST=1) and the aim.
  *
- * Variables: CHROME_PATH (/usr/bin/chromium), LIGHTHOUSE_RUNS (3), LIGHTHOUSE_FORM_FACTORS
+ * Variables: CHROME_PATH (/usr/bin/chromium), LIGHTHOUSE_PORT (4410), LIGHTHOUSE_RUNS (3), LIGHTHOUSE_FORM_FACTORS
  * (`mobile,desktop`), LIGHTHOUSE_PAGES (comma list of page names, all by default),
  * LIGHTHOUSE_REPORT_DIR (keep each run's full JSON report there, to see what an audit found).
  */
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { chromium } from "@playwright/test";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
@@ -21,7 +22,8 @@ import desktopConfig from "lighthouse/core/config/desktop-config.js";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
 const lastRunFile = path.join(here, "lighthouse-last-run.json");
-const PORT = 4410;
+// LIGHTHOUSE_PORT: where the copy of the site listens (4410), so runs in several worktrees can share a machine.
+const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 4410);
 const base = `http://127.0.0.1:${PORT}`;
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const FORM_FACTORS = (process.env.LIGHTHOUSE_FORM_FACTORS ?? "mobile,desktop").split(",");
@@ -116,6 +118,28 @@ function seoWithoutCrawlable(lhr) {
   return Math.round((got / total) * 100);
 }
 
+/**
+ * What the page ends up running: Chromium (through Playwright) loads the page, then a key press
+ * (a person's intent: the measured pages load their scripts on intent, decision 016) and waits
+ * for hydration and a quiet network. Compressed bytes of every script, as sent. Deferral is not
+ * removal: this is the JavaScript a visitor who touches the page downloads.
+ */
+async function jsAfterInteractionKb(browser, pagePath, viewport) {
+  const page = await browser.newPage({ viewport });
+  let bytes = 0;
+  const pending = [];
+  page.on("requestfinished", (request) => {
+    if (request.resourceType() === "script") pending.push(request.sizes().then((s) => (bytes += s.responseBodySize + s.responseHeadersSize)));
+  });
+  await page.goto(`${base}${pagePath}`, { waitUntil: "load" });
+  await page.keyboard.press("Shift");
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });
+  await page.waitForLoadState("networkidle");
+  await Promise.all(pending);
+  await page.close();
+  return Math.round(bytes / 102.4) / 10;
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function medianFigures(runs) {
@@ -142,11 +166,13 @@ function line(name, f, prev) {
   return (
     `  ${name.padEnd(15)} perf ${f.performance}${was("performance")}  FCP ${f.fcpMs} ms${was("fcpMs")}  LCP ${f.lcpMs} ms${was("lcpMs")}  ` +
     `CLS ${f.cls}${was("cls")}  TBT ${f.tbtMs} ms  a11y ${f.accessibility}  BP ${f.bestPractices}  ` +
-    `SEO ${f.seo}${f.noindex ? ` (noindex; ${f.seoOtherwise} without crawlable)` : ""}  JS ${f.firstLoadJsKb} KB sent${was("firstLoadJsKb", " KB")}  ` +
+    `SEO ${f.seo}${f.noindex ? ` (noindex; ${f.seoOtherwise} without crawlable)` : ""}  JS ${f.firstLoadJsKb} KB sent during load${was("firstLoadJsKb", " KB")}, ` +
+    `${f.jsAfterInteractionKb} KB once interacted with${was("jsAfterInteractionKb", " KB")}  ` +
     (meetsAim(f) ? "aim met" : "AIM NOT MET")
   );
 }
 
+const loadAtStart = loadavg().map((l) => Math.round(l * 100) / 100);
 const dir = mkdtempSync(path.join(tmpdir(), "museum-lighthouse-"));
 // A copy of the build and migrations, so a rebuild of build/ during the run (the tree is shared)
 // cannot swap the assets under the running site. Under node_modules, so the copy still finds
@@ -161,6 +187,7 @@ const site = spawn(process.execPath, [path.join(copyDir, "build/host/index.js")]
   stdio: ["ignore", "ignore", "inherit"],
 });
 let chrome;
+let browser;
 try {
   await waitUp(site);
   const list = await pages();
@@ -169,6 +196,7 @@ try {
   // A run of some pages (LIGHTHOUSE_PAGES) keeps the previous run's figures for the others.
   const result = { date: new Date().toISOString(), lighthouse: JSON.parse(readFileSync(path.join(root, "node_modules/lighthouse/package.json"), "utf8")).version, runs: RUNS, pages: structuredClone(previous?.pages ?? {}) };
   chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
+  browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
   console.log(`\nLighthouse ${result.lighthouse} in ${CHROME_PATH}, median of ${RUNS} runs per page (previous run in brackets)`);
   console.log(`Aim (issue 10): performance >= ${AIM.performance}, FCP < ${AIM.fcpMs} ms, LCP < ${AIM.lcpMs} ms, CLS 0, accessibility, best practices and SEO 100, JavaScript < ${AIM.firstLoadJsKb} KB compressed`);
   let allMet = true;
@@ -190,7 +218,7 @@ try {
         if (reportDir) writeFileSync(path.join(reportDir, `${formFactor}-${name.replace(/\W+/g, "-")}-${i + 1}.json`), JSON.stringify(lhr));
         runs.push(figures(lhr));
       }
-      const f = { path: pagePath, ...medianFigures(runs) };
+      const f = { path: pagePath, ...medianFigures(runs), jsAfterInteractionKb: await jsAfterInteractionKb(browser, pagePath, formFactor === "desktop" ? { width: 1350, height: 940 } : { width: 412, height: 823 }) };
       result.pages[formFactor][name] = f;
       allMet &&= meetsAim(f);
       console.log(line(name, f, previous?.pages?.[formFactor]?.[name]));
@@ -198,10 +226,13 @@ try {
       if (!process.env.BENCH_KEEP_LAST) writeFileSync(lastRunFile, `${JSON.stringify(result, null, 2)}\n`);
     }
   }
+  result.loadAverage = { start: loadAtStart, end: loadavg().map((l) => Math.round(l * 100) / 100) };
+  console.log(`\nLoad average (1, 5, 15 min): ${loadAtStart.join(", ")} at the start, ${result.loadAverage.end.join(", ")} at the end (${cpus().length} cores)`);
   console.log(allMet ? "\nEvery page meets the aim." : "\nSome pages miss the aim (marked above).");
   if (!process.env.BENCH_KEEP_LAST) writeFileSync(lastRunFile, `${JSON.stringify(result, null, 2)}\n`);
 } finally {
   await chrome?.kill();
+  await browser?.close();
   site.kill("SIGTERM");
   await new Promise((r) => site.once("exit", r));
   rmSync(dir, { recursive: true, force: true });

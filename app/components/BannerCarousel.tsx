@@ -54,6 +54,13 @@ export function BannerCarousel({ slides, label, className, media, sizes = "100vw
     let api: EmblaCarouselType | undefined;
     let cancelled = false;
     const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    // The first turn comes 4000 ms after the banner was shown, not after the carousel started:
+    // on the page's first load its scripts wait for intent or for this timer (decision 016), and
+    // the banner has been on screen since the first paint. (Child effects run before the
+    // layout's, so the document is not yet marked hydrated during the first load.)
+    const firstLoad = !document.documentElement.dataset.hydrated;
+    const shownAt = firstLoad ? (performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0) : performance.now();
+    let firstTurn: ReturnType<typeof setTimeout> | undefined;
     void Promise.all([import("embla-carousel"), import("embla-carousel-autoplay")]).then(([{ default: EmblaCarousel }, { default: Autoplay }]) => {
       if (cancelled) return;
       const plugins = reducedMotion
@@ -61,6 +68,7 @@ export function BannerCarousel({ slides, label, className, media, sizes = "100vw
         : [
             Autoplay({
               delay: TIMING.carouselAutoplay,
+              playOnInit: false,
               stopOnMouseEnter: true,
               stopOnInteraction: false,
               // Hovering anywhere in the carousel, slide buttons included, pauses it.
@@ -70,9 +78,22 @@ export function BannerCarousel({ slides, label, className, media, sizes = "100vw
       api = EmblaCarousel(viewport, { loop: true }, plugins);
       api.on("select", () => setSelected(api!.selectedScrollSnap()));
       setEmbla(api);
+      if (reducedMotion) return;
+      const autoplay = api.plugins().autoplay;
+      firstTurn = setTimeout(
+        () => {
+          // Paused (hovered or focused) meanwhile: autoplay resumes when the pointer or focus leaves.
+          const section = sectionRef.current;
+          if (section?.matches(":hover, :focus-within") || autoplay?.isPlaying()) return;
+          api?.scrollNext();
+          autoplay?.play();
+        },
+        Math.max(0, TIMING.carouselAutoplay - (performance.now() - shownAt)),
+      );
     });
     return () => {
       cancelled = true;
+      clearTimeout(firstTurn);
       api?.destroy();
     };
   }, []);

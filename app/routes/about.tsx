@@ -1,6 +1,7 @@
 /** About (spec section 2): anchored sections with Back to Top links. */
 import { AboutText } from "~/content/AboutText";
 import { pageMeta } from "~/lib/meta";
+import type { HydrationHandle } from "~/lib/hydration";
 
 export default function About() {
   return (
@@ -14,3 +15,6 @@ export default function About() {
 export function meta() {
   return pageMeta("About", "Who we are, what our exhibits cover, who is eligible for the Hall of Fame, and how the museum began.");
 }
+
+// Scripts on the first sign of intent (decision 016): the page works without them until then.
+export const handle: HydrationHandle = { hydrate: "intent" };

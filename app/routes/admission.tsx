@@ -19,6 +19,7 @@ import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors } from "~/lib/use-form-errors";
 import { rateLimitedAnswer, redirectMembers } from "~/lib/guards.server";
 import { sessionCookie } from "../../server/accounts/session-cookie.server";
+import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ context }: Route.LoaderArgs) {
   redirectMembers(context);
@@ -161,3 +162,6 @@ export default function Admission({ loaderData }: Route.ComponentProps) {
 export function meta() {
   return pageMeta("Admission", "Buy your museum ticket: photos, full exhibit texts and biographies.");
 }
+
+// Scripts on the first sign of intent (decision 016): the page works without them until then.
+export const handle: HydrationHandle = { hydrate: "intent" };

@@ -5,6 +5,7 @@ import { categoryPath } from "~/lib/exhibit-links";
 import { namePagePath, notFoundUnless, requireId, softLoad } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
 import { seoMeta } from "~/lib/meta";
+import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const teamId = requireId(params.teamId);
@@ -42,3 +43,6 @@ export function meta({ loaderData }: Route.MetaArgs) {
     canonical,
   });
 }
+
+// Scripts on the first sign of intent (decision 016): the page works without them until then.
+export const handle: HydrationHandle = { hydrate: "intent" };

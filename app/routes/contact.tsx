@@ -18,6 +18,7 @@ import { postJson } from "~/lib/post-json";
 import { constraintErrors, useFormErrors, type FieldErrors } from "~/lib/use-form-errors";
 import { useHydrated } from "~/lib/use-hydrated";
 import { rateLimitedAnswer } from "~/lib/guards.server";
+import type { HydrationHandle } from "~/lib/hydration";
 
 type Result = { ok: boolean; message: string };
 
@@ -180,3 +181,6 @@ export default function Contact() {
 export function meta() {
   return pageMeta("Contact", "Write to the Pittsburgh Sports Museum: questions, items for the museum, corrections and nominations.");
 }
+
+// Scripts on the first sign of intent (decision 016): the page works without them until then.
+export const handle: HydrationHandle = { hydrate: "intent" };

@@ -3,6 +3,7 @@ import type { Route } from "./+types/enshrinee-exhibit";
 import { ExhibitPage, exhibitMeta } from "~/components/ExhibitPage";
 import { loadExhibitPage } from "~/lib/exhibit-page.server";
 import { notFoundUnless, requireId } from "~/lib/load.server";
+import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const enshrineeId = requireId(params.enshrineeID);
@@ -17,3 +18,6 @@ export default function EnshrineeExhibit({ loaderData }: Route.ComponentProps) {
 export function meta({ loaderData }: Route.MetaArgs) {
   return exhibitMeta(loaderData);
 }
+
+// Scripts on the first sign of intent (decision 016): the page works without them until then.
+export const handle: HydrationHandle = { hydrate: "intent" };

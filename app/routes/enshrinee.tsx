@@ -6,6 +6,7 @@ import { namePagePath, notFoundUnless, requireId } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
 import { seoMeta } from "~/lib/meta";
 import { truncateAtWord } from "~/lib/text";
+import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const id = requireId(params.enshrineeID);
@@ -33,3 +34,6 @@ export function meta({ loaderData }: Route.MetaArgs) {
     jsonLd: { "@type": "Person", name: enshrinee.fullName, givenName: enshrinee.firstName, familyName: enshrinee.lastName, url: canonical },
   });
 }
+
+// Scripts on the first sign of intent (decision 016): the page works without them until then.
+export const handle: HydrationHandle = { hydrate: "intent" };

@@ -4,6 +4,7 @@ import type { Route } from "./+types/enshrinees";
 import { enshrineePath } from "~/lib/exhibit-links";
 import { softLoad } from "~/lib/load.server";
 import { seoMeta } from "~/lib/meta";
+import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const enshrinees = await softLoad(context, "enshrinees", () => context.services.catalog.listEnshrinees(), []);
@@ -36,3 +37,6 @@ export function meta({ loaderData }: Route.MetaArgs) {
     canonical: loaderData?.canonical,
   });
 }
+
+// Scripts on the first sign of intent (decision 016): the page works without them until then.
+export const handle: HydrationHandle = { hydrate: "intent" };

@@ -2,6 +2,7 @@
 import type { Route } from "./+types/exhibit";
 import { ExhibitPage, exhibitMeta } from "~/components/ExhibitPage";
 import { loadExhibitPage } from "~/lib/exhibit-page.server";
+import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   return loadExhibitPage(context, params.exhibitId, { kind: "team" });
@@ -14,3 +15,6 @@ export default function Exhibit({ loaderData }: Route.ComponentProps) {
 export function meta({ loaderData }: Route.MetaArgs) {
   return exhibitMeta(loaderData);
 }
+
+// Scripts on the first sign of intent (decision 016): the page works without them until then.
+export const handle: HydrationHandle = { hydrate: "intent" };

@@ -5,6 +5,7 @@ import { favoriteStoryPath } from "~/lib/exhibit-links";
 import { softLoad } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
 import { seoMeta } from "~/lib/meta";
+import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const member = seesMemberContent(context);
@@ -34,3 +35,6 @@ export function meta({ loaderData }: Route.MetaArgs) {
     canonical: loaderData?.canonical,
   });
 }
+
+// Scripts on the first sign of intent (decision 016): the page works without them until then.
+export const handle: HydrationHandle = { hydrate: "intent" };

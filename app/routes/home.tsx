@@ -7,6 +7,8 @@ import type { Route } from "./+types/home";
 import { softLoad } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
 import { seoMeta, SITE_NAME } from "~/lib/meta";
+import type { HydrationHandle } from "~/lib/hydration";
+import { TIMING } from "~/lib/timing";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const v = context.viewer;
@@ -43,3 +45,6 @@ export function meta({ loaderData }: Route.MetaArgs) {
     },
   });
 }
+
+// Scripts on intent, or in time for the banner's first turn (decision 016).
+export const handle: HydrationHandle = { hydrate: { by: TIMING.carouselAutoplay } };

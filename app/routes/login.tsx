@@ -18,6 +18,7 @@ import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors } from "~/lib/use-form-errors";
 import { rateLimitedAnswer, redirectMembers } from "~/lib/guards.server";
 import { sessionCookie, sessionTokenFrom } from "../../server/accounts/session-cookie.server";
+import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   redirectMembers(context);
@@ -151,3 +152,6 @@ export default function Login({ loaderData }: Route.ComponentProps) {
 export function meta() {
   return pageMeta("Login", "Log in to your museum account.");
 }
+
+// Scripts on intent; at once after a logout, whose alert and scroll are timed (decision 016).
+export const handle: HydrationHandle = { hydrate: (data) => ((data as { loggedOut?: string | null } | undefined)?.loggedOut ? "now" : "intent") };

@@ -2,6 +2,7 @@
 import type { Route } from "./+types/privacy";
 import { PrivacyText } from "~/content/PrivacyText";
 import { pageMeta } from "~/lib/meta";
+import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { contactEmail: context.settings.contactEmail };
@@ -19,3 +20,6 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
 export function meta() {
   return pageMeta("Privacy Policy", "What personal information the museum website collects, why, and the choices you have.");
 }
+
+// Scripts on the first sign of intent (decision 016): the page works without them until then.
+export const handle: HydrationHandle = { hydrate: "intent" };

@@ -1,8 +1,10 @@
-/** Team page: headline, logo, Summary and description, buttons to categories with active exhibits. */import { TeamPage } from "~/components/TeamPage";
+/** Team page: headline, logo, Summary and description, buttons to categories with active exhibits. */
+import { TeamPage } from "~/components/TeamPage";
 import type { Route } from "./+types/team";
 import { teamPath } from "~/lib/exhibit-links";
 import { namePagePath, notFoundUnless, requireId, softLoad } from "~/lib/load.server";
 import { seoMeta } from "~/lib/meta";
+import type { HydrationHandle } from "~/lib/hydration";
 
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -24,3 +26,6 @@ export function meta({ loaderData }: Route.MetaArgs) {
   const { team, canonical } = loaderData;
   return seoMeta({ title: team.name, description: team.headline, canonical });
 }
+
+// Scripts on the first sign of intent (decision 016): the page works without them until then.
+export const handle: HydrationHandle = { hydrate: "intent" };

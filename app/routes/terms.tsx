@@ -3,6 +3,7 @@ import type { Route } from "./+types/terms";
 import { TermsText } from "~/content/TermsText";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/shared/money";
+import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const s = context.settings;
@@ -21,3 +22,6 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
 export function meta() {
   return pageMeta("Terms and Conditions", "The terms of use of the museum website and of its paid admission ticket.");
 }
+
+// Scripts on the first sign of intent (decision 016): the page works without them until then.
+export const handle: HydrationHandle = { hydrate: "intent" };

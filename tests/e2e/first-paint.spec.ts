@@ -3,12 +3,16 @@
  * measures (bench/lighthouse.mjs): the stylesheet is inline (no render-blocking request), the
  * home banner's first slide is preloaded in a size from its `srcset` and the hidden set fetches
  * nothing, the account forms load no large schema chunk, nothing shifts while the page loads,
- * client-side navigation and the page cache keep the styles, and axe stays clean.
+ * client-side navigation and the page cache keep the styles, and axe stays clean. The pages load
+ * no JavaScript until the person shows intent (or, on the home page, until the banner's first
+ * turn needs it), and what a person does before the scripts arrive still works.
  */
 import { gzipSync } from "node:zlib";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { expectNoSeriousA11yIssues } from "./helpers";
-import { favoriteStories, getJson, SCREENS } from "./visitor-helpers";
+import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
+import { favoriteStories, getJson, PHONE, SCREENS } from "./visitor-helpers";
+import { TIMING } from "../../app/lib/timing";
+import { SERVER_MESSAGES } from "../../app/shared/messages";
 
 /** Gzipped bytes of every script and modulepreload of a page's HTML, per file. */
 async function firstLoadScripts(request: APIRequestContext, html: string): Promise<Map<string, number>> {
@@ -40,20 +44,37 @@ async function pagesToMeasure(request: APIRequestContext): Promise<[string, stri
   ];
 }
 
-/** Sum of the layout shifts since the page started loading (what CLS adds up), after it settles. */
-async function layoutShift(page: Page): Promise<number> {
-  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
-  await page.waitForTimeout(500);
+/** Every layout shift since the page started loading, input or not, summed (stricter than CLS). */
+async function shiftSoFar(page: Page): Promise<number> {
   return page.evaluate(
     () =>
       new Promise<number>((resolve) => {
         let sum = 0;
         new PerformanceObserver((list) => {
-          for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) sum += e.value;
+          for (const e of list.getEntries() as (PerformanceEntry & { value: number })[]) sum += e.value;
         }).observe({ type: "layout-shift", buffered: true });
         setTimeout(() => resolve(sum), 100);
       }),
   );
+}
+
+/** The page's layout shift while it loads (no script yet) and then as it hydrates on intent. */
+async function layoutShift(page: Page): Promise<{ load: number; hydrated: number }> {
+  await page.waitForLoadState("load");
+  await page.waitForTimeout(300);
+  const load = await shiftSoFar(page);
+  await waitForHydration(page);
+  await page.waitForTimeout(300);
+  return { load, hydrated: await shiftSoFar(page) };
+}
+
+/** Scripts the page requested (paths), from the moment this is called. */
+function scriptRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "script") seen.push(new URL(r.url()).pathname);
+  });
+  return seen;
 }
 
 for (const { name: screen, viewport } of SCREENS) {
@@ -61,6 +82,7 @@ for (const { name: screen, viewport } of SCREENS) {
     test.use({ viewport });
 
     test("every page carries its stylesheet inline, loads no stylesheet, does not shift, and passes axe", async ({ page, request }) => {
+      test.setTimeout(120_000);
       const stylesheetRequests: string[] = [];
       page.on("request", (r) => {
         if (r.resourceType() === "stylesheet") stylesheetRequests.push(r.url());
@@ -75,10 +97,51 @@ for (const { name: screen, viewport } of SCREENS) {
         expect(inline?.[1].length ?? 0, `${name}: the stylesheet is inline`).toBeGreaterThan(10_000);
         // Styled from the first byte: the body has the site's background, not the browser's white.
         await expect(page.locator("body"), name).toHaveCSS("background-color", "oklch(0.985 0.001 106.423)");
-        expect(await layoutShift(page), `${name}: layout shift`).toBeLessThan(0.001);
+        const shift = await layoutShift(page);
+        expect(shift.load, `${name}: layout shift while loading`).toBe(0);
+        expect(shift.hydrated, `${name}: layout shift once hydrated`).toBe(0);
         await expectNoSeriousA11yIssues(page);
       }
       expect(stylesheetRequests).toEqual([]);
+    });
+
+    test("what a person does before the scripts arrive still works: a tap on a script button, a form typed and sent", async ({ page }) => {
+      // The scripts are held back until released, so every step below happens before hydration.
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      await page.route("**/assets/*.js", async (route) => {
+        await released;
+        await route.continue();
+      });
+      // The head holds the first paint until the page's main content is parsed (no partial line drawn).
+      const html = await (await page.goto("/login"))!.text();
+      expect(html).toMatch(/<link rel="expect" href="#main-end" blocking="render"\/>/);
+      expect(html).toMatch(/<\/main><div id="main-end"><\/div>/);
+      await page.getByLabel("Email address").fill("nobody@example.com");
+      await page.getByLabel("Password", { exact: true }).fill("wrong-password1");
+      await page.getByRole("button", { name: "Login Now" }).click();
+      await expect(page.locator("html")).toHaveAttribute("data-hydration", "loading");
+      release();
+      // The held submission went through the page's script: its message, the page kept, the email as typed.
+      await expect(page.getByTestId("alert-banner")).toHaveText(SERVER_MESSAGES.loginFailed);
+      await expect(page).toHaveURL(/\/login$/);
+      await expect(page.getByLabel("Email address")).toHaveValue("nobody@example.com");
+      if (screen === "phone") {
+        let releaseMenu!: () => void;
+        const menuReleased = new Promise<void>((r) => (releaseMenu = r));
+        await page.unroute("**/assets/*.js");
+        await page.route("**/assets/*.js", async (route) => {
+          await menuReleased;
+          await route.continue();
+        });
+        await page.goto("/about");
+        const menu = page.getByRole("button", { name: "Menu" });
+        await menu.click();
+        await expect(menu).toHaveAttribute("aria-expanded", "false");
+        releaseMenu();
+        // The tap is replayed once React is there: the menu opens.
+        await expect(menu).toHaveAttribute("aria-expanded", "true");
+      }
     });
 
     test("the home banner's first slide is preloaded from a srcset, in the size of the screen, and the hidden set loads nothing", async ({ page }) => {
@@ -101,7 +164,7 @@ for (const { name: screen, viewport } of SCREENS) {
       const slideImages = [...html.matchAll(/<div[^>]*aria-roledescription="slide"[^>]*>(<picture>[\s\S]*?<\/picture>|<img[^>]*>)/g)].map((m) => m[1]);
       expect(slideImages.length).toBeGreaterThan(2);
       expect(slideImages.filter((img) => img.startsWith("<img") && / src="/.test(img))).toEqual([]);
-      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      await waitForHydration(page);
       const visible = page.getByRole("region", { name: screen === "phone" ? "Featured" : "Featured (desktop)", exact: true });
       const hidden = page.getByRole("region", { name: screen === "phone" ? "Featured (desktop)" : "Featured", exact: true, includeHidden: true });
       const first = visible.locator("img").first();
@@ -126,7 +189,7 @@ for (const { name: screen, viewport } of SCREENS) {
         if (m.type() === "error") errors.push(m.text());
       });
       await page.goto("/");
-      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      await waitForHydration(page);
       await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
       if (screen === "phone") await page.getByRole("navigation", { name: "Bottom menu" }).getByRole("link", { name: /About/ }).click();
       else await page.getByRole("navigation", { name: "Main", exact: true }).getByRole("link", { name: "About", exact: true }).click();
@@ -140,35 +203,74 @@ for (const { name: screen, viewport } of SCREENS) {
       const cached = await request.get("/about");
       expect(await cached.text()).toContain('<style id="site-css">');
       await page.goto("/about");
-      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      await waitForHydration(page);
       await expect(page.locator("body")).toHaveCSS("background-color", "oklch(0.985 0.001 106.423)");
       expect(errors).toEqual([]);
     });
   });
 }
 
-test("first-load JavaScript: the account forms load no large schema chunk, and only the page's own code is preloaded", async ({ page, request }) => {
-  const homeHtml = await (await request.get("/")).text();
-  // The page paints without its scripts: they load after its own bytes (low priority).
-  const preloads = [...homeHtml.matchAll(/<link rel="modulepreload"[^>]*>/g)].map((m) => m[0]);
-  expect(preloads.length).toBeGreaterThan(3);
-  for (const link of preloads) expect(link).toContain('fetchPriority="low"');
-  const home = await firstLoadScripts(request, homeHtml);
-  const framework = total(new Map([...home].filter(([f]) => isFramework(f))));
-  // React DOM and React Router, the floor of every page (about 111 KB gzipped with React 19).
-  expect(framework).toBeLessThan(115 * 1024);
-  // The home page's own code, beyond the framework (the carousel loads after hydration).
-  expect(total(home) - framework).toBeLessThan(16 * 1024);
-  for (const path of ["/login", "/admission", "/contact", "/subscribe", "/password/request"]) {
+test("first-load JavaScript: none before intent on the measured pages; after it only the page's own code beside the framework, and no large schema chunk", async ({ page, request }) => {
+  const gzipped = async (file: string) => gzipSync(await (await request.get(file)).body(), { level: 9 }).length;
+  for (const [name, path] of await pagesToMeasure(request)) {
     const html = await (await request.get(path)).text();
+    // Nothing in the HTML fetches a script: no modulepreload, no script with an address.
+    expect(html, name).not.toMatch(/<link rel="modulepreload"|<script[^>]+\bsrc=/);
+    const scripts = scriptRequests(page);
+    await page.goto(path);
+    await page.waitForLoadState("load");
+    await page.waitForTimeout(name === "home" ? 500 : 1000);
+    expect(scripts, `${name}: scripts before intent`).toEqual([]);
+    await waitForHydration(page);
+    await page.waitForLoadState("networkidle");
+    const files = [...new Set(scripts)];
+    const own = files.filter((f) => !isFramework(f));
+    // After the intent: the framework and this page's modules only, no other route's.
+    expect(own.filter((f) => /\/assets\/(home|about|team|exhibit|enshrinees?|admission|login|contact|subscribe|search)-[A-Za-z0-9_-]{8}\.js$/.test(f)).length, name).toBeLessThanOrEqual(1);
+    if (["login", "admission", "contact"].includes(name)) {
+      // Zod classic was one 26 KB (gzipped) chunk on these pages; zod/mini's checks are about 8 KB.
+      for (const file of own) expect(await gzipped(file), `${name}: ${file}`).toBeLessThan(10 * 1024);
+    }
+    page.removeAllListeners("request");
+  }
+  // A page that hydrates at once (timers from its first moment) preloads its modules, at low priority.
+  for (const path of ["/subscribe", "/password/request"]) {
+    const html = await (await request.get(path)).text();
+    const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]*>/g)].map((m) => m[0]);
+    expect(preloads.length, path).toBeGreaterThan(3);
+    for (const link of preloads) expect(link).toContain('fetchPriority="low"');
     const scripts = await firstLoadScripts(request, html);
     const own = [...scripts].filter(([f]) => !isFramework(f));
-    // Zod classic was one 26 KB (gzipped) chunk on these pages; zod/mini's checks are about 8 KB.
     for (const [file, size] of own) expect(size, `${path}: ${file}`).toBeLessThan(10 * 1024);
     expect(total(new Map(own)), path).toBeLessThan(25 * 1024);
-    // No other route's module is preloaded.
-    expect(own.map(([f]) => f).filter((f) => /\/assets\/(home|about|team|exhibit|enshrinees?|admission|login|contact|subscribe|search)-[A-Za-z0-9_-]{8}\.js$/.test(f)).length, path).toBeLessThanOrEqual(1);
+    // React DOM and React Router, the floor of a hydrating page (about 111 KB gzipped with React 19).
+    expect(total(scripts) - total(new Map(own)), path).toBeLessThan(115 * 1024);
   }
-  await page.goto("/login");
-  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+});
+
+test("the home page fetches its scripts without intent in time for the banner's first turn, 4000 ms after it was shown", async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await page.addInitScript(() => {
+    const w = window as unknown as { __turns: number[] };
+    w.__turns = [];
+    new MutationObserver(() => {
+      const section = document.querySelector('section[aria-label="Featured"]');
+      if (section?.getAttribute("data-selected") === "1" && w.__turns.length === 0) w.__turns.push(performance.now());
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-selected"] });
+  });
+  const scripts = scriptRequests(page);
+  await page.goto("/");
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 10_000 });
+  expect(scripts.length).toBeGreaterThan(0);
+  const { turn, paint, started } = await page.evaluate(async () => {
+    const w = window as unknown as { __turns: number[] };
+    for (let i = 0; i < 100 && w.__turns.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    const firstScript = performance.getEntriesByType("resource").find((e) => e.name.includes("/assets/") && e.name.endsWith(".js"));
+    return { turn: w.__turns[0], paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0, started: firstScript?.startTime ?? 0 };
+  });
+  // The scripts waited (no intent came) until 2000 ms before the turn was due.
+  expect(started).toBeGreaterThanOrEqual(TIMING.carouselAutoplay - 2000 - 50);
+  // The first turn: 4000 ms after the banner was shown, not 4000 ms after the carousel started.
+  expect(turn - paint).toBeGreaterThanOrEqual(TIMING.carouselAutoplay - 50);
+  expect(turn - paint).toBeLessThan(TIMING.carouselAutoplay + 600);
 });

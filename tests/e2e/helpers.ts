@@ -10,6 +10,16 @@ export async function expectNoSeriousA11yIssues(page: Page) {
   ).toEqual([]);
 }
 
+/**
+ * Waits until React has hydrated the page. A page whose scripts wait for the person's intent
+ * (decision 016) gets one first: a Shift key press, as a person's first key would be (harmless
+ * on a page already running its scripts).
+ */
+export async function waitForHydration(page: Page) {
+  await page.keyboard.press("Shift");
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
 /** How far freezeClock jumps ahead before it stops the clock. */
 export const FREEZE_JUMP_MS = 1000;
 
@@ -19,7 +29,7 @@ export const FREEZE_JUMP_MS = 1000;
  * steps can no longer eat into a timer. Timers started after the freeze are measured exactly.
  */
 export async function freezeClock(page: Page) {
-  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await waitForHydration(page);
   const now = await page.evaluate(() => Date.now());
   await page.clock.pauseAt(now + FREEZE_JUMP_MS);
 }

@@ -6,11 +6,11 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { SEARCH_MESSAGES } from "../../app/lib/search";
-import { expectNoSeriousA11yIssues } from "./helpers";
+import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
 import { DESKTOP, memberViaApi, newPerson, PHONE } from "./visitor-helpers";
 
 async function hydrated(page: Page) {
-  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await waitForHydration(page);
 }
 
 /** The header's search field at this screen size (on a phone, behind the Search button). */

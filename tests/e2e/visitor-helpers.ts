@@ -6,7 +6,7 @@
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import type { EnshrineeSummary, EnshrineeView, ExhibitView } from "../../app/shared/catalog-types";
 import { MESSAGES } from "../../app/shared/messages";
-import { freezeClock } from "./helpers";
+import { freezeClock, waitForHydration } from "./helpers";
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1366, height: 900 };
@@ -95,9 +95,7 @@ export async function installClock(page: Page) {
 }
 export const freeze = freezeClock;
 
-export async function hydrated(page: Page) {
-  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
-}
+export const hydrated = waitForHydration;
 
 /** `target` is wholly on screen and not under the sticky top bar (navigation and alert). */
 export async function expectInClearView(page: Page, target: Locator) {
