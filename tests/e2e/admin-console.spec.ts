@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { expectNoSeriousA11yIssues } from "./helpers";
+import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
 import { firstLink, waitForMail } from "./mail-capture";
 
 const ADMIN_EMAIL = "e2e-admin@museum.example";
@@ -20,7 +20,7 @@ const TITLE = `The Console Drive ${stamp}`;
 
 async function setPasswordWithLink(page: Page, link: string, password: string) {
   await page.goto(link);
-  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await waitForHydration(page);
   await page.getByLabel("Enter your new password (8-16 characters)").fill(password);
   await page.getByLabel("Confirm your new password").fill(password);
   await page.getByRole("button", { name: "Submit Request" }).click();
@@ -29,7 +29,7 @@ async function setPasswordWithLink(page: Page, link: string, password: string) {
 
 async function signIn(page: Page, email: string, password: string, to: string) {
   await page.goto(`/login?redirectTo=${encodeURIComponent(to)}`);
-  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await waitForHydration(page);
   await page.getByLabel("Email address").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Login Now" }).click();
@@ -91,12 +91,12 @@ test("a curator invited by the first admin adds an exhibit with three photos in 
   // The rich-text editor's code loads on edit pages only.
   const editorLoaded = (page: Page) => page.evaluate(() => performance.getEntriesByType("resource").some((r) => /RichTextEditor/.test(r.name)));
   await curator.goto("/admin/exhibits");
-  await curator.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await waitForHydration(curator);
   expect(await editorLoaded(curator)).toBe(false);
 
   // The exhibit.
   await curator.goto("/admin/exhibits/new");
-  await curator.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await waitForHydration(curator);
   await curator.getByTestId("rich-text-editor").waitFor();
   expect(await editorLoaded(curator)).toBe(true);
   await expectNoSeriousA11yIssues(curator);
@@ -135,7 +135,7 @@ test("a curator invited by the first admin adds an exhibit with three photos in 
   await expect(curator.getByTestId("console-notice")).toHaveText("Photos uploaded.");
   const rows = curator.getByTestId("photo-row");
   await expect(rows).toHaveCount(3);
-  await curator.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await waitForHydration(curator);
   await expectNoSeriousA11yIssues(curator);
   const uploaded = await rows.evaluateAll((els) => els.map((el) => el.getAttribute("data-file")!));
 
@@ -233,7 +233,7 @@ test("staff preview an enshrinee's page before saving, as a visitor and as a mem
   await admin.locator(`table a[href^="/admin/enshrinees/"]`).first().click();
   await admin.waitForURL(/\/admin\/enshrinees\/[0-9a-f-]{36}$/);
   const editAddress = admin.url();
-  await admin.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await waitForHydration(admin);
   const savedName = await admin.getByLabel("Full name").inputValue();
   const draft = `A biography typed at ${stamp}, not saved.`;
   await admin.getByLabel("Biography (members only)").fill(draft);
