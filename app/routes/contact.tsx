@@ -16,7 +16,6 @@ import { BOTCHECK_MESSAGES, CONTACT_MESSAGES, CONTACT_SUBJECTS, VALIDATION } fro
 import { TIMING } from "~/lib/timing";
 import { postJson } from "~/lib/post-json";
 import { constraintErrors, useFormErrors, type FieldErrors } from "~/lib/use-form-errors";
-import { useHydrated } from "~/lib/use-hydrated";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import type { HydrationHandle } from "~/lib/hydration";
 
@@ -87,7 +86,6 @@ export default function Contact() {
   const { getToken } = useRecaptcha();
   const [result, setResult] = useState<Result | null>(null);
   const [sending, setSending] = useState(false);
-  const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
   const { errors, report, fix } = useFormErrors();
   /** The spec's message for a field the browser finds invalid; typing clears the mark. */
@@ -134,8 +132,10 @@ export default function Contact() {
       </div>
       {done ? null : (
         // Hidden, not removed, while sending: a failure brings back everything that was typed.
-        // Until the script runs, the browser's own checks guard the form (noValidate after that).
-        <fetcher.Form ref={formRef} method="post" noValidate={hydrated} hidden={sending} onSubmit={onSubmit} className="mt-6 grid gap-4 sm:grid-cols-2" data-testid="contact-form">
+        // Never the browser's own messages: a send before the scripts run is held and replayed
+        // once they do (decision 016, addendum), and checked then with the spec's messages;
+        // without scripts at all the server answers with them.
+        <fetcher.Form ref={formRef} method="post" noValidate hidden={sending} onSubmit={onSubmit} className="mt-6 grid gap-4 sm:grid-cols-2" data-testid="contact-form">
           <Honeypot />
           <TextField label="First name" name="firstName" autoComplete="given-name" required error={errors.firstName} {...check("firstName", VALIDATION.firstNameRequired)} />
           <TextField label="Last name" name="lastName" autoComplete="family-name" required error={errors.lastName} {...check("lastName", VALIDATION.lastNameRequired)} />
