@@ -18,12 +18,12 @@ import { quotedLine } from "../outbox/email-quoting";
 import { enqueue } from "../outbox/outbox";
 import { hashPassword, verifyPassword } from "./passwords";
 import type { SessionStore } from "./sessions";
+import { SITE_NAME } from "../../app/lib/meta";
 
 export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 const lower = (email: string) => email.trim().toLowerCase();
-const SIGNATURE = "Pittsburgh Sports Museum & Hall of Fame";
 
 export type EmailChangeRequest = { ok: true } | { ok: false; reason: "wrong_password" | "same_email" | "email_taken" | "no_account" };
 export type EmailChangeCheck =
@@ -108,7 +108,7 @@ export function createAccountSettings({ db, sessions, publicUrl, now = () => new
               "",
               "Until then the account keeps its old address. If you did not ask for this, ignore this email.",
               "",
-              SIGNATURE,
+              SITE_NAME,
             ].join("\n"),
           },
         }, now());
@@ -127,7 +127,7 @@ export function createAccountSettings({ db, sessions, publicUrl, now = () => new
               "If this was not you, sign in and change your password now, or reset it here:",
               `${publicUrl}/password/request`,
               "",
-              SIGNATURE,
+              SITE_NAME,
             ].join("\n"),
           },
         }, now());
@@ -181,7 +181,7 @@ export function createAccountSettings({ db, sessions, publicUrl, now = () => new
                 "",
                 "If this was not you, please contact us at once by replying to this email.",
                 "",
-                SIGNATURE,
+                SITE_NAME,
               ].join("\n"),
             },
           }, now());

@@ -21,6 +21,7 @@ import type { NewsletterService } from "../newsletter/newsletter-service";
 import { clientKey, createSlowDown, type SlowDownRule } from "../security/throttle";
 import { decoyHash, hashPassword, verifyPassword } from "./passwords";
 import type { SessionStore } from "./sessions";
+import { SITE_NAME } from "../../app/lib/meta";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
@@ -203,7 +204,7 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, timeZone, 
             "",
             "If you did not ask for this, you can ignore this email: your password stays the same.",
             "",
-            "Pittsburgh Sports Museum & Hall of Fame",
+            SITE_NAME,
           ].join("\n"),
         },
       }, now());

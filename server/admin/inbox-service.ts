@@ -10,6 +10,7 @@ import { quotedBlock, oneLine } from "../outbox/email-quoting";
 import { enqueue } from "../outbox/outbox";
 import { recordAudit, type Actor } from "./audit-log";
 import type { Saved } from "./collection-service";
+import { SITE_NAME } from "../../app/lib/meta";
 
 export const MESSAGE_STATUSES = ["new", "answered", "archived"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -78,7 +79,7 @@ export function createInbox({ db, museumEmail, now = () => new Date(), onEnqueue
               replyTo: museumEmail,
               purpose: "contact-reply",
               subject: `Re: ${oneLine(message.subject, 150)}`,
-              text: [body, "", "Pittsburgh Sports Museum & Hall of Fame", "", "You wrote:", "", quotedBlock(message.message)].join("\n"),
+              text: [body, "", SITE_NAME, "", "You wrote:", "", quotedBlock(message.message)].join("\n"),
             },
           },
           now(),

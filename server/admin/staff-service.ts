@@ -13,6 +13,7 @@ import { verifyPassword } from "../accounts/passwords";
 import { enqueue } from "../outbox/outbox";
 import { quotedLine } from "../outbox/email-quoting";
 import { recordAudit, type Actor } from "./audit-log";
+import { SITE_NAME } from "../../app/lib/meta";
 
 /** How long an invitation's (or the first admin's) one-time link stays valid. */
 export const INVITE_TTL_MS = 72 * 60 * 60_000;
@@ -138,7 +139,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
                 "",
                 `Then sign in and open ${publicUrl}/admin`,
                 "",
-                "Pittsburgh Sports Museum & Hall of Fame",
+                SITE_NAME,
               ].join("\n"),
             },
           },

@@ -9,9 +9,9 @@ import { formatPrice } from "../../app/shared/money";
 import type { gifts } from "../db/schema";
 import { quotedBlock, quotedLine } from "../outbox/email-quoting";
 import type { EmailJob } from "../outbox/outbox";
+import { SITE_NAME } from "../../app/lib/meta";
 
 type Gift = typeof gifts.$inferSelect;
-const SIGNATURE = "Pittsburgh Sports Museum & Hall of Fame";
 
 export function giftReceiptEmail(g: Gift, publicUrl: string): EmailJob {
   return {
@@ -36,7 +36,7 @@ export function giftReceiptEmail(g: Gift, publicUrl: string): EmailJob {
       "",
       `Visit the museum: ${publicUrl}/`,
       "",
-      SIGNATURE,
+      SITE_NAME,
     ].join("\n"),
   };
 }
@@ -62,7 +62,7 @@ export function giftEmail(g: Gift, link: string): EmailJob {
       "",
       `The link works once, until ${validUntil}.`,
       "",
-      SIGNATURE,
+      SITE_NAME,
     ].join("\n"),
   };
 }

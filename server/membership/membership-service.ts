@@ -16,6 +16,7 @@ import { paymentIncidents, payments, users } from "../db/schema";
 import { quotedLine } from "../outbox/email-quoting";
 import { enqueue } from "../outbox/outbox";
 import { addDays, paymentBuysTicket, ticketValidThrough } from "./ticket";
+import { SITE_NAME } from "../../app/lib/meta";
 
 export type PaymentIncidentKind = (typeof paymentIncidents.$inferInsert)["kind"];
 
@@ -126,7 +127,7 @@ export function createMembership({ db, ticketDays, priceCents, timeZone, publicU
               "",
               `Enjoy the museum: ${publicUrl}/`,
               "",
-              "Pittsburgh Sports Museum & Hall of Fame",
+              SITE_NAME,
             ]
               .filter((l) => l !== null)
               .join("\n"),

@@ -24,6 +24,7 @@ import type { Logger } from "../logger";
 import type { Mailer } from "../mail/mailer";
 import { quotedLine } from "../outbox/email-quoting";
 import type { EmailJob, ReminderJob } from "../outbox/outbox";
+import { SITE_NAME } from "../../app/lib/meta";
 
 export interface RemindersDeps {
   db: Database;
@@ -97,7 +98,7 @@ export function createReminders({ db, mailer, offsets, timeZone, publicUrl, secr
         "",
         "Thank you for being a member. See you in the galleries!",
         "",
-        "Pittsburgh Sports Museum & Hall of Fame",
+        SITE_NAME,
         "",
         "--",
         "You receive this reminder because your museum account has a ticket. To stop ticket reminders, open this link:",

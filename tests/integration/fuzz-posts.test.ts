@@ -11,6 +11,16 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
 
+/** The buyer and recipient of a gift: the form's fields, and the draft made in beforeAll. */
+const GIFT_PEOPLE = {
+  buyerFirstName: "Ada",
+  buyerLastName: "Lovelace",
+  buyerEmail: "ada@example.com",
+  recipientFirstName: "Charles",
+  recipientLastName: "Babbage",
+  recipientEmail: "charles@example.com",
+};
+
 const BASE = {
   firstName: "Ada",
   lastName: "Lovelace",
@@ -36,12 +46,7 @@ const BASE = {
   audience: "museum-newsletter",
   currentPassword: "correct-horse1",
   reminders: "off",
-  buyerFirstName: "Ada",
-  buyerLastName: "Lovelace",
-  buyerEmail: "ada@example.com",
-  recipientFirstName: "Charles",
-  recipientLastName: "Babbage",
-  recipientEmail: "charles@example.com",
+  ...GIFT_PEOPLE,
   deliverOn: new Date().toISOString().slice(0, 10),
   intent: "signup",
   emailOptIn: "on",
@@ -151,12 +156,7 @@ describe.each(drivers)("hostile POST bodies on %s", (kind) => {
     cookie = (await createSignedInAccount(server.services, { validThrough: dateFromToday(-3) })).cookie;
     await server.services.database.db.insert(gifts).values({
       id: GIFT_DRAFT_ID,
-      buyerFirstName: "Ada",
-      buyerLastName: "Lovelace",
-      buyerEmail: "ada@example.com",
-      recipientFirstName: "Charles",
-      recipientLastName: "Babbage",
-      recipientEmail: "charles@example.com",
+      ...GIFT_PEOPLE,
       deliverOn: dateFromToday(1),
       amountCents: 699,
       daysGranted: 120,

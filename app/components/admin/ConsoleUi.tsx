@@ -1,6 +1,6 @@
 /** Small building blocks shared by the console's pages: headings, notices, fields, buttons, pager. */
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 
 export function ConsoleHeading({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
   return (
@@ -106,6 +106,18 @@ export function DangerButton({ children, name, value }: { children: ReactNode; n
     <button type="submit" name={name} value={value} className="rounded border border-red-800 px-3 py-1 font-semibold text-red-800 hover:bg-red-50">
       {children}
     </button>
+  );
+}
+
+/** A Refund button posting `intent=refund` with the record's id under `field`; `what` names it for screen readers. */
+export function RefundForm({ field, id, what }: { field: string; id: string; what: string }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name={field} value={id} />
+      <DangerButton name="intent" value="refund">
+        Refund<span className="sr-only"> {what}</span>
+      </DangerButton>
+    </Form>
   );
 }
 

@@ -7,7 +7,7 @@
  */
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/gifts";
-import { ConsoleHeading, ConsoleNotice, DangerButton, Pager } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Pager, RefundForm } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { formatPrice } from "~/shared/money";
 import { uuidSchema } from "./console-schemas";
@@ -93,12 +93,7 @@ export default function Gifts({ loaderData }: Route.ComponentProps) {
               {g.redeemedAt ? ` · redeemed ${g.redeemedAt} UTC` : ""}
             </span>
             {g.refundable ? (
-              <Form method="post">
-                <input type="hidden" name="giftId" value={g.id} />
-                <DangerButton name="intent" value="refund">
-                  Refund<span className="sr-only"> the gift to {g.recipient}</span>
-                </DangerButton>
-              </Form>
+              <RefundForm field="giftId" id={g.id} what={`the gift to ${g.recipient}`} />
             ) : null}
           </li>
         ))}

@@ -6,7 +6,7 @@
 import { data, Form, Link, useActionData } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/member";
-import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Field, inputProps, PrimaryButton, RefundForm } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { fieldErrors, uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, requireRecentPassword, type ConsoleResult } from "./guard.server";
@@ -100,12 +100,7 @@ export default function Member({ loaderData }: Route.ComponentProps) {
               <strong>{p.status === "refunded" ? `refunded ${p.refundedAt} UTC` : "paid"}</strong>
             </span>
             {p.status === "succeeded" ? (
-              <Form method="post">
-                <input type="hidden" name="paymentId" value={p.id} />
-                <DangerButton name="intent" value="refund">
-                  Refund<span className="sr-only"> the payment of {p.createdAt}</span>
-                </DangerButton>
-              </Form>
+              <RefundForm field="paymentId" id={p.id} what={`the payment of ${p.createdAt}`} />
             ) : null}
           </li>
         ))}
