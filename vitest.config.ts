@@ -8,7 +8,9 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
     setupFiles: ["tests/setup/fail-on-console-error.ts"],
-    testTimeout: 30_000,
+    // Generous: opening PGlite and migrating takes seconds, and far longer on a busy 2-core machine;
+    // a test that hangs still fails.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     // Integration files each open their own databases; two workers match the machine.
     maxWorkers: 2,

@@ -22,7 +22,8 @@ describe("healthCheck", () => {
       const res = await fetch(s.url);
       expect(res.status).toBe(503);
       expect(await res.json()).toEqual({ status: "unavailable" });
-      expect(Date.now() - started).toBeLessThan(HEALTH_TIMEOUT_MS + 500);
+      // The margin allows a busy machine; without the limit the request would hang until fetch gives up.
+      expect(Date.now() - started).toBeLessThan(HEALTH_TIMEOUT_MS + 1500);
       expect(HEALTH_TIMEOUT_MS).toBeLessThan(2000);
     } finally {
       await s.close();
