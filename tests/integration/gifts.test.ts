@@ -121,6 +121,8 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain(VALIDATION.emailFormat);
     expect((await fetch(`${server.url}/gift/not-a-uuid/pay`)).status).toBe(404);
+    // Paying for a gift that does not exist: not found, like its page, and nothing is charged.
+    expect((await post(`/gift/${crypto.randomUUID()}/pay`, { ...CARD, attemptId: crypto.randomUUID() })).status).toBe(404);
   });
 
   it("emails the recipient on the delivery date, not before; a new account redeems it, and no other account can reuse the link", async () => {
