@@ -77,7 +77,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <SiteHeader viewer={viewer} shopUrl={shopUrl} />
             <AlertBanner />
           </div>
-          <main id="main" className="flex-1">
+          {/* Text people typed (a gift's message, a long address) wraps rather than widening the page. */}
+          <main id="main" className="flex-1 wrap-break-word">
             {children}
           </main>
           <div id="main-end" />

@@ -26,12 +26,13 @@ export function SiteHeader({ viewer, shopUrl }: { viewer: DisplayViewer | null; 
         </Link>
         <nav aria-label="Main" className="hidden md:block">
           <ul className="flex items-center gap-1">
+            {/* nowrap: in a crowded bar, Shop's hidden "(opens in a new tab)" broke onto a second line and lifted it above the others. */}
             {items.map((item) => (
               <li key={item.key}>
                 <NavLinkItem
                   item={item}
                   label={item.label}
-                  className="rounded px-3 py-2 font-semibold uppercase tracking-wide hover:bg-white/10 hover:text-gold"
+                  className="whitespace-nowrap rounded px-3 py-2 font-semibold uppercase tracking-wide hover:bg-white/10 hover:text-gold"
                 />
               </li>
             ))}

@@ -5,7 +5,7 @@
  * form again. The message is stored and emailed to the museum in one transaction.
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { data, useFetcher, useNavigate } from "react-router";
+import { data, useActionData, useFetcher, useNavigate } from "react-router";
 import type { Route } from "./+types/contact";
 import { AlertBox } from "~/components/AlertBanner";
 import { Honeypot, RecaptchaNotice, useRecaptcha } from "~/components/BotCheck";
@@ -82,6 +82,8 @@ type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 export default function Contact() {
   const fetcher = useFetcher<Result>();
+  // The action's answer to a form the browser posted itself (no scripts): rendered by the server.
+  const posted = useActionData<Result>();
   const navigate = useNavigate();
   const { getToken } = useRecaptcha();
   const [result, setResult] = useState<Result | null>(null);
@@ -122,13 +124,14 @@ export default function Contact() {
     }
   }
 
-  const done = (result ?? fetcher.data)?.ok === true;
+  const answer = result ?? fetcher.data ?? posted;
+  const done = answer?.ok === true;
   return (
     <section className="mx-auto max-w-2xl px-4 py-10">
       <h1 className="font-display text-4xl font-bold uppercase tracking-wide">Contact Us</h1>
       <div className="mt-4" aria-live="polite">
         {sending ? <Spinner label="Sending your message" /> : null}
-        {(result ?? fetcher.data) ? <AlertBox alert={{ type: (result ?? fetcher.data)!.ok ? "success" : "danger", message: (result ?? fetcher.data)!.message }} testId="contact-result" /> : null}
+        {answer ? <AlertBox alert={{ type: answer.ok ? "success" : "danger", message: answer.message }} testId="contact-result" /> : null}
       </div>
       {done ? null : (
         // Hidden, not removed, while sending: a failure brings back everything that was typed.

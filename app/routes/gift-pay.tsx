@@ -46,6 +46,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const attemptId = str("attemptId");
   if (!/^[0-9a-f-]{36}$/.test(attemptId)) return data<PaymentResult>({ status: "server_error", message: SERVER_MESSAGES.paymentServerError }, { status: 400 });
   const { gifts, payments } = context.services;
+  // An address that names no gift is not found, as its page is (not a card problem).
+  if (!(await gifts.get(giftId))) throw data(null, { status: 404 });
   if (str("intent") === "confirm") return answer(giftId, await gifts.confirm({ giftId, providerPaymentId: str("paymentIntentId") }));
   const card = paymentMethodFromForm(str, payments.provider);
   if ("refused" in card) return card.refused;

@@ -254,7 +254,7 @@ export const paymentIncidents = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     provider: text("provider", { enum: ["test", "stripe"] }).notNull(),
     providerPaymentId: text("provider_payment_id").notNull(),
-    kind: text("kind", { enum: ["amount_mismatch", "unknown_account"] }).notNull(),
+    kind: text("kind", { enum: ["amount_mismatch", "unknown_account", "unknown_gift"] }).notNull(),
     details: jsonb("details").notNull(),
     createdAt: createdAt(),
     resolvedAt: timestamp("resolved_at", { withTimezone: true }),

@@ -100,7 +100,17 @@ export function createGifts({ db, provider, stripe, priceCents, ticketDays, time
         .returning();
       if (!gift) {
         const [existing] = await tx.select({ paymentId: gifts.providerPaymentId }).from(gifts).where(eq(gifts.id, giftId));
-        return { paid: existing?.paymentId === p.providerPaymentId, queued: false };
+        if (!existing) {
+          // The draft is gone (housekeeping purges drafts left unpaid for a week) while its card
+          // was charged: staff refund it from the incident.
+          await tx
+            .insert(paymentIncidents)
+            .values({ provider: provider.kind, providerPaymentId: p.providerPaymentId, kind: "unknown_gift", details: { giftId, amountCents: p.amountCents, currency: p.currency }, createdAt: now() })
+            .onConflictDoNothing();
+          logger.warn({ gift: giftId, payment: p.providerPaymentId }, "gift payment recorded for staff: the gift draft no longer exists");
+          return { paid: false, refused: true, queued: false };
+        }
+        return { paid: existing.paymentId === p.providerPaymentId, queued: false };
       }
       await enqueue(tx, { kind: "email", payload: giftReceiptEmail(gift, publicUrl) }, now());
       const due = startOfDayIn(gift.deliverOn, timeZone);
@@ -108,7 +118,7 @@ export function createGifts({ db, provider, stripe, priceCents, ticketDays, time
       return { paid: true, queued: true };
     });
     if (done.queued) onEnqueued?.();
-    return { paid: done.paid };
+    return { paid: done.paid, refused: "refused" in done ? done.refused : undefined };
   }
 
   async function outcomeOf(giftId: string, p: PaidWith): Promise<PaymentOutcome> {

@@ -38,6 +38,14 @@ export const BODY_LIMITS: readonly BodyRule[] = [
   // Stripe signs the raw body; its events are a few kilobytes.
   { name: "Stripe webhook", matches: (p) => p === "/api/stripe/webhook", maxBytes: 512 * KB, types: ["application/json"] },
   { name: "JSON API", matches: (p) => p.startsWith("/api/"), maxBytes: 64 * KB, types: ["application/json"] },
+  // The reminders' one-click unsubscribe (RFC 8058): mail providers post `List-Unsubscribe=One-Click`
+  // as multipart/form-data (what the RFC asks of them) or urlencoded; a few hundred bytes.
+  {
+    name: "one-click unsubscribe",
+    matches: (p) => /^\/email\/unsubscribe(?:\.data)?$/.test(p),
+    maxBytes: 8 * KB,
+    types: ["application/x-www-form-urlencoded", "multipart/form-data"],
+  },
   // Page forms: the longest field is a 5,000-character contact message (at most ~45 KB encoded).
   // Pages that take files have their own, larger multipart rule above this one.
   { name: "page form", matches: () => true, maxBytes: 64 * KB, types: ["application/x-www-form-urlencoded"] },

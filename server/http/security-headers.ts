@@ -1,8 +1,12 @@
 /**
  * Security headers for every answer: helmet's set with a strict Content-Security-Policy (a
  * per-request nonce for scripts; outside origins only for Stripe and reCAPTCHA when they are
- * configured), HSTS on an https PUBLIC_URL, and a Permissions-Policy that turns off the
- * browser features the site never uses.
+ * configured), HSTS on an https PUBLIC_URL, a Permissions-Policy that turns off the
+ * browser features the site never uses, and `Referrer-Policy: same-origin`: no other site learns
+ * which page someone came from (tokens are in some of its addresses), while a form the browser
+ * posts by itself (no script yet, or none at all) carries the page's own Origin. Under helmet's
+ * default, no-referrer, that Origin is `null`, and React Router refuses such an action as a
+ * forgery ("Bad Request"): every form failed without JavaScript.
  */
 import type { RequestHandler, Response } from "express";
 import helmet from "helmet";
@@ -73,6 +77,7 @@ export function securityHeaders(config: Config, { csp }: { csp: boolean }): Requ
         }
       : false,
     hsts: https,
+    referrerPolicy: { policy: "same-origin" },
     crossOriginEmbedderPolicy: false,
   });
   return [nonce, headers];

@@ -2,7 +2,10 @@
  * Housekeeping: deletes what has stopped meaning anything, on a schedule, so no table grows
  * forever: expired sessions, rate-limit counters past their reset time, used or expired
  * password reset tokens, outbox jobs delivered more than a week ago (dead letters after 30
- * days), and Stripe webhook event ids after 30 days (Stripe stops retrying after three).
+ * days), Stripe webhook event ids after 30 days (Stripe stops retrying after three), and gift
+ * ticket drafts never paid for 7 days (decision 018): the names and addresses of a buyer and a
+ * recipient kept for a payment that did not come. A card charged for a draft purged meanwhile
+ * is recorded for staff as a payment incident (gifts/gift-service.ts), never lost.
  *
  * Safe with several instances: a run takes a transaction-scoped advisory lock with
  * pg_try_advisory_xact_lock, and an instance that does not get it skips the run (another one
@@ -21,7 +24,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "../db/client";
 import { queryRows } from "../db/client";
-import { outbox, passwordResetTokens, processedWebhookEvents, rateLimits, sessions } from "../db/schema";
+import { gifts, outbox, passwordResetTokens, processedWebhookEvents, rateLimits, sessions } from "../db/schema";
 import type { Logger } from "../logger";
 import type { Reminders } from "../membership/reminders";
 
@@ -37,6 +40,8 @@ export const RETENTION = {
   deadOutboxMs: 30 * DAY,
   /** Stripe retries an event for up to three days; its id is needed only that long. */
   webhookEventsMs: 30 * DAY,
+  /** A gift's details wait this long for their payment; the buyer who comes back later starts again. */
+  unpaidGiftDraftMs: 7 * DAY,
 } as const;
 const BATCH = 5_000;
 
@@ -47,6 +52,8 @@ export interface HousekeepingCounts {
   outboxDelivered: number;
   outboxDead: number;
   webhookEvents: number;
+  /** Gift ticket drafts never paid. */
+  giftDrafts: number;
   /** Expiry reminders queued in the outbox. */
   reminders: number;
 }
@@ -104,6 +111,7 @@ export function createHousekeeping({ database, logger, now = () => new Date(), r
         outboxDelivered: await purge(tx, sql`${outbox}`, sql`${outbox.status} = 'done' and ${outbox.doneAt} <= ${before(RETENTION.deliveredOutboxMs)}`),
         outboxDead: await purge(tx, sql`${outbox}`, sql`${outbox.status} = 'dead' and ${outbox.createdAt} <= ${before(RETENTION.deadOutboxMs)}`),
         webhookEvents: await purge(tx, sql`${processedWebhookEvents}`, sql`${processedWebhookEvents.processedAt} <= ${before(RETENTION.webhookEventsMs)}`),
+        giftDrafts: await purge(tx, sql`${gifts}`, sql`${gifts.status} = 'unpaid' and ${gifts.createdAt} <= ${before(RETENTION.unpaidGiftDraftMs)}`),
         reminders: reminders ? await reminders.queueDue(tx) : 0,
       } satisfies HousekeepingCounts;
     });

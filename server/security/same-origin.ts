@@ -12,9 +12,9 @@ export function sameOriginOnly(publicUrl: string, exemptPaths: string[] = []): R
   return (req, res, next) => {
     if (SAFE.has(req.method) || exemptPaths.includes(req.path)) return next();
     const site = req.get("sec-fetch-site");
-    // A browser that sends Fetch Metadata says itself whether the page was ours. It is the only
-    // word for a plain form post (no JavaScript): with our Referrer-Policy: no-referrer such a
-    // post carries `Origin: null` even from our own page.
+    // A browser that sends Fetch Metadata says itself whether the page was ours. (A plain form
+    // post from our page carries our Origin too, under Referrer-Policy: same-origin; it carried
+    // `Origin: null` under no-referrer, which React Router's own check refuses.)
     if (site === "same-origin") return next();
     const origin = req.get("origin");
     const own = `${req.protocol}://${req.get("host")}`;

@@ -67,3 +67,25 @@ test("an unpaid account on a phone finds My Account and Log Out in the menu", as
   await menu.getByRole("button", { name: "Log Out" }).click();
   await expect(page).toHaveURL(/\/login$/);
 });
+
+test("on a desktop the top bar's links stand on one line for a member and for an unpaid account, Shop included", async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  const centres = async () =>
+    // Where each link's words are drawn (its first line box), not its list item's box.
+    page.getByRole("navigation", { name: "Main" }).getByRole("listitem").evaluateAll((items) => items.map((li) => {
+      const r = li.querySelector("a, button")!.getClientRects()[0];
+      return Math.round(r.top + r.height / 2);
+    }));
+  await memberViaApi(page, newPerson("Nina"));
+  await page.goto("/about");
+  const member = await centres();
+  expect(member.length).toBeGreaterThan(4);
+  const spread = (ys: number[]) => Math.max(...ys) - Math.min(...ys);
+  expect(spread(member), `centres ${member.join(", ")}`).toBeLessThanOrEqual(2);
+
+  await page.context().clearCookies();
+  await signUpViaApi(page, newPerson("Otto"));
+  await page.goto("/about");
+  const unpaid = await centres();
+  expect(spread(unpaid), `centres ${unpaid.join(", ")}`).toBeLessThanOrEqual(2);
+});

@@ -7,7 +7,7 @@ import { expect, test } from "@playwright/test";
 import { SERVER_MESSAGES } from "../../app/shared/messages";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { readAllMail } from "./mail-capture";
-import { DESKTOP, hydrated, memberViaApi, newPerson } from "./visitor-helpers";
+import { DESKTOP, hydrated, memberViaApi, newPerson, payWithTestCard } from "./visitor-helpers";
 
 test("a member renews from the account page and the ticket extends from its current end", async ({ page }) => {
   await page.setViewportSize(DESKTOP);
@@ -27,11 +27,7 @@ test("a member renews from the account page and the ticket extends from its curr
   expect(next).toBeTruthy();
   await expectNoSeriousA11yIssues(page);
   await hydrated(page);
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByLabel("Expiration date").fill("12/40");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByLabel("ZIP code").fill("15212");
-  await page.getByRole("button", { name: "Authorize Payment" }).click();
+  await payWithTestCard(page);
   await expect(page.getByTestId("alert-banner")).toContainText(SERVER_MESSAGES.paymentSuccess);
 
   await page.goto("/account");

@@ -8,7 +8,7 @@ import { expect, test } from "@playwright/test";
 import { GIFT_MESSAGES } from "../../app/shared/gift-schemas";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { firstLink, waitForMail } from "./mail-capture";
-import { DESKTOP, hydrated, newPerson } from "./visitor-helpers";
+import { DESKTOP, hydrated, newPerson, payWithTestCard, PHONE } from "./visitor-helpers";
 
 test("a visitor gives a ticket; the recipient redeems the emailed link by signing up, once", async ({ page, browser }) => {
   test.setTimeout(120_000);
@@ -37,17 +37,9 @@ test("a visitor gives a ticket; the recipient redeems the emailed link by signin
   await expect(page).toHaveURL(/\/gift\/[0-9a-f-]{36}\/pay$/);
   await expect(page.getByTestId("gift-summary")).toContainText(`for ${friend.firstName} ${friend.lastName}. We will email it to ${friend.email} on `);
   await expectNoSeriousA11yIssues(page);
-  await page.getByLabel("Card number").fill("4000 0000 0000 0002");
-  await page.getByLabel("Expiration date").fill("12/40");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByLabel("ZIP code").fill("15212");
-  await page.getByRole("button", { name: "Authorize Payment" }).click();
+  await payWithTestCard(page, "4000 0000 0000 0002");
   await expect(page.getByTestId("form-outcome")).toContainText("declined");
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByLabel("Expiration date").fill("12/40");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByLabel("ZIP code").fill("15212");
-  await page.getByRole("button", { name: "Authorize Payment" }).click();
+  await payWithTestCard(page);
   await expect(page).toHaveURL(/\/gift\/sent\?gift=/);
   await expect(page.getByTestId("gift-sent")).toContainText(GIFT_MESSAGES.paid);
   await expectNoSeriousA11yIssues(page);
@@ -82,4 +74,34 @@ test("a visitor gives a ticket; the recipient redeems the emailed link by signin
   await page.goto(link);
   await expect(page.getByTestId("form-outcome")).toHaveText(GIFT_MESSAGES.linkRedeemed);
   await theirs.close();
+});
+
+test("on a phone, a long unbroken message and a long address stay inside the screen on every gift page", async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize(PHONE);
+  const buyer = newPerson("Lena");
+  // A long address (a 64-character local part, the most an address may have) and a message
+  // with a word longer than the screen is wide: each must wrap, not widen the page.
+  const friendEmail = `${"l".repeat(50)}${Date.now()}@example.com`;
+  const word = "Pittsburgh".repeat(12);
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(new Date());
+  const drafted = await page.request.post("/gift", {
+    form: { buyerFirstName: buyer.firstName, buyerLastName: buyer.lastName, buyerEmail: buyer.email, recipientFirstName: "Lou", recipientLastName: "Long", recipientEmail: friendEmail, message: `Enjoy! ${word}`, deliverOn: today },
+    maxRedirects: 0,
+  });
+  expect(drafted.status()).toBe(302);
+  const payPath = drafted.headers().location;
+  const fitsTheScreen = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+  await page.goto(payPath);
+  await expect(page.getByTestId("gift-summary")).toContainText(friendEmail);
+  await fitsTheScreen();
+  await payWithTestCard(page);
+  await expect(page.getByTestId("gift-sent")).toContainText(GIFT_MESSAGES.paid);
+  await fitsTheScreen();
+
+  const gift = await waitForMail(friendEmail, "You have been given");
+  await page.goto(firstLink(gift.text).replace(/^https?:\/\/[^/]+/, ""));
+  await expect(page.getByText(word)).toBeVisible();
+  await fitsTheScreen();
 });

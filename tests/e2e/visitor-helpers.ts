@@ -126,3 +126,12 @@ export async function expectAlertInView(page: Page, message: string) {
   await expect(banner).toHaveAttribute("role", "alert");
   await expect(banner).toBeInViewport({ ratio: 1 });
 }
+
+/** Fills the test-mode card form (a card number from the README's list) and presses Authorize Payment. */
+export async function payWithTestCard(page: Page, cardNumber = "4242 4242 4242 4242") {
+  await page.getByLabel("Card number").fill(cardNumber);
+  await page.getByLabel("Expiration date").fill("12/40");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByLabel("ZIP code").fill("15212");
+  await page.getByRole("button", { name: "Authorize Payment" }).click();
+}

@@ -11,7 +11,7 @@ import { calendarDateIn } from "~/shared/access";
 import { longDate } from "~/components/account/ticket-words";
 import { GIFT_MESSAGES } from "~/shared/gift-schemas";
 import { SERVER_MESSAGES, VALIDATION } from "~/shared/messages";
-import { auditLog, gifts, outbox, users } from "../../server/db/schema";
+import { auditLog, gifts, outbox, paymentIncidents, users } from "../../server/db/schema";
 import type { EmailJob } from "../../server/outbox/outbox";
 import { LIMIT_TIERS, tierFor } from "../../server/security/limits";
 import { availableDrivers } from "../helpers/databases";
@@ -121,6 +121,8 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain(VALIDATION.emailFormat);
     expect((await fetch(`${server.url}/gift/not-a-uuid/pay`)).status).toBe(404);
+    // Paying for a gift that does not exist: not found, like its page, and nothing is charged.
+    expect((await post(`/gift/${crypto.randomUUID()}/pay`, { ...CARD, attemptId: crypto.randomUUID() })).status).toBe(404);
   });
 
   it("emails the recipient on the delivery date, not before; a new account redeems it, and no other account can reuse the link", async () => {
@@ -214,6 +216,22 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
     const someone = await createSignedInAccount(server.services, { firstName: "Ezra" });
     expect((await post(`/gift/redeem/${token}`, { intent: "redeem" }, someone.cookie)).status).toBe(410);
     expect(await validThrough(someone.userId)).toBeNull();
+  });
+
+  it("housekeeping purges a draft left unpaid for a week; a payment arriving for it afterwards is kept for staff, not lost", async () => {
+    const draft = await post("/gift", details());
+    const payPath = draft.headers.get("location")!;
+    const id = payPath.split("/")[2];
+    await db().update(gifts).set({ createdAt: new Date(clock - 8 * DAY) }).where(eq(gifts.id, id));
+    const run = await server.services.housekeeping.runOnce();
+    expect(run.ran && run.counts.giftDrafts).toBeGreaterThanOrEqual(1);
+    expect(await db().select().from(gifts).where(eq(gifts.id, id))).toHaveLength(0);
+    expect((await fetch(`${server.url}${payPath}`)).status).toBe(404);
+    // Stripe's webhook (or a 3-D Secure confirmation) for a card charged just before the purge.
+    const providerPaymentId = `pi_purged_${crypto.randomUUID()}`;
+    expect(await server.services.gifts.markPaid(id, { providerPaymentId, amountCents: 699, currency: "usd", cardBrand: "visa", cardLast4: "4242" })).toMatchObject({ paid: false, refused: true });
+    const [incident] = await db().select().from(paymentIncidents).where(eq(paymentIncidents.providerPaymentId, providerPaymentId));
+    expect(incident).toMatchObject({ kind: "unknown_gift", details: { giftId: id } });
   });
 
   it("a refund revokes an unredeemed gift (its link stops working, or it is never sent) and takes a redeemed gift's days back", async () => {

@@ -1,13 +1,14 @@
 /**
  * Housekeeping (issue 9) on both databases: expired sessions, spent rate-limit counters, used or
- * expired reset tokens, delivered outbox jobs past a week (dead ones past 30 days) and old
- * webhook event ids are deleted, everything else stays; one instance at a time runs it.
+ * expired reset tokens, delivered outbox jobs past a week (dead ones past 30 days), old webhook
+ * event ids and gift drafts left unpaid for a week are deleted, everything else stays; one
+ * instance at a time runs it.
  */
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, queryRows, type Database } from "../../server/db/client";
-import { outbox, passwordResetTokens, processedWebhookEvents, rateLimits, sessions, users } from "../../server/db/schema";
+import { gifts, outbox, passwordResetTokens, processedWebhookEvents, rateLimits, sessions, users } from "../../server/db/schema";
 import { createHousekeeping, HOUSEKEEPING_LOCK_ID } from "../../server/jobs/housekeeping";
 import { createLogger } from "../../server/logger";
 import { availableDrivers, openTestDatabase, type TestDatabase } from "../helpers/databases";
@@ -28,14 +29,14 @@ describe.each(drivers)("housekeeping on %s", (kind) => {
   });
   afterAll(() => database?.drop());
 
-  async function keys(table: typeof sessions | typeof rateLimits | typeof passwordResetTokens | typeof outbox | typeof processedWebhookEvents, column: string) {
+  async function keys(table: typeof sessions | typeof rateLimits | typeof passwordResetTokens | typeof outbox | typeof processedWebhookEvents | typeof gifts, column: string) {
     const rows = await queryRows<{ k: string }>(db(), sql`select ${sql.raw(column)} as k from ${table} order by 1`);
     return rows.map((r) => r.k);
   }
 
   /** One row of each kind that must go, and one of each that must stay. */
   async function seed() {
-    for (const t of [sessions, rateLimits, passwordResetTokens, outbox, processedWebhookEvents]) await db().delete(t);
+    for (const t of [sessions, rateLimits, passwordResetTokens, outbox, processedWebhookEvents, gifts]) await db().delete(t);
     await db().delete(users);
     const [user] = await db().insert(users).values({ firstName: "Ada", lastName: "Fan", email: "ada@example.com", passwordHash: "x" }).returning({ id: users.id });
     await db().insert(sessions).values([
@@ -67,13 +68,33 @@ describe.each(drivers)("housekeeping on %s", (kind) => {
       job("dead-10-days", "dead", ago(10 * DAY), null),
       job("pending-40-days", "pending", ago(40 * DAY), null),
     ]);
+    const gift = (label: string, status: "unpaid" | "paid", createdAt: Date) => ({
+      buyerUserId: user.id,
+      buyerFirstName: "Ada",
+      buyerLastName: "Fan",
+      buyerEmail: "ada@example.com",
+      recipientFirstName: "Ray",
+      recipientLastName: "Friend",
+      recipientEmail: "ray@example.com",
+      message: label,
+      deliverOn: "2027-01-01",
+      status,
+      amountCents: 699,
+      daysGranted: 120,
+      createdAt,
+    });
+    await db().insert(gifts).values([
+      gift("draft-8-days", "unpaid", ago(8 * DAY)),
+      gift("draft-6-days", "unpaid", ago(6 * DAY)),
+      gift("paid-60-days", "paid", ago(60 * DAY)),
+    ]);
     await db().insert(processedWebhookEvents).values([
       { eventId: "evt_old", type: "payment_intent.succeeded", processedAt: ago(31 * DAY) },
       { eventId: "evt_recent", type: "payment_intent.succeeded", processedAt: ago(DAY) },
     ]);
   }
 
-  const expectedCounts = { sessions: 1, rateLimits: 2, passwordResetTokens: 2, outboxDelivered: 1, outboxDead: 1, webhookEvents: 1, reminders: 0 };
+  const expectedCounts = { sessions: 1, rateLimits: 2, passwordResetTokens: 2, outboxDelivered: 1, outboxDead: 1, webhookEvents: 1, giftDrafts: 1, reminders: 0 };
 
   async function expectOnlyKeepersLeft() {
     expect(await keys(sessions, "token_hash")).toEqual(["session-live"]);
@@ -81,6 +102,8 @@ describe.each(drivers)("housekeeping on %s", (kind) => {
     expect(await keys(passwordResetTokens, "token_hash")).toEqual(["token-live"]);
     expect(await keys(outbox, "payload->>'label'")).toEqual(["dead-10-days", "delivered-yesterday", "pending-40-days"]);
     expect(await keys(processedWebhookEvents, "event_id")).toEqual(["evt_recent"]);
+    // A draft unpaid for 6 days may still be paid; a paid gift stays whatever its age.
+    expect(await keys(gifts, "message")).toEqual(["draft-6-days", "paid-60-days"]);
   }
 
   beforeEach(seed);
@@ -90,7 +113,7 @@ describe.each(drivers)("housekeeping on %s", (kind) => {
     expect(await housekeeping.runOnce()).toEqual({ ran: true, counts: expectedCounts });
     await expectOnlyKeepersLeft();
     // Nothing left to do: a second run deletes nothing.
-    expect(await housekeeping.runOnce()).toEqual({ ran: true, counts: { sessions: 0, rateLimits: 0, passwordResetTokens: 0, outboxDelivered: 0, outboxDead: 0, webhookEvents: 0, reminders: 0 } });
+    expect(await housekeeping.runOnce()).toEqual({ ran: true, counts: { sessions: 0, rateLimits: 0, passwordResetTokens: 0, outboxDelivered: 0, outboxDead: 0, webhookEvents: 0, giftDrafts: 0, reminders: 0 } });
   });
 
   it("runs on its schedule after start() and stops cleanly", async () => {
@@ -120,7 +143,7 @@ describe.each(drivers)("housekeeping on %s", (kind) => {
         createHousekeeping({ database: database.handle, logger, now: () => now }).runOnce(),
         createHousekeeping({ database: other, logger, now: () => now }).runOnce(),
       ]);
-      const total = { sessions: 0, rateLimits: 0, passwordResetTokens: 0, outboxDelivered: 0, outboxDead: 0, webhookEvents: 0, reminders: 0 };
+      const total = { sessions: 0, rateLimits: 0, passwordResetTokens: 0, outboxDelivered: 0, outboxDead: 0, webhookEvents: 0, giftDrafts: 0, reminders: 0 };
       for (const run of runs) if (run.ran) for (const [k, v] of Object.entries(run.counts)) total[k as keyof typeof total] += v;
       expect(total).toEqual(expectedCounts);
       await expectOnlyKeepersLeft();

@@ -265,6 +265,22 @@ describe.each(drivers)("ticket reminders on %s", (kind) => {
     expect(await server.services.reminders.remindersOn(other.userId)).toBe(true);
   });
 
+  it("takes the one-click POST as multipart/form-data too, the encoding RFC 8058 asks mail providers to use", async () => {
+    const a = await member("2027-02-14");
+    await runOn("2027-01-31");
+    const link = onServer(/^<(.+)>$/.exec(remindersTo(a.email)[0].listUnsubscribe ?? "")![1]);
+    const body = new FormData();
+    body.append("List-Unsubscribe", "One-Click");
+    const res = await fetch(link, { method: "POST", body });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain(ACCOUNT_MESSAGES.unsubscribed);
+    expect(await server.services.reminders.remindersOn(a.userId)).toBe(false);
+    // Still a small body: anything larger is refused before it is read.
+    const big = new FormData();
+    big.append("List-Unsubscribe", "x".repeat(100_000));
+    expect((await fetch(link, { method: "POST", body: big })).status).toBe(413);
+  });
+
   it("turns reminders off and on from the account page", async () => {
     onDay("2027-02-20");
     const a = await member("2027-03-14");
