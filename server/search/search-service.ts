@@ -14,6 +14,9 @@
  *
  * Each search is one transaction on one connection that turns sequential scans off for its own
  * statements (LOCAL): a broad query would otherwise read every stored text instead of the index.
+ * It turns PostgreSQL's JIT compilation off too: a member's ranking counts, in the planner's
+ * estimate, a look-up of the text per hit (made only for few hits), which put a broad search above
+ * `jit_above_cost`, and compiling took longer (about 90 ms) than the search.
  */
 import { sql, type SQL } from "drizzle-orm";
 import { enshrineePath, exhibitPath } from "../../app/lib/exhibit-links";
@@ -233,11 +236,11 @@ export function createSearch(db: Database) {
 
   const emptyAnswer = emptySearchAnswer;
 
-  /** Runs `fn` in a transaction with the search's LOCAL setting. */
+  /** Runs `fn` in a transaction with the search's LOCAL settings. */
   function inSearchTransaction<T>(fn: (tx: Database) => Promise<T>): Promise<T> {
     return db.transaction(async (tx) => {
       const t = tx as unknown as Database;
-      await t.execute(sql`select set_config('enable_seqscan', 'off', true)`);
+      await t.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);
       return fn(t);
     });
   }
