@@ -16,7 +16,7 @@
 //
 // Variables: BENCH_SEARCHES (400 per viewer), BENCH_SUGGESTIONS (600), BENCH_DATABASE
 // (pglite | postgres | both; default both when PostgreSQL is reachable), BENCH_EXHIBITS (10000),
-// BENCH_ENSHRINEES (2000).
+// BENCH_ENSHRINEES (2000), BENCH_SEARCH_PORT (4530: the port the site listens on).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -31,7 +31,7 @@ import { cpuNs, servingPids } from "./service-time.mjs";
 import { collectionFrame, compactSearchDocuments, generateCollection, insertCollection } from "./generate-collection.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const PORT = 4530;
+const PORT = Number(process.env.BENCH_SEARCH_PORT ?? 4530);
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 400);
 const SUGGESTIONS = Number(process.env.BENCH_SUGGESTIONS ?? 600);
@@ -172,7 +172,8 @@ async function prepare(kind, dataDir) {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
-function get(pathAndQuery, cookie) {
+/** A GET timed to its last byte; asked again once if the server had closed the kept-alive socket meanwhile. */
+function get(pathAndQuery, cookie, retried = false) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = request({ host: "127.0.0.1", port: PORT, path: pathAndQuery, agent, headers: cookie ? { cookie } : {} }, (res) => {
@@ -181,7 +182,10 @@ function get(pathAndQuery, cookie) {
       res.on("end", () => resolve({ status: res.statusCode, ms: performance.now() - started, body: Buffer.concat(chunks).toString() }));
       res.on("error", reject);
     });
-    req.on("error", reject);
+    req.on("error", (error) => {
+      if (!retried && req.reusedSocket && error.code === "ECONNRESET") resolve(get(pathAndQuery, cookie, true));
+      else reject(error);
+    });
     req.end();
   });
 }

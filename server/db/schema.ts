@@ -15,6 +15,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
@@ -437,6 +438,12 @@ export const searchDocuments = pgTable(
     suggestVector: tsvector("suggest_vector")
       .notNull()
       .generatedAlwaysAs(sql`to_tsvector('simple', lower(museum_unaccent(title || ' ' || alt_title)))`),
+    /**
+     * The document's filter values (kind, teams, category, decade, favorite story) as one number,
+     * a row of `search_facet_groups`, set by a trigger (drizzle/0012): facet counts group the hits
+     * by this one integer instead of by five values, one of them an array.
+     */
+    facetGroup: integer("facet_group").notNull(),
   },
   (t) => [
     // fastupdate off: PGlite runs no autovacuum, so a pending list would only grow and slow every search.
@@ -444,6 +451,25 @@ export const searchDocuments = pgTable(
     index("search_documents_member_idx").using("gin", t.memberVector).with({ fastupdate: false }),
     index("search_documents_suggest_words_idx").using("gin", t.suggestVector).with({ fastupdate: false }),
   ],
+);
+
+/**
+ * Each combination of filter values that a search document has or had (a few thousand at a real
+ * museum's scale): what `search_documents.facet_group` points to. Rows are only added (by the
+ * trigger that sets `facet_group`); one no document uses any more is never counted, since counts
+ * come from the documents.
+ */
+export const searchFacetGroups = pgTable(
+  "search_facet_groups",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind", { enum: ["exhibit", "enshrinee"] }).notNull(),
+    teamIds: uuid("team_ids").array().notNull(),
+    categoryId: uuid("category_id"),
+    decade: integer("decade"),
+    favoriteStory: boolean("favorite_story").notNull(),
+  },
+  (t) => [unique("search_facet_groups_values_key").on(t.kind, t.teamIds, t.categoryId, t.decade, t.favoriteStory).nullsNotDistinct()],
 );
 
 /**

@@ -14,6 +14,9 @@
  *
  * Each search is one transaction on one connection that turns sequential scans off for its own
  * statements (LOCAL): a broad query would otherwise read every stored text instead of the index.
+ * It turns PostgreSQL's JIT compilation off too: a member's ranking counts, in the planner's
+ * estimate, a look-up of the text per hit (made only for few hits), which put a broad search above
+ * `jit_above_cost`, and compiling took longer (about 90 ms) than the search.
  */
 import { sql, type SQL } from "drizzle-orm";
 import { enshrineePath, exhibitPath } from "../../app/lib/exhibit-links";
@@ -79,12 +82,15 @@ function filterConditions(filters: SearchFilters, except?: FacetKey): SQL {
   return parts.length ? sql.join(parts, sql` and `) : sql`true`;
 }
 
-/** The order of results over rows named `t` (ties by id: stable, and no text to compare or carry). */
-function orderBy(sort: SearchRequest["sort"], t: string): SQL {
-  const r = sql.raw(t);
-  if (sort === "year") return sql`${r}.year asc nulls last, ${r}.id`;
-  if (sort === "year-desc") return sql`${r}.year desc nulls last, ${r}.id`;
-  return sql`${r}.score desc, ${r}.year asc nulls last, ${r}.id`;
+/**
+ * The order of results over rows named `t`, or over a select list's own columns without `t`
+ * (ties by id: stable, and no text to compare or carry).
+ */
+function orderBy(sort: SearchRequest["sort"], t?: string): SQL {
+  const r = sql.raw(t ? `${t}.` : "");
+  if (sort === "year") return sql`${r}year asc nulls last, ${r}id`;
+  if (sort === "year-desc") return sql`${r}year desc nulls last, ${r}id`;
+  return sql`${r}score desc, ${r}year asc nulls last, ${r}id`;
 }
 
 /** Splits ts_headline's output (marked with the private-use markers) into plain and matched runs. */
@@ -142,28 +148,33 @@ function facetsFrom(rows: PipelineRow["facets"], filters: SearchFilters): Search
 
 export function createSearch(db: Database) {
   /**
-   * Facets, total and one page of results over the hits `h` (id, kind, team_ids, category_id,
-   * decade, favorite_story, year, score), in one statement.
+   * Facets, total and one page of results over the hits `h` (id, facet_group, year and, sorted
+   * by relevance, the vector ranked), in one statement. `score` ranks the rows of `h` named `h`.
    */
-  async function runPipeline(tx: Database, hits: SQL, request: SearchRequest, snippet: SQL): Promise<PipelineRow> {
+  async function runPipeline(tx: Database, hits: SQL, request: SearchRequest, score: SQL | null, snippet: SQL): Promise<PipelineRow> {
     const { filters } = splitRequest(request);
     const all = filterConditions(filters);
     const others = (key: FacetKey) => filterConditions(filters, key);
+    const filtered = Object.values(filters).some((v) => v !== undefined);
 
     const offset = (request.page - 1) * SEARCH_LIMITS.pageSize;
     const [row] = await queryRows<PipelineRow>(
       tx,
       sql`
       with h as materialized (${hits}),
-      -- One pass over the hits: how many share each combination of the filtered values. The
-      -- total and every facet are summed from these few groups (named h, as the filters expect).
+      -- The hits grouped by their combination of filter values (one integer per document, decision
+      -- 014), then those few combinations read: the total and every facet are summed from them
+      -- (named h, as the filters expect).
       g as materialized (
-        select h.kind, h.team_ids, h.category_id, h.decade, h.favorite_story, count(*)::int as n
-        from h group by 1, 2, 3, 4, 5
+        select f.kind, f.team_ids, f.category_id, f.decade, f.favorite_story, f.id as facet_group, x.n
+        from (select h.facet_group, count(*)::int as n from h group by h.facet_group) x
+        join search_facet_groups f on f.id = x.facet_group
       ),
+      -- Only the hits the filters keep are ranked and sorted.
       page as (
-        select h.id, h.score, h.year from h where ${all}
-        order by ${orderBy(request.sort, "h")}
+        select h.id, h.year${score ? sql`, ${score} as score` : sql``} from h
+        ${filtered ? sql`where h.facet_group in (select h.facet_group from g h where ${all})` : sql``}
+        order by ${orderBy(request.sort)}
         limit ${SEARCH_LIMITS.pageSize} offset ${offset}
       )
       select
@@ -182,8 +193,9 @@ export function createSearch(db: Database) {
             from g h where ${others("type")} group by h.kind
           union all
           select 'team', t.id::text, t.name, t.sort_order, x.n::int
-            from (select u.team_id, sum(h.n) as n from g h, unnest(h.team_ids) as u(team_id)
-                  where ${others("team")} group by u.team_id) x
+            from (select u.team_id, sum(u.n) as n
+                  from (select unnest(h.team_ids) as team_id, h.n from g h where ${others("team")}) u
+                  group by u.team_id) x
             join teams t on t.id = x.team_id
           union all
           select 'category', c.id::text, c.category_name, c.sort_order, x.n::int
@@ -224,11 +236,11 @@ export function createSearch(db: Database) {
 
   const emptyAnswer = emptySearchAnswer;
 
-  /** Runs `fn` in a transaction with the search's LOCAL setting. */
+  /** Runs `fn` in a transaction with the search's LOCAL settings. */
   function inSearchTransaction<T>(fn: (tx: Database) => Promise<T>): Promise<T> {
     return db.transaction(async (tx) => {
       const t = tx as unknown as Database;
-      await t.execute(sql`select set_config('enable_seqscan', 'off', true)`);
+      await t.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);
       return fn(t);
     });
   }
@@ -254,19 +266,21 @@ export function createSearch(db: Database) {
     const tsquery = sql`websearch_to_tsquery(${TS_CONFIG}, ${q})`;
     // Gating: a visitor's words are looked for in the public words only.
     const vector = member ? sql.raw("d.member_vector") : sql.raw("d.public_vector");
-    // Ranked on the public words (titles and names above team and category). A member's answer
-    // of few matches is ranked on the whole weighted text, which means reading each text.
-    let score = sql`ts_rank(d.public_vector, ${tsquery})`;
-    if (member) {
-      const [{ few }] = await queryRows<{ few: boolean }>(
-        tx,
-        sql`select count(*) <= ${FULL_TEXT_RANK_LIMIT} as few
-            from (select 1 from search_documents d where ${vector} @@ ${tsquery} limit ${FULL_TEXT_RANK_LIMIT + 1}) x`,
-      );
-      if (few) score = sql`ts_rank(d.member_vector, ${tsquery})`;
+    // Ranked (only when sorted by relevance, and only the hits the filters keep) on the public
+    // words: titles and names above team and category. A member's answer of few matches is ranked
+    // on the whole weighted text, which means reading each text, hence only then.
+    const relevance = request.sort === "relevance";
+    let score: SQL | null = null;
+    if (relevance) {
+      score = sql`ts_rank(h.public_vector, ${tsquery})`;
+      if (member) {
+        score = sql`case when (select count(*) from h) <= ${FULL_TEXT_RANK_LIMIT}
+          then ts_rank((select d.member_vector from search_documents d where d.id = h.id), ${tsquery})
+          else ${score} end`;
+      }
     }
     const hits = sql`
-      select d.id, d.kind, d.team_ids, d.category_id, d.decade, d.favorite_story, d.year, ${score} as score
+      select d.id, d.facet_group, d.year${relevance ? sql`, d.public_vector` : sql``}
       from search_documents d
       where ${vector} @@ ${tsquery}`;
     // Gating: only a member's answer quotes the text. ts_headline parses all the text it is given,
@@ -280,7 +294,7 @@ export function createSearch(db: Database) {
     const snippet = member
       ? sql`ts_headline(${TS_CONFIG}, ${window}, ${tsquery}, ${`StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_END}, MaxWords=30, MinWords=15`})`
       : sql`null`;
-    return runPipeline(tx, hits, request, snippet);
+    return runPipeline(tx, hits, request, score, snippet);
   }
 
   return {

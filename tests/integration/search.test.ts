@@ -5,10 +5,11 @@
  * counts, pages and sorting, suggestions, edits searchable at once, the page cache leaving search
  * alone, the search rate limit, and odd or hostile input answered without a 5xx.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CategoryView, TeamView } from "~/shared/catalog-types";
 import { SEARCH_LIMITS, SEARCH_MESSAGES, type SearchAnswer, type Suggestion } from "~/lib/search";
+import { queryRows } from "../../server/db/client";
 import { enshrineeExhibits, enshrinees, exhibits, teams } from "../../server/db/schema";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount, dateFromToday } from "../helpers/fixtures";
@@ -256,6 +257,46 @@ describe.each(drivers)("search on %s", (kind) => {
       const inCategory = await search(`${q("pittsburgh")}&category=${category.value}`);
       expect(inCategory.total).toBe(category.count);
       expect(inCategory.results.every((r) => r.category?._id === category.value)).toBe(true);
+    });
+
+    it("counts every value of a broad search as the documents do, for visitors and members, and counts a moved exhibit at once", async () => {
+      const db = server.services.database.db;
+      // The counts read straight from the search documents, one value at a time.
+      const trueCounts = async (member: boolean) => {
+        const vector = sql.raw(member ? "member_vector" : "public_vector");
+        const rows = await queryRows<{ facet: string; value: string; count: number }>(
+          db,
+          sql`with h as (select * from search_documents where ${vector} @@ websearch_to_tsquery('museum_search', 'pittsburgh'))
+              select 'type' as facet, kind as value, count(*)::int as count from h group by kind
+              union all select 'team', t::text, count(*)::int from h, unnest(team_ids) as t group by t
+              union all select 'category', category_id::text, count(*)::int from h where category_id is not null group by category_id
+              union all select 'decade', decade::text, count(*)::int from h where decade is not null group by decade
+              union all select 'favoriteStory', 'true', count(*)::int from h where favorite_story having count(*) > 0`,
+        );
+        return rows.map((r) => `${r.facet}=${r.value}:${r.count}`).sort();
+      };
+      const shown = (answer: SearchAnswer) =>
+        Object.entries(answer.facets)
+          .flatMap(([facet, values]) => values.map((v) => `${facet}=${v.value}:${v.count}`))
+          .sort();
+      expect(shown(await search(q("pittsburgh")))).toEqual(await trueCounts(false));
+      const asMember = await search(q("pittsburgh"), member);
+      expect(asMember.total).toBeGreaterThan((await search(q("pittsburgh"))).total);
+      expect(shown(asMember)).toEqual(await trueCounts(true));
+
+      // Moved to another category and a decade no exhibit of that category has: counted there at once.
+      const [before] = await db.select().from(exhibits).where(eq(exhibits.id, EXHIBIT_ID));
+      const category = allCategories.at(-1)!._id;
+      await db.update(exhibits).set({ categoryId: category, year: 1893 }).where(eq(exhibits.id, EXHIBIT_ID));
+      try {
+        const moved = await search(`${q("pittsburgh")}&category=${category}&decade=1890`, member);
+        expect(moved.results.map((r) => r._id)).toContain(EXHIBIT_ID);
+        expect(moved.facets.decade).toContainEqual({ value: "1890", label: "1890s", count: moved.total });
+        expect(shown(await search(q("pittsburgh"), member))).toEqual(await trueCounts(true));
+      } finally {
+        await db.update(exhibits).set({ categoryId: before.categoryId, year: before.year }).where(eq(exhibits.id, EXHIBIT_ID));
+      }
+      expect(shown(await search(q("pittsburgh"), member))).toEqual(await trueCounts(true));
     });
 
     it("pages through the results without overlap and says when a page is past the end", async () => {
