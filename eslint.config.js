@@ -35,5 +35,20 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // An effect's return value is its cleanup: `useEffect(() => el.scrollIntoView())` hands React
+    // whatever the call returns (Chromium's scroll methods now return a Promise), and React then
+    // calls it on the next render: "... is not a function" and the error page (issue 10).
+    files: ["app/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.name=/^use(Layout|Insertion)?Effect$/] > ArrowFunctionExpression[expression=true]:not([body.type=/FunctionExpression$/])",
+          message: "Give the effect a block body: an effect may return only its cleanup function.",
+        },
+      ],
+    },
+  },
   { files: ["**/*.{js,mjs}"], languageOptions: { globals: globals.node } },
 );

@@ -5,6 +5,7 @@
  * paid once, by its payment. Then on to /gift/sent.
  */
 import { randomUUID } from "node:crypto";
+import { useMemo } from "react";
 import { data, Form, redirect, useFetcher, useNavigation } from "react-router";
 import type { Route } from "./+types/gift-pay";
 import { Outcome } from "~/components/account/AccountForm";
@@ -66,13 +67,15 @@ export default function GiftPay({ loaderData: l, actionData }: Route.ComponentPr
   const fetcher = useFetcher<PaymentPageResult>();
   const navigation = useNavigation();
   const result = actionData && "message" in actionData ? actionData : fetcher.data && "message" in fetcher.data ? fetcher.data : undefined;
+  // One object per answer, so the alert scrolls into view once per refusal.
+  const refusal = useMemo(() => (result ? { ok: false, message: result.message } : undefined), [result]);
   return (
     <section className="mx-auto max-w-xl px-4 py-10">
       <h1 className="font-display text-3xl font-bold uppercase tracking-wide">Your card will be charged {l.price}</h1>
       <p className="mt-4 text-lg" data-testid="gift-summary">
         {`A gift ticket of ${l.days} days for ${l.recipient}. We will email it to ${l.recipientEmail} on ${l.deliverOn}.`}
       </p>
-      {result ? <Outcome outcome={{ ok: false, message: result.message }} /> : null}
+      <Outcome outcome={refusal} />
       {l.testMode ? (
         <Form method="post" noValidate className="mt-6 space-y-4 rounded-lg border-2 border-dashed border-gold-dark bg-white p-5" data-testid="test-card-form">
           <p className="font-semibold text-gold-deep">Test mode: no card is charged</p>

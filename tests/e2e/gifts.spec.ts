@@ -30,6 +30,7 @@ test("a visitor gives a ticket; the recipient redeems the emailed link by signin
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page.getByTestId("form-outcome")).toHaveText(GIFT_MESSAGES.recipientEmailRequired);
   await expect(page.getByLabel("Recipient's email address")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Recipient's email address")).toBeFocused();
   await page.getByLabel("Recipient's email address").fill(friend.email);
   await page.getByLabel("Message (optional)").fill("Go Steelers!\nEnjoy the museum.");
   await page.getByRole("button", { name: "Continue to payment" }).click();
@@ -39,6 +40,7 @@ test("a visitor gives a ticket; the recipient redeems the emailed link by signin
   await expectNoSeriousA11yIssues(page);
   await payWithTestCard(page, "4000 0000 0000 0002");
   await expect(page.getByTestId("form-outcome")).toContainText("declined");
+  await expect(page.getByTestId("form-outcome")).toBeInViewport();
   await payWithTestCard(page);
   await expect(page).toHaveURL(/\/gift\/sent\?gift=/);
   await expect(page.getByTestId("gift-sent")).toContainText(GIFT_MESSAGES.paid);

@@ -3,9 +3,10 @@
  * outcome of the last submission as a status or an alert, and a plain POST form that works
  * before (and without) JavaScript.
  */
-import type { ReactNode } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { useEffect, useRef, type ReactNode, type RefObject } from "react";
+import { Form, Link, useActionData, useNavigation } from "react-router";
 import { SubmitButton } from "~/components/FormFields";
+import { focusField } from "~/lib/use-form-errors";
 
 export interface FormOutcome {
   ok: boolean;
@@ -30,22 +31,43 @@ export function AccountFormPage({ title, intro, children }: { title: string; int
 
 /** The outcome of the last submission: a polite status on success, an alert otherwise. */
 export function Outcome({ outcome }: { outcome: FormOutcome | undefined }) {
+  const alert = useRef<HTMLParagraphElement>(null);
+  // A refusal (a declined card, a spent link) is scrolled to where the person is looking; a form
+  // that marks a field then moves focus there (its effect runs after this one).
+  useEffect(() => {
+    alert.current?.scrollIntoView({ block: "nearest" });
+  }, [outcome]);
   if (!outcome?.message) return null;
   return outcome.ok ? (
     <p role="status" className="mt-4 rounded border border-green-700 bg-green-50 p-3 font-semibold text-green-900" data-testid="form-outcome">
       {outcome.message}
     </p>
   ) : (
-    <p role="alert" className="mt-4 rounded border border-red-700 bg-red-50 p-3 font-semibold text-red-900" data-testid="form-outcome">
+    <p ref={alert} role="alert" className="mt-4 rounded border border-red-700 bg-red-50 p-3 font-semibold text-red-900" data-testid="form-outcome">
       {outcome.message}
     </p>
   );
 }
 
+/**
+ * Where the person looks after a refused submission: focus on the first field marked invalid
+ * (the alert itself scrolls into view, for refusals no field is to blame for).
+ */
+function useFocusOnRefusal(form: RefObject<HTMLFormElement | null>) {
+  const outcome = useActionData() as FormOutcome | undefined;
+  useEffect(() => {
+    if (!outcome || outcome.ok || !form.current) return;
+    const field = form.current.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (field) focusField(field);
+  }, [outcome, form]);
+}
+
 export function AccountForm({ submit, children }: { submit: string; children: ReactNode }) {
   const navigation = useNavigation();
+  const form = useRef<HTMLFormElement>(null);
+  useFocusOnRefusal(form);
   return (
-    <Form method="post" noValidate className="mt-6 space-y-4">
+    <Form ref={form} method="post" noValidate className="mt-6 space-y-4">
       {children}
       <SubmitButton busy={navigation.state === "submitting"}>{submit}</SubmitButton>
     </Form>
