@@ -19,7 +19,7 @@ export default function Enshrinees({ loaderData }: Route.ComponentProps) {
       <p className="mt-2 text-gray-700">{enshrinees.length} enshrinees</p>
       <ul className="mt-6 grid gap-3 sm:grid-cols-2 md:grid-cols-3" data-testid="enshrinee-list">
         {enshrinees.map((p) => (
-          <li key={p._id} className="render-when-near">
+          <li key={p._id}>
             <Link to={enshrineePath(p)} className="block rounded border-l-4 border-gold bg-white px-4 py-3 font-display text-lg font-bold tracking-wide shadow-sm hover:bg-gold/20">
               {p.fullName.toUpperCase()}
             </Link>
