@@ -8,7 +8,6 @@ import { softLoad } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
 import { seoMeta, SITE_NAME } from "~/lib/meta";
 import type { HydrationHandle } from "~/lib/hydration";
-import { TIMING } from "~/lib/timing";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const v = context.viewer;
@@ -46,5 +45,5 @@ export function meta({ loaderData }: Route.MetaArgs) {
   });
 }
 
-// Scripts on intent, or in time for the banner's first turn (decision 016).
-export const handle: HydrationHandle = { hydrate: { by: TIMING.carouselAutoplay } };
+// Scripts on intent: the banner turns in CSS until they run (decision 016).
+export const handle: HydrationHandle = { hydrate: "intent" };

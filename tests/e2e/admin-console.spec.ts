@@ -203,6 +203,13 @@ test("an admin refunds a member, who then loses access; the CSV export holds the
 
   const admin = await newPage(browser);
   await signIn(admin, ADMIN_EMAIL, PASSWORD, "/admin");
+  // The console's classes come from its own stylesheet, not the inline one every page carries (decision 016).
+  expect(await admin.locator("style#site-css").textContent()).not.toContain(".bg-stone-100");
+  await expect(admin.locator('link[rel="stylesheet"][href^="/assets/console-"]')).toHaveCount(1);
+  const consoleRules = () =>
+    admin.evaluate(() => [...document.styleSheets].filter((s) => s.href?.includes("/assets/console-")).flatMap((s) => [...s.cssRules].map((r) => r.cssText)).join("\n"));
+  await expect.poll(consoleRules).toContain(".bg-stone-100");
+  await expect(admin.getByTestId("console")).toHaveCSS("max-width", "1280px");
   await admin.goto(`/admin/members?q=${encodeURIComponent(email)}`);
   await expectNoSeriousA11yIssues(admin);
   await admin.getByRole("link", { name: `Refund${stamp}, Rita` }).click();

@@ -118,15 +118,31 @@ async function installFrozenClock(page: Page) {
   await page.clock.pauseAt(start + 1000);
 }
 
-async function gotoHomeWithReadyCarousel(page: Page) {
+/**
+ * The banner's CSS autoplay (before the scripts run) stopped at `atMs` of its time, so the
+ * scripts take over at a known moment: the slide showing then, and `AUTOPLAY - atMs % AUTOPLAY`
+ * until the next turn.
+ */
+async function holdCssAutoplayAt(page: Page, atMs: number) {
+  await page.evaluate((at) => {
+    for (const a of document.getAnimations()) {
+      if ((a as CSSAnimation).animationName?.startsWith("banner-turn-")) {
+        a.pause();
+        a.currentTime = at;
+      }
+    }
+  }, atMs);
+}
+
+async function gotoHomeWithReadyCarousel(page: Page, cssAutoplayAtMs = 0) {
   await page.setViewportSize(DESKTOP);
   await page.goto("/");
-  // The home page loads its scripts on intent or 2 s before the first turn (decision 016): a key press.
-  await waitForHydration(page);
   const carousel = desktopCarousel(page);
   await expect(carousel).toBeVisible();
+  await holdCssAutoplayAt(page, cssAutoplayAtMs);
+  // The home page loads its scripts on intent (decision 016): a key press.
+  await waitForHydration(page);
   await expect(carousel).toHaveAttribute("data-ready", "true");
-  await expect(carousel).toHaveAttribute("data-selected", "0");
   return carousel;
 }
 
@@ -149,9 +165,8 @@ test.describe("home", () => {
   test("autoplay moves to the second slide after the autoplay delay, not before", async ({ page }) => {
     await installFrozenClock(page);
     const carousel = await gotoHomeWithReadyCarousel(page);
-    // The first turn is due 4000 ms after the banner was first painted (decision 016), in the page's clock.
-    const shownFor = await page.evaluate(() => performance.now() - (performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0));
-    await page.clock.runFor(Math.max(0, Math.round(AUTOPLAY - shownFor - 100)));
+    await expect(carousel).toHaveAttribute("data-selected", "0");
+    await page.clock.runFor(AUTOPLAY - 100);
     await expect(carousel).toHaveAttribute("data-selected", "0");
     await page.clock.runFor(200);
     await expect(carousel).toHaveAttribute("data-selected", "1");
@@ -161,6 +176,69 @@ test.describe("home", () => {
     await expect(carousel).toHaveAttribute("data-selected", "1");
     await page.clock.runFor(200);
     await expect(carousel).toHaveAttribute("data-selected", "2");
+  });
+
+  test("before its scripts run the banner turns in CSS every 4000 ms, pauses while hovered, and loads no script", async ({ page }) => {
+    const scripts: string[] = [];
+    page.on("request", (r) => {
+      if (r.resourceType() === "script") scripts.push(r.url());
+    });
+    await page.setViewportSize(DESKTOP);
+    await page.goto("/");
+    const carousel = desktopCarousel(page);
+    await expect(carousel).toHaveAttribute("data-ready", "false");
+    const strip = carousel.locator(".banner-strip");
+    const playState = () => strip.evaluate((el) => el.getAnimations().map((a) => a.playState).join());
+    expect(await playState()).toBe("running");
+    // Hovering pauses it, as the scripted carousel does (a hover is not an intent: no script loads).
+    const box = (await carousel.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await expect.poll(playState).toBe("paused");
+    await page.mouse.move(0, 0);
+    await expect.poll(playState).toBe("running");
+    const dots = carousel.locator(".banner-dot");
+    const width = await carousel.locator('[aria-roledescription="slide"]').first().evaluate((el) => el.getBoundingClientRect().width);
+    // What the visitor sees at a given moment of the banner's time (ms since it was shown).
+    const at = async (ms: number) => {
+      await holdCssAutoplayAt(page, ms);
+      return strip.evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).m41);
+    };
+    // The dot drawn in another colour than the other four (the gold mark).
+    const markedDot = () =>
+      dots.evaluateAll((els) => {
+        const colours = els.map((el) => getComputedStyle(el).backgroundColor);
+        return colours.findIndex((c) => colours.filter((o) => o === c).length === 1);
+      });
+    expect(await at(AUTOPLAY - 10)).toBe(0);
+    expect(await markedDot()).toBe(0);
+    expect(await at(AUTOPLAY + 600)).toBeCloseTo(-width, 0);
+    expect(await markedDot()).toBe(1);
+    expect(await at(2 * AUTOPLAY - 10)).toBeCloseTo(-width, 0);
+    expect(await at(2 * AUTOPLAY + 600)).toBeCloseTo(-2 * width, 0);
+    expect(await markedDot()).toBe(2);
+    // After the fifth slide, the first again.
+    expect(await at(5 * AUTOPLAY + 600)).toBe(0);
+    expect(await markedDot()).toBe(0);
+    expect(scripts).toEqual([]);
+  });
+
+  test("the scripts take over from the slide the CSS shows, keeping its rhythm; a dot pressed before they run is applied", async ({ page }) => {
+    await installFrozenClock(page);
+    // 9000 ms in: the third slide, 3000 ms before its next turn.
+    const carousel = await gotoHomeWithReadyCarousel(page, 2 * AUTOPLAY + 1000);
+    await expect(carousel).toHaveAttribute("data-selected", "2");
+    await expect(carousel.getByRole("button", { name: "Show slide 3" })).toHaveAttribute("aria-current", "true");
+    await page.clock.runFor(AUTOPLAY - 1000 - 100);
+    await expect(carousel).toHaveAttribute("data-selected", "2");
+    await page.clock.runFor(200);
+    await expect(carousel).toHaveAttribute("data-selected", "3");
+
+    // A dot is a control from the first paint: pressed before the scripts, it loads them and is applied.
+    await page.goto("/");
+    await expect(desktopCarousel(page)).toHaveAttribute("data-ready", "false");
+    await desktopCarousel(page).getByRole("button", { name: "Show slide 4" }).click();
+    await expect(desktopCarousel(page)).toHaveAttribute("data-ready", "true");
+    await expect(desktopCarousel(page)).toHaveAttribute("data-selected", "3");
   });
 
   test("hovering the carousel pauses autoplay", async ({ page }) => {
@@ -190,6 +268,10 @@ test.describe("home", () => {
   test("no autoplay when the visitor prefers reduced motion", async ({ page }) => {
     await page.emulateMedia({ reducedMotion: "reduce" });
     await installFrozenClock(page);
+    await page.setViewportSize(DESKTOP);
+    await page.goto("/");
+    // Not in CSS before the scripts run either.
+    await expect(desktopCarousel(page).locator(".banner-strip")).toHaveCSS("animation-name", "none");
     const carousel = await gotoHomeWithReadyCarousel(page);
     await page.clock.runFor(2 * AUTOPLAY + 100);
     await expect(carousel).toHaveAttribute("data-selected", "0");
