@@ -5,7 +5,14 @@ import { teamPath } from "~/lib/exhibit-links";
 import type { BannerSlideView, TeamView } from "~/shared/catalog-types";
 import { LOGO_HEIGHT } from "~/shared/images";
 
-export function HomePage({ firstName, member, teams, banners }: { firstName: string | null; member: boolean; teams: TeamView[]; banners: { desktop: BannerSlideView[]; mobile: BannerSlideView[] } }) {
+/** What a team card shows: the home page's loader sends no more (a team's description is long). */
+export type TeamCardView = Pick<TeamView, "_id" | "name" | "league" | "logo" | "logoAlt">;
+
+export function teamCard({ _id, name, league, logo, logoAlt }: TeamView): TeamCardView {
+  return { _id, name, league, logo, logoAlt };
+}
+
+export function HomePage({ firstName, member, teams, banners }: { firstName: string | null; member: boolean; teams: TeamCardView[]; banners: { desktop: BannerSlideView[]; mobile: BannerSlideView[] } }) {
   return (
     <div className="mx-auto max-w-6xl px-4 py-6">
       {/* Each set shows, and preloads its first slide, under its own query (md = 768 px); 1120 px = max-w-6xl less padding. */}

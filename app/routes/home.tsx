@@ -2,7 +2,7 @@
  * Home (spec section 2): banner carousel (desktop and mobile sets), welcome line with the
  * member's first name, Wall of Fame and Favorite Stories, team cards, newsletter link.
  */
-import { HomePage } from "~/components/HomePage";
+import { HomePage, teamCard } from "~/components/HomePage";
 import type { Route } from "./+types/home";
 import { softLoad } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
@@ -19,7 +19,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     firstName: v?.firstName ?? null,
     member: seesMemberContent(context),
-    teams,
+    teams: teams.map(teamCard),
     banners,
     publicUrl: context.settings.publicUrl,
   };

@@ -47,13 +47,27 @@ export function permissionsPolicy(config: Config): string {
   ].join(", ");
 }
 
+/**
+ * Pages that open their own browsing context group (`Cross-Origin-Opener-Policy: same-origin`):
+ * every page where a password, a card, a token from an email or a member's or the staff's own
+ * data is typed or shown. The public pages that show the collection to anyone do not: on a phone
+ * the header costs a new renderer process on the way in (decision 016, addendum 3), and no other
+ * site gains anything from holding a window of a page every visitor may read.
+ */
+const OPENER_ISOLATED = /^\/(?:login|logout|admission|gift\/[^/]+\/pay|gift\/redeem|password|account|admin|email)(?:\/|$)/;
+
+export function opensOwnBrowsingContextGroup(pathname: string): boolean {
+  return OPENER_ISOLATED.test(pathname);
+}
+
 export function securityHeaders(config: Config, { csp }: { csp: boolean }): RequestHandler[] {
   const thirdParty = thirdPartyOrigins(config);
   const https = config.PUBLIC_URL.startsWith("https://");
   const policy = permissionsPolicy(config);
-  const nonce: RequestHandler = (_req, res, next) => {
+  const nonce: RequestHandler = (req, res, next) => {
     res.locals.cspNonce = cspNonce();
     res.setHeader("Permissions-Policy", policy);
+    if (opensOwnBrowsingContextGroup(req.path)) res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
     next();
   };
   const headers = helmet({
@@ -79,6 +93,7 @@ export function securityHeaders(config: Config, { csp }: { csp: boolean }): Requ
     hsts: https,
     referrerPolicy: { policy: "same-origin" },
     crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: false,
   });
   return [nonce, headers];
 }

@@ -118,6 +118,21 @@ describe.each(drivers)("platform on %s", (kind) => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
   });
 
+  it("isolates from other sites' windows the pages where a password, a card, a token or an account is typed or shown, not the public collection", async () => {
+    // Decision 016, addendum 3: Cross-Origin-Opener-Policy costs a new renderer process on the
+    // way in, so it goes where another site holding the window could learn or steal something.
+    const isolated = ["/login", "/admission", "/admission/payment", "/password/request", "/password/reset?token=x", "/account", "/account/email", "/admin", "/gift/redeem/abc", "/gift/123/pay", "/email/unsubscribe?token=x"];
+    const open = ["/", "/about", "/contact", "/enshrinees", "/favoritestories", "/search?q=steelers", "/teams/1", "/admissions", "/accounting", "/gift"];
+    for (const path of isolated) {
+      const res = await fetch(`${server.url}${path}`, { redirect: "manual" });
+      expect(res.headers.get("cross-origin-opener-policy"), path).toBe("same-origin");
+    }
+    for (const path of open) {
+      const res = await fetch(`${server.url}${path}`, { redirect: "manual" });
+      expect(res.headers.get("cross-origin-opener-policy"), path).toBeNull();
+    }
+  });
+
   it("compresses pages and caches hashed assets for a year", async () => {
     // /subscribe loads its scripts at once (its timers need them); the collection pages wait for
     // the person's first intent (decision 016, addendum), so their HTML names no script file.
