@@ -51,4 +51,6 @@ export default tseslint.config(
     },
   },
   { files: ["**/*.{js,mjs}"], languageOptions: { globals: globals.node } },
+  // Runs in the browser, inlined into pages (vite-plugins/inline-script.ts).
+  { files: ["app/**/*.js"], languageOptions: { globals: globals.browser } },
 );

@@ -2,9 +2,10 @@ import { fileURLToPath } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { inlineScript } from "./vite-plugins/inline-script";
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [inlineScript(), tailwindcss(), reactRouter()],
   resolve: {
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },
