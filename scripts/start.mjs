@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
-const SOURCES = ["app", "server", "drizzle", "package-lock.json", "vite.config.ts", "react-router.config.ts"];
+const SOURCES = ["app", "server", "drizzle", "vite-plugins", "package-lock.json", "vite.config.ts", "react-router.config.ts"];
 const STAMP = "build/host/index.js";
 
 function newestMtime(entry) {
