@@ -215,7 +215,13 @@ test("an admin refunds a member, who then loses access; the CSV export holds the
   await admin.getByRole("link", { name: `Refund${stamp}, Rita` }).click();
   await expect(admin.getByTestId("member-state")).toHaveText("valid");
   await expectNoSeriousA11yIssues(admin);
-  await admin.getByRole("button", { name: /^Refund/ }).click();
+  // Two steps: "Refund" opens the confirmation; its button refuses to post until the box is ticked.
+  await admin.getByText(/^Refund/).first().click();
+  const confirmRefund = admin.getByRole("button", { name: /^Confirm the refund/ });
+  await confirmRefund.click();
+  await expect(admin.getByTestId("member-state")).toHaveText("valid");
+  await admin.getByRole("checkbox", { name: /^Yes, refund/ }).check();
+  await confirmRefund.click();
   await expect(admin.getByTestId("console-notice")).toContainText("Refunded.");
   await expect(admin.getByTestId("member-state")).toHaveText("expired");
 

@@ -72,11 +72,17 @@ describe.each(drivers)("people in the console on %s", (kind) => {
     // The admin's password was entered at sign-in more than 10 minutes ago.
     offsetMs += 11 * 60_000;
     admin = await keepAlive(admin);
-    const asked = await post(admin.cookie, `/admin/members/${member.userId}`, { intent: "refund", paymentId: payment.id });
+    // A refund without its box ticked changes nothing.
+    const unticked = await post(admin.cookie, `/admin/members/${member.userId}`, { intent: "refund", paymentId: payment.id });
+    expect(unticked.status).toBe(400);
+    expect(await unticked.text()).toContain("Tick the box to confirm the refund; nothing was changed.");
+    const [untouched] = await db().select().from(payments).where(eq(payments.id, payment.id));
+    expect(untouched.status).not.toBe("refunded");
+    const asked = await post(admin.cookie, `/admin/members/${member.userId}`, { intent: "refund", paymentId: payment.id, confirm: "yes" });
     expect(asked.status).toBe(302);
     expect(asked.headers.get("location")).toBe(`/admin/confirm-password?redirectTo=${encodeURIComponent(`/admin/members/${member.userId}`)}`);
     expect((await post(admin.cookie, "/admin/confirm-password", { password: STAFF_PASSWORD, redirectTo: `/admin/members/${member.userId}` })).status).toBe(302);
-    const refunded = await post(admin.cookie, `/admin/members/${member.userId}`, { intent: "refund", paymentId: payment.id });
+    const refunded = await post(admin.cookie, `/admin/members/${member.userId}`, { intent: "refund", paymentId: payment.id, confirm: "yes" });
     expect(refunded.status).toBe(200);
     const [after] = await db().select().from(users).where(eq(users.id, member.userId));
     expect(after.validThrough! < today()).toBe(true);
@@ -86,7 +92,7 @@ describe.each(drivers)("people in the console on %s", (kind) => {
     const viewer = await server.services.sessions.viewerFor(decodeURIComponent(member.cookie.split("=")[1]));
     expect(viewer?.member).toBe(false);
     // Once only.
-    const again = await post(admin.cookie, `/admin/members/${member.userId}`, { intent: "refund", paymentId: payment.id });
+    const again = await post(admin.cookie, `/admin/members/${member.userId}`, { intent: "refund", paymentId: payment.id, confirm: "yes" });
     expect(again.status).toBe(400);
     const [entry] = await db().select().from(auditLog).where(and(eq(auditLog.entityId, payment.id), eq(auditLog.action, "payment.refund")));
     expect(entry.actorEmail).toBe(admin.email);

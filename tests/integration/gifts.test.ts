@@ -274,7 +274,7 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
     expect(console).toContain(g.recipientEmail);
     expect(console).toContain("paid, to be sent");
     // The console's Refund revokes it (audited); a curator and a member get the not-found page.
-    const refund = await post("/admin/gifts", { intent: "refund", giftId: g.id }, admin.cookie);
+    const refund = await post("/admin/gifts", { intent: "refund", giftId: g.id, confirm: "yes" }, admin.cookie);
     expect(refund.status).toBe(200);
     expect(await refund.text()).toContain("Refunded. The gift is revoked: its link no longer works.");
     const [audit] = await db().select().from(auditLog).where(and(eq(auditLog.entityType, "gift"), eq(auditLog.entityId, g.id)));

@@ -1,5 +1,5 @@
 /** Small building blocks shared by the console's pages: headings, notices, fields, buttons, pager. */
-import type { ReactNode } from "react";
+import { type ReactNode, useId } from "react";
 import { Form, Link } from "react-router";
 
 export function ConsoleHeading({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
@@ -109,15 +109,29 @@ export function DangerButton({ children, name, value }: { children: ReactNode; n
   );
 }
 
-/** A Refund button posting `intent=refund` with the record's id under `field`; `what` names it for screen readers. */
+/**
+ * A refund in two steps, without JavaScript too: "Refund" opens the confirmation, which posts
+ * `intent=refund` with the record's id under `field` and `confirm=yes` only once its box is
+ * ticked (the action refuses a refund without it); `what` names the record.
+ */
 export function RefundForm({ field, id, what }: { field: string; id: string; what: string }) {
+  const confirmId = useId();
   return (
-    <Form method="post">
-      <input type="hidden" name={field} value={id} />
-      <DangerButton name="intent" value="refund">
+    <details>
+      <summary className="inline-block cursor-pointer rounded border border-red-800 px-3 py-1 font-semibold text-red-800 hover:bg-red-50">
         Refund<span className="sr-only"> {what}</span>
-      </DangerButton>
-    </Form>
+      </summary>
+      <Form method="post" className="mt-2 flex max-w-sm flex-col items-start gap-2 rounded border border-red-800 p-3">
+        <input type="hidden" name={field} value={id} />
+        <label htmlFor={confirmId} className="flex items-start gap-2">
+          <input id={confirmId} type="checkbox" name="confirm" value="yes" required className="mt-1 h-4 w-4 shrink-0" />
+          <span>Yes, refund {what}. This cannot be undone.</span>
+        </label>
+        <DangerButton name="intent" value="refund">
+          Confirm the refund<span className="sr-only"> of {what}</span>
+        </DangerButton>
+      </Form>
+    </details>
   );
 }
 

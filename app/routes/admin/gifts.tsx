@@ -11,7 +11,7 @@ import { ConsoleHeading, ConsoleNotice, Pager, RefundForm } from "~/components/a
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { formatPrice } from "~/shared/money";
 import { uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, pageParam, requireConsole, requireRecentPassword, searchOf } from "./guard.server";
+import { actorOf, consoleAnswer, formText, pageParam, requireConsole, requireRecentPassword, searchOf, unconfirmedRefund } from "./guard.server";
 
 const STATUSES = ["unpaid", "paid", "redeemed", "refunded"] as const;
 const STATE_WORDS = { unpaid: "not paid (abandoned)", scheduled: "paid, to be sent", sent: "sent", redeemed: "redeemed", expired: "expired", revoked: "revoked (refunded)", refunded: "refunded after redemption" } as const;
@@ -50,6 +50,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (formText(form, "intent") !== "refund") return consoleAnswer({ ok: false, message: "Unknown action." });
   const gift = uuidSchema.safeParse(formText(form, "giftId"));
   if (!gift.success) return consoleAnswer({ ok: false, message: "No such gift." });
+  const unconfirmed = unconfirmedRefund(form);
+  if (unconfirmed) return unconfirmed;
   await requireRecentPassword(context, request, "/admin/gifts");
   try {
     return consoleAnswer(await context.services.gifts.refund(actorOf(staff), gift.data));

@@ -58,6 +58,11 @@ export function consoleAnswer(result: ConsoleResult, status = result.ok ? 200 : 
   return data(result, { status });
 }
 
+/** A refund's form carries `confirm=yes` once its box is ticked (RefundForm); without it, this refusal. */
+export function unconfirmedRefund(form: FormData) {
+  return formText(form, "confirm") === "yes" ? null : consoleAnswer({ ok: false, message: "Tick the box to confirm the refund; nothing was changed." });
+}
+
 /**
  * How deep a list pages: 200 pages of 50. Past the first 10,000 matches staff narrow the search
  * or sort instead; every page that can be reached then answers from an index within the aim

@@ -9,7 +9,7 @@ import type { Route } from "./+types/member";
 import { ConsoleHeading, ConsoleNotice, Field, inputProps, PrimaryButton, RefundForm } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { fieldErrors, uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, requireConsole, requireRecentPassword, type ConsoleResult } from "./guard.server";
+import { actorOf, consoleAnswer, formText, requireConsole, requireRecentPassword, unconfirmedRefund, type ConsoleResult } from "./guard.server";
 
 const complimentarySchema = z.object({
   days: z.coerce.number({ message: "Days must be a number" }).int("Days must be a whole number").min(1, "At least 1 day").max(3650, "At most 3650 days"),
@@ -48,6 +48,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent === "refund") {
     const payment = uuidSchema.safeParse(formText(form, "paymentId"));
     if (!payment.success) return consoleAnswer({ ok: false, message: "No such payment." });
+    const unconfirmed = unconfirmedRefund(form);
+    if (unconfirmed) return unconfirmed;
     await requireRecentPassword(context, request, `/admin/members/${params.id}`);
     const member = await members.get(params.id);
     if (!member?.payments.some((p) => p.id === payment.data)) return consoleAnswer({ ok: false, message: "No such payment." });
