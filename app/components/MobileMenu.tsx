@@ -65,7 +65,7 @@ export function MobileMenu({ items, greeting }: { items: NavItem[]; greeting: st
   }, [open]);
 
   return (
-    <div ref={rootRef} className="relative md:hidden" data-testid="mobile-menu">
+    <div ref={rootRef} className="relative lg:hidden" data-testid="mobile-menu">
       <button
         ref={buttonRef}
         type="button"

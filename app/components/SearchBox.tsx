@@ -59,7 +59,7 @@ function SearchField({ inputRef, onEscape }: { inputRef: RefObject<HTMLInputElem
             onEscape();
           }
         }}
-        className="h-9 w-full min-w-0 rounded-l border border-r-0 border-white/40 bg-white px-3 text-ink placeholder:text-gray-600"
+        className="h-9 w-full min-w-0 rounded-l border border-r-0 border-white/40 bg-white px-3 text-ink placeholder:text-gray-600 xl:placeholder:text-sm"
       />
       <button type="submit" className="flex h-9 items-center rounded-r bg-gold px-3 text-ink hover:bg-gold-dark">
         <MagnifierIcon />
@@ -88,8 +88,8 @@ export function SearchBox() {
   // On a phone a slim button sits with the Menu button at the right (the name beside the logo
   // keeps its two lines); wider, the bar spreads its items.
   return (
-    <div className="-mr-1 ml-auto flex items-center md:ml-0 xl:mr-0">
-      <div className="hidden w-64 shrink-0 xl:block" data-testid="site-search">
+    <div className="-mr-1 ml-auto flex items-center lg:ml-0 xl:mr-0">
+      <div className="hidden w-60 shrink-0 xl:block" data-testid="site-search">
         <SearchField inputRef={wideInput} />
       </div>
       <details

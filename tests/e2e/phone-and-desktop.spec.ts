@@ -154,6 +154,29 @@ test.describe("the mobile menu (desktop)", () => {
     await expect(menuButton(page)).toBeHidden();
     await expect(page.getByRole("navigation", { name: "Main", exact: true })).toBeVisible();
   });
+
+  // The walk found the museum's name squeezed onto 3-4 lines beside a signed-in person's links.
+  test("keeps the museum's name on two lines and the bar on one row when signed in, with or without a ticket", async ({ page }) => {
+    const expectOneRow = async () => {
+      const name = page.getByRole("banner").getByRole("link").first().locator("span").first();
+      const lines = await name.evaluate((el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)));
+      expect(lines).toBe(2);
+      const overflow = await name.evaluate((el) => el.scrollWidth - el.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      const nav = await page.getByRole("navigation", { name: "Main", exact: true }).boundingBox();
+      const search = await page.getByTestId("site-search").boundingBox();
+      expect(nav && search && Math.abs(nav.y + nav.height / 2 - (search.y + search.height / 2))).toBeLessThan(4);
+      expect(await page.getByRole("banner").evaluate((el) => el.getBoundingClientRect().height)).toBeLessThan(80);
+    };
+    await signUpViaApi(page, newPerson("Bartholomew"));
+    await page.goto("/about");
+    await expect(page.getByRole("navigation", { name: "Main", exact: true }).getByRole("button", { name: "Logout" })).toBeVisible();
+    await expectOneRow();
+    await page.request.post("/api/stripe/payment", { data: { id: "pm_card_visa" } });
+    await page.reload();
+    await expect(page.getByTestId("greeting")).toHaveText("Hello, Bartholomew");
+    await expectOneRow();
+  });
 });
 
 test.describe("exhibit photos by swipe (phone with touch)", () => {
