@@ -56,9 +56,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {/* The stylesheet is inline (decision 016): the first paint waits for no request. */}
         <InlineStylesheet />
-        {/* No paint of a half-received page (decision 016): parts of the header and the page's
-            text drawn before the rest of their line arrived moved when it did (layout shift). */}
-        <link rel="expect" href="#main-end" blocking="render" />
+        {/* No paint of a half-received page (decision 016): parts of the header, the page's text
+            and the bottom menu drawn before the rest arrived moved when it did (layout shift). */}
+        <link rel="expect" href="#content-end" blocking="render" />
         <Meta />
         <Links />
       </head>
@@ -81,9 +81,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <main id="main" className="flex-1 wrap-break-word">
             {children}
           </main>
-          <div id="main-end" />
           <BottomMenu member={canSeeMemberContent(viewer)} signedIn={viewer !== null} shopUrl={shopUrl} />
           <SiteFooter />
+          {/* After the footer: a short page's bottom menu, painted before the footer arrived, moved up
+              when it did (main grows to fill the screen until then). */}
+          <div id="content-end" />
         </AlertProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

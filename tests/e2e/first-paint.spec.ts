@@ -117,8 +117,8 @@ for (const { name: screen, viewport } of SCREENS) {
       });
       // The head holds the first paint until the page's main content is parsed (no partial line drawn).
       const html = await (await page.goto("/login"))!.text();
-      expect(html).toMatch(/<link rel="expect" href="#main-end" blocking="render"\/>/);
-      expect(html).toMatch(/<\/main><div id="main-end"><\/div>/);
+      expect(html).toMatch(/<link rel="expect" href="#content-end" blocking="render"\/>/);
+      expect(html).toMatch(/<\/footer><div id="content-end"><\/div>/);
       await page.getByLabel("Email address").fill("nobody@example.com");
       await page.getByLabel("Password", { exact: true }).fill("wrong-password1");
       await page.getByRole("button", { name: "Login Now" }).click();
