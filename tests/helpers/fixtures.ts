@@ -6,6 +6,16 @@ import { randomUUID } from "node:crypto";
 import { users } from "../../server/db/schema";
 import type { Services } from "../../server/services";
 import { SESSION_COOKIE } from "../../server/accounts/sessions";
+import { addDays } from "../../server/membership/ticket";
+import { calendarDateIn } from "../../app/shared/access";
+
+/** The time zone the site runs in when MUSEUM_TIME_ZONE is not set (server/config.ts). */
+export const MUSEUM_TIME_ZONE = "America/New_York";
+
+/** Today's calendar date in the museum's time zone (YYYY-MM-DD), the day every ticket rule uses. */
+export function museumToday(now = new Date()): string {
+  return calendarDateIn(MUSEUM_TIME_ZONE, now);
+}
 
 export interface TestAccount {
   userId: string;
@@ -13,9 +23,13 @@ export interface TestAccount {
   cookie: string;
 }
 
-/** Calendar date `days` from today in UTC (YYYY-MM-DD); negative = in the past. */
+/**
+ * Calendar date `days` from the museum's today (YYYY-MM-DD); negative = in the past. Counted from
+ * the museum's day, not UTC's: between midnight UTC and midnight in Pittsburgh, "yesterday" in UTC
+ * is still today for the site, and a ticket ending then has not expired.
+ */
 export function dateFromToday(days: number, now = new Date()): string {
-  return new Date(now.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+  return addDays(museumToday(now), days);
 }
 
 export async function createSignedInAccount(

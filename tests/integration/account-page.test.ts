@@ -5,17 +5,15 @@
  * sent to sign in; the navigation links the page, and accounts without a ticket get Logout.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calendarDateIn } from "~/shared/access";
+import { addDays } from "../../server/membership/ticket";
 import { longDate, ticketStatusWords } from "~/components/account/ticket-words";
 import { availableDrivers } from "../helpers/databases";
-import { createSignedInAccount } from "../helpers/fixtures";
+import { createSignedInAccount, museumToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
 let seq = 0;
 
-const museumToday = () => calendarDateIn("America/New_York", new Date());
-const shift = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 describe("ticket words", () => {
   it("says valid through, days left, last day, expired on and not paid yet", () => {
@@ -99,7 +97,7 @@ describe.each(drivers)("account page on %s", (kind) => {
   });
 
   it("says when an expired ticket ended, and gives accounts without a ticket Account and Logout at the top", async () => {
-    const ended = shift(museumToday(), -3);
+    const ended = addDays(museumToday(), -3);
     const a = await createSignedInAccount(server.services, { firstName: "Sam", validThrough: ended });
     const html = await (await get("/account", a.cookie)).text();
     expect(mainOf(html)).toContain(`Your ticket expired on ${longDate(ended)}.`);
@@ -150,11 +148,11 @@ describe.each(drivers)("account page on %s", (kind) => {
     const a = await createSignedInAccount(server.services, { firstName: "Jack" });
     const first = await pay(a.userId, a.email);
     const second = await pay(a.userId, a.email);
-    expect(second).toBe(shift(first, 120));
+    expect(second).toBe(addDays(first, 120));
     const html = await (await get("/account", a.cookie)).text();
     const paths = [...html.matchAll(/href="(\/account\/receipts\/[0-9a-f-]{36})"/g)].map((m) => m[1]);
     expect(paths).toHaveLength(2);
     const receipts = await Promise.all(paths.map(async (p) => mainOf(await (await get(p, a.cookie)).text())));
-    expect(receipts.some((r) => r.includes(`${longDate(shift(first, 1))}<!-- --> to <!-- -->${longDate(second)}`))).toBe(true);
+    expect(receipts.some((r) => r.includes(`${longDate(addDays(first, 1))}<!-- --> to <!-- -->${longDate(second)}`))).toBe(true);
   });
 });

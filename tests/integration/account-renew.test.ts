@@ -5,16 +5,14 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calendarDateIn } from "~/shared/access";
+import { addDays } from "../../server/membership/ticket";
 import { longDate } from "~/components/account/ticket-words";
 import { users } from "../../server/db/schema";
 import { availableDrivers } from "../helpers/databases";
-import { createSignedInAccount } from "../helpers/fixtures";
+import { createSignedInAccount, museumToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
-const today = () => calendarDateIn("America/New_York", new Date());
-const shift = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 describe.each(drivers)("renewal on %s", (kind) => {
   let server: TestServer;
@@ -38,10 +36,10 @@ describe.each(drivers)("renewal on %s", (kind) => {
   const validThrough = async (userId: string) => (await server.services.database.db.select().from(users).where(eq(users.id, userId)))[0].validThrough;
 
   it("tells a member the new last day, counted from the current end, and extends it by paying", async () => {
-    const current = shift(today(), 30);
+    const current = addDays(museumToday(), 30);
     const a = await createSignedInAccount(server.services, { firstName: "Mario", validThrough: current });
     const html = await page(a.cookie);
-    const expected = shift(current, 120);
+    const expected = addDays(current, 120);
     expect(html).toContain(`Your ticket is valid through ${longDate(current)}; this one adds 120 days after that, so it will be valid through ${longDate(expected)}.`);
     const res = await pay(a.cookie);
     expect(res.status).toBe(200);
@@ -52,12 +50,12 @@ describe.each(drivers)("renewal on %s", (kind) => {
   });
 
   it("counts from today for an expired ticket and for a first one", async () => {
-    const expired = await createSignedInAccount(server.services, { firstName: "Sam", validThrough: shift(today(), -10) });
+    const expired = await createSignedInAccount(server.services, { firstName: "Sam", validThrough: addDays(museumToday(), -10) });
     const unpaid = await createSignedInAccount(server.services, { firstName: "Lynn" });
     for (const a of [expired, unpaid]) {
-      expect(await page(a.cookie)).toContain(`Your ticket will be valid through ${longDate(shift(today(), 120))}.`);
+      expect(await page(a.cookie)).toContain(`Your ticket will be valid through ${longDate(addDays(museumToday(), 120))}.`);
       expect((await pay(a.cookie)).status).toBe(200);
-      expect(await validThrough(a.userId)).toBe(shift(today(), 120));
+      expect(await validThrough(a.userId)).toBe(addDays(museumToday(), 120));
     }
     expect(await (await fetch(`${server.url}/account`, { headers: { cookie: expired.cookie } })).text()).toContain("Buy another ticket");
   });

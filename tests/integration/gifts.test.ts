@@ -8,6 +8,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calendarDateIn } from "~/shared/access";
+import { addDays } from "../../server/membership/ticket";
 import { longDate } from "~/components/account/ticket-words";
 import { GIFT_MESSAGES } from "~/shared/gift-schemas";
 import { SERVER_MESSAGES, VALIDATION } from "~/shared/messages";
@@ -21,7 +22,6 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
 const DAY = 86_400_000;
-const shift = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
 const form = (fields: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), redirect: "manual" as const });
 const CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/40", cvc: "123", zip: "15212" };
 
@@ -106,10 +106,10 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
   it("refuses a declined card, a past or too distant date and missing fields with the message and a 4xx", async () => {
     const declined = await post((await post("/gift", details())).headers.get("location")!, { ...CARD, cardNumber: "4000 0000 0000 0002", attemptId: crypto.randomUUID() });
     expect(declined.status).toBe(402);
-    const past = await post("/gift", details({ deliverOn: shift(today(), -1) }));
+    const past = await post("/gift", details({ deliverOn: addDays(today(), -1) }));
     expect(past.status).toBe(400);
     expect(await past.text()).toContain(GIFT_MESSAGES.deliverOnPast);
-    const far = await post("/gift", details({ deliverOn: shift(today(), 400) }));
+    const far = await post("/gift", details({ deliverOn: addDays(today(), 400) }));
     expect(far.status).toBe(400);
     expect(await far.text()).toContain(GIFT_MESSAGES.deliverOnTooFar);
     const missing = await post("/gift", details({ recipientEmail: "", buyerFirstName: "" }));
@@ -128,7 +128,7 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
   it("emails the recipient on the delivery date, not before; a new account redeems it, and no other account can reuse the link", async () => {
     const start = clock;
     try {
-      const g = await buy({ deliverOn: shift(today(), 3) });
+      const g = await buy({ deliverOn: addDays(today(), 3) });
       await deliverDue();
       expect(await emails("gift", g.recipientEmail)).toHaveLength(0);
       clock += 2 * DAY;
@@ -162,7 +162,7 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
       });
       expect(signUp.status).toBe(302);
       const cookie = signUp.headers.get("set-cookie")!.split(";")[0];
-      const through = shift(today(), 120);
+      const through = addDays(today(), 120);
       const account = await (await fetch(`${server.url}${signUp.headers.get("location")}`, { headers: { cookie } })).text();
       expect(account).toContain(GIFT_MESSAGES.redeemed);
       expect(account).toContain(`Your ticket is valid through ${longDate(through)}`);
@@ -182,15 +182,15 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
   });
 
   it("an existing account redeems while signed in, or by signing in on the page, and its ticket extends from its current end", async () => {
-    const running = await createSignedInAccount(server.services, { firstName: "Rita", validThrough: shift(today(), 30) });
+    const running = await createSignedInAccount(server.services, { firstName: "Rita", validThrough: addDays(today(), 30) });
     const g1 = await buy();
     const t1 = await tokenFor(g1.recipientEmail);
     const r1 = await post(`/gift/redeem/${t1}`, { intent: "redeem" }, running.cookie);
     expect(r1.status).toBe(302);
     expect(r1.headers.get("location")).toBe("/account?gift=redeemed");
-    expect(await validThrough(running.userId)).toBe(shift(today(), 150));
+    expect(await validThrough(running.userId)).toBe(addDays(today(), 150));
 
-    const member = await createStaffAccount(server.services, "member", { validThrough: shift(today(), 10) });
+    const member = await createStaffAccount(server.services, "member", { validThrough: addDays(today(), 10) });
     const g2 = await buy();
     const t2 = await tokenFor(g2.recipientEmail);
     const wrong = await post(`/gift/redeem/${t2}`, { intent: "signin", emailAddress: member.email, password: "wrong-password" });
@@ -198,7 +198,7 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
     const signIn = await post(`/gift/redeem/${t2}`, { intent: "signin", emailAddress: member.email, password: "Curate-2024!" });
     expect(signIn.status).toBe(302);
     expect(signIn.headers.get("set-cookie")).toMatch(/HttpOnly/);
-    expect(await validThrough(member.userId)).toBe(shift(today(), 130));
+    expect(await validThrough(member.userId)).toBe(addDays(today(), 130));
     // Signed out, without signing in: nothing is redeemed.
     const g3 = await buy();
     const t3 = await tokenFor(g3.recipientEmail);
@@ -244,7 +244,7 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
     expect(page.status).toBe(410);
     expect(await page.text()).toContain(GIFT_MESSAGES.linkRevoked);
 
-    const later = await buy({ deliverOn: shift(today(), 5) });
+    const later = await buy({ deliverOn: addDays(today(), 5) });
     expect((await server.services.gifts.refund(actor, later.id)).ok).toBe(true);
     const start = clock;
     clock += 6 * DAY;
@@ -252,13 +252,13 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
     clock = start;
     expect(await emails("gift", later.recipientEmail)).toHaveLength(0);
 
-    const member = await createSignedInAccount(server.services, { firstName: "Ruth", validThrough: shift(today(), 20) });
+    const member = await createSignedInAccount(server.services, { firstName: "Ruth", validThrough: addDays(today(), 20) });
     const redeemed = await buy();
     const t = await tokenFor(redeemed.recipientEmail);
     expect((await post(`/gift/redeem/${t}`, { intent: "redeem" }, member.cookie)).status).toBe(302);
-    expect(await validThrough(member.userId)).toBe(shift(today(), 140));
+    expect(await validThrough(member.userId)).toBe(addDays(today(), 140));
     expect((await server.services.gifts.refund(actor, redeemed.id)).ok).toBe(true);
-    expect(await validThrough(member.userId)).toBe(shift(today(), 20));
+    expect(await validThrough(member.userId)).toBe(addDays(today(), 20));
     expect((await server.services.gifts.refund(actor, redeemed.id)).ok).toBe(false);
   });
 
@@ -266,9 +266,9 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
     const buyer = await createSignedInAccount(server.services, { firstName: "Gina" });
     const page = await (await fetch(`${server.url}/gift`, { headers: { cookie: buyer.cookie } })).text();
     expect(page).toContain(`value="${buyer.email}"`);
-    const g = await buy({ buyerEmail: buyer.email, recipientFirstName: "Tess", deliverOn: shift(today(), 2) }, buyer.cookie);
+    const g = await buy({ buyerEmail: buyer.email, recipientFirstName: "Tess", deliverOn: addDays(today(), 2) }, buyer.cookie);
     const account = await (await fetch(`${server.url}/account`, { headers: { cookie: buyer.cookie } })).text();
-    expect(account).toContain(`For Tess Recipient, sent on ${longDate(shift(today(), 2))}: <strong>paid, to be sent</strong>`);
+    expect(account).toContain(`For Tess Recipient, sent on ${longDate(addDays(today(), 2))}: <strong>paid, to be sent</strong>`);
     const admin = await createStaffAccount(server.services, "admin");
     const console = await (await fetch(`${server.url}/admin/gifts`, { headers: { cookie: admin.cookie } })).text();
     expect(console).toContain(g.recipientEmail);
@@ -288,7 +288,7 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
 
   it("'Download my data' lists the gifts an account bought and redeemed; deleting the buyer's account takes its details off its gifts", async () => {
     const buyer = await createStaffAccount(server.services, "member", { firstName: "Dora" });
-    const g = await buy({ buyerEmail: buyer.email, buyerFirstName: "Dora", deliverOn: shift(today(), 1) }, buyer.cookie);
+    const g = await buy({ buyerEmail: buyer.email, buyerFirstName: "Dora", deliverOn: addDays(today(), 1) }, buyer.cookie);
     const exported = await server.services.accountLifecycle.exportData(buyer.userId);
     expect(exported?.gifts).toEqual([expect.objectContaining({ role: "bought", to: { firstName: "Ray", lastName: "Recipient", emailAddress: g.recipientEmail }, status: "paid", cardLast4: "4242" })]);
     expect(await server.services.accountLifecycle.deleteAccount(buyer.userId, "Curate-2024!")).toBe("deleted");
