@@ -235,7 +235,9 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
     maxSize: options.maxBytes ?? 64 * 1024 * 1024,
     sizeCalculation: (p) => precompressedSize(p.content) + 512,
     ttl: options.ttlSeconds * 1000,
-    ...(options.now ? { perf: { now: options.now } } : {}),
+    // An injected clock is read on every check: lru-cache otherwise reuses a reading for 1 ms of
+    // real time, so a test's clock step between two quick requests went unseen (CI, stop 19).
+    ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
   });
   // One render per page at a time: visitors asking while it renders wait for the same result.
   const inFlight = new Map<string, Promise<RenderedPage>>();
