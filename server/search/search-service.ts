@@ -27,7 +27,6 @@ import {
   SEARCH_MESSAGES,
   cleanQuery,
   emptySearchAnswer,
-  type FacetValue,
   type SearchAnswer,
   type SearchFilters,
   type SearchHit,
@@ -36,6 +35,7 @@ import {
   type Suggestion,
 } from "../../app/lib/search";
 import { queryRows, type Database } from "../db/client";
+import { countFacets, type FacetGroup, type FacetLabel } from "./facet-counts";
 import { normalizeWord, queryWords, replaceWords } from "./spelling";
 
 /** Below this many matches a member's results are ranked on the whole text (reading every text costs ~5 µs each on PGlite). */
@@ -47,7 +47,9 @@ const SNIPPET_LEAD = 160;
 const SUGGEST_CANDIDATES = 200;
 
 const TS_CONFIG = sql.raw("'museum_search'");
-type FacetKey = "type" | "team" | "category" | "decade" | "favoriteStory";
+
+/** Gating: a visitor's words are looked for in the public words only (of documents named `d`). */
+const searchedVector = (member: boolean) => (member ? sql.raw("d.member_vector") : sql.raw("d.public_vector"));
 
 interface ResultRow {
   id: string;
@@ -63,22 +65,32 @@ interface ResultRow {
 }
 
 interface PipelineRow {
+  /** The hits' facet groups and how many hits each has, in step. */
+  groups: { ids: number[] | null; counts: number[] | null };
+  /** Every team and category: [id, name, order]. */
+  teams: [string, string, number][] | null;
+  categories: [string, string, number][] | null;
+  results: ResultRow[];
+}
+
+interface Pipeline {
   hits: number;
   total: number;
   results: ResultRow[];
-  facets: { facet: FacetKey | "total"; value: string; label: string; ord: number; count: number }[];
+  facets: SearchAnswer["facets"];
 }
 
-/** The filter conditions on the hits `h`, all of them or all but one facet's own. */
-function filterConditions(filters: SearchFilters, except?: FacetKey): SQL {
+/**
+ * The filters as conditions on facet groups named `f` (the results page's; the counts apply the
+ * same filters in the process, `groupPasses`).
+ */
+function filterConditions(filters: SearchFilters): SQL {
   const parts: SQL[] = [];
-  if (filters.type && except !== "type") parts.push(sql`h.kind = ${filters.type}`);
-  if (filters.team && except !== "team") parts.push(sql`${filters.team}::uuid = any(h.team_ids)`);
-  if (filters.category && except !== "category") parts.push(sql`h.category_id = ${filters.category}::uuid`);
-  if (filters.decade !== undefined && except !== "decade") parts.push(sql`h.decade = ${filters.decade}::int`);
-  if (filters.favoriteStory !== undefined && except !== "favoriteStory") {
-    parts.push(filters.favoriteStory ? sql`h.favorite_story` : sql`not h.favorite_story`);
-  }
+  if (filters.type) parts.push(sql`f.kind = ${filters.type}`);
+  if (filters.team) parts.push(sql`${filters.team}::uuid = any(f.team_ids)`);
+  if (filters.category) parts.push(sql`f.category_id = ${filters.category}::uuid`);
+  if (filters.decade !== undefined) parts.push(sql`f.decade = ${filters.decade}::int`);
+  if (filters.favoriteStory !== undefined) parts.push(filters.favoriteStory ? sql`f.favorite_story` : sql`not f.favorite_story`);
   return parts.length ? sql.join(parts, sql` and `) : sql`true`;
 }
 
@@ -131,56 +143,49 @@ function hitFrom(row: ResultRow, member: boolean): SearchHit {
   return hit;
 }
 
-const TYPE_LABELS: Record<SearchType, string> = { exhibit: "Exhibits", enshrinee: "Enshrinees" };
-
-function facetsFrom(rows: PipelineRow["facets"], filters: SearchFilters): SearchAnswer["facets"] {
-  const facets: SearchAnswer["facets"] = { type: [], team: [], category: [], decade: [], favoriteStory: [] };
-  const sorted = [...rows].sort((a, b) => a.ord - b.ord || a.label.localeCompare(b.label));
-  for (const r of sorted) {
-    if (r.facet === "total") continue;
-    const selected = String(filters[r.facet] ?? "") === r.value;
-    if (r.count === 0 && !selected) continue;
-    const label = r.facet === "type" ? TYPE_LABELS[r.value as SearchType] : r.label;
-    facets[r.facet].push({ value: r.value, label, count: r.count } satisfies FacetValue);
-  }
-  return facets;
-}
-
 export function createSearch(db: Database) {
+  // The values of each facet group, read once: a group's values never change (decision 014).
+  const facetGroups = new Map<number, FacetGroup>();
+
+  /** Reads the groups this process has not met yet. */
+  async function loadFacetGroups(tx: Database, ids: number[]): Promise<void> {
+    const missing = ids.filter((id) => !facetGroups.has(id));
+    if (missing.length === 0) return;
+    const rows = await queryRows<{ id: number; kind: SearchType; teamIds: string[]; categoryId: string | null; decade: number | null; favoriteStory: boolean }>(
+      tx,
+      sql`select f.id, f.kind, f.team_ids as "teamIds", f.category_id as "categoryId", f.decade, f.favorite_story as "favoriteStory"
+          from search_facet_groups f where f.id = any(${`{${missing.join(",")}}`}::int[])`,
+    );
+    for (const { id, ...group } of rows) facetGroups.set(id, group);
+  }
+
   /**
-   * Facets, total and one page of results over the hits `h` (id, facet_group, year and, sorted
-   * by relevance, their public rank as `score`), in one statement. `score` ranks the rows of `h`
-   * named `h`.
+   * One page of results over the hits `h` (id, facet_group, year and, sorted by relevance, their
+   * public rank as `score`), with the hits' facet groups and their counts, in one statement; the
+   * total and the facets are summed from the groups here. `score` ranks the rows of `h` named `h`.
    */
-  async function runPipeline(tx: Database, hits: SQL, request: SearchRequest, score: SQL | null, snippet: SQL): Promise<PipelineRow> {
+  async function runPipeline(tx: Database, hitsQuery: SQL, request: SearchRequest, score: SQL | null, snippet: SQL): Promise<Pipeline> {
     const { filters } = splitRequest(request);
-    const all = filterConditions(filters);
-    const others = (key: FacetKey) => filterConditions(filters, key);
     const filtered = Object.values(filters).some((v) => v !== undefined);
 
     const offset = (request.page - 1) * SEARCH_LIMITS.pageSize;
     const [row] = await queryRows<PipelineRow>(
       tx,
       sql`
-      with h as materialized (${hits}),
-      -- The hits grouped by their combination of filter values (one integer per document, decision
-      -- 014), then those few combinations read: the total and every facet are summed from them
-      -- (named h, as the filters expect).
-      g as materialized (
-        select f.kind, f.team_ids, f.category_id, f.decade, f.favorite_story, f.id as facet_group, x.n
-        from (select h.facet_group, count(*)::int as n from h group by h.facet_group) x
-        join search_facet_groups f on f.id = x.facet_group
-      ),
-      -- Only the hits the filters keep are ranked and sorted.
+      with h as materialized (${hitsQuery}),
+      -- The hits counted by their combination of filter values (one integer per document).
+      x as (select h.facet_group, count(*)::int as n from h group by h.facet_group),
+      -- Only the hits the filters keep are sorted (ranked as they were read, in h).
       page as (
         select h.id, h.year${score ? sql`, ${score} as score` : sql``} from h
-        ${filtered ? sql`where h.facet_group in (select h.facet_group from g h where ${all})` : sql``}
+        ${filtered ? sql`where h.facet_group in (select f.id from x join search_facet_groups f on f.id = x.facet_group where ${filterConditions(filters)})` : sql``}
         order by ${orderBy(request.sort)}
         limit ${SEARCH_LIMITS.pageSize} offset ${offset}
       )
       select
-        (select coalesce(sum(h.n), 0)::int from g h) as hits,
-        (select coalesce(sum(h.n), 0)::int from g h where ${all}) as total,
+        (select json_build_object('ids', array_agg(x.facet_group), 'counts', array_agg(x.n)) from x) as groups,
+        (select json_agg(json_build_array(t.id, t.name, t.sort_order)) from teams t) as teams,
+        (select json_agg(json_build_array(c.id, c.category_name, c.sort_order)) from categories c) as categories,
         (select coalesce(json_agg(json_build_object(
             'id', d.id, 'kind', d.kind, 'title', d.title, 'altTitle', d.alt_title,
             'teams', (select json_agg(json_build_object('_id', t.id, 'name', t.name) order by t.sort_order, t.name)
@@ -188,29 +193,18 @@ export function createSearch(db: Database) {
             'categoryId', d.category_id, 'categoryName', d.category_name, 'year', d.year,
             'favoriteStory', d.favorite_story, 'snippet', ${snippet}
           ) order by ${orderBy(request.sort, "p")}), '[]'::json)
-         from page p join search_documents d on d.id = p.id) as results,
-        (select coalesce(json_agg(f), '[]'::json) from (
-          select 'type' as facet, h.kind as value, h.kind as label, case h.kind when 'exhibit' then 0 else 1 end as ord, sum(h.n)::int as count
-            from g h where ${others("type")} group by h.kind
-          union all
-          select 'team', t.id::text, t.name, t.sort_order, x.n::int
-            from (select u.team_id, sum(u.n) as n
-                  from (select unnest(h.team_ids) as team_id, h.n from g h where ${others("team")}) u
-                  group by u.team_id) x
-            join teams t on t.id = x.team_id
-          union all
-          select 'category', c.id::text, c.category_name, c.sort_order, x.n::int
-            from (select h.category_id, sum(h.n) as n from g h where h.category_id is not null and ${others("category")} group by h.category_id) x
-            join categories c on c.id = x.category_id
-          union all
-          select 'decade', h.decade::text, h.decade::text || 's', h.decade, sum(h.n)::int
-            from g h where h.decade is not null and ${others("decade")} group by h.decade
-          union all
-          select 'favoriteStory', 'true', 'Favorite stories', 0, coalesce(sum(h.n), 0)::int
-            from g h where h.favorite_story and ${others("favoriteStory")}
-        ) f) as facets`,
+         from page p join search_documents d on d.id = p.id) as results`,
     );
-    return row;
+    const ids = row.groups.ids ?? [];
+    const counts = row.groups.counts ?? [];
+    await loadFacetGroups(tx, ids);
+    const labels = (list: [string, string, number][] | null) =>
+      new Map<string, FacetLabel>((list ?? []).map(([id, name, order]) => [id, { name, order }]));
+    const grouped = ids.flatMap((id, i) => {
+      const group = facetGroups.get(id);
+      return group ? [[group, counts[i]] as const] : [];
+    });
+    return { ...countFacets(grouped, filters, { teams: labels(row.teams), categories: labels(row.categories) }), results: row.results };
   }
 
   function splitRequest(request: SearchRequest): { filters: SearchFilters } {
@@ -218,8 +212,7 @@ export function createSearch(db: Database) {
     return { filters: { team, category, decade, type, favoriteStory } };
   }
 
-  function answerFrom(request: SearchRequest, member: boolean, row: PipelineRow, mode: SearchAnswer["mode"]): SearchAnswer {
-    const { filters } = splitRequest(request);
+  function answerFrom(request: SearchRequest, member: boolean, row: Pipeline, mode: SearchAnswer["mode"]): SearchAnswer {
     const pages = Math.ceil(row.total / SEARCH_LIMITS.pageSize);
     let message: string | null = null;
     if (row.total === 0) message = row.hits > 0 ? SEARCH_MESSAGES.noResultsFiltered(request.q) : SEARCH_MESSAGES.noResults(request.q);
@@ -231,11 +224,17 @@ export function createSearch(db: Database) {
       mode,
       message,
       results: row.results.map((r) => hitFrom(r, member)),
-      facets: facetsFrom(row.facets, filters),
+      facets: row.facets,
     };
   }
 
   const emptyAnswer = emptySearchAnswer;
+
+  /** The pipeline's answer when no document has the words. */
+  function noHits(request: SearchRequest): Pipeline {
+    const none = countFacets([], splitRequest(request).filters, { teams: new Map(), categories: new Map() });
+    return { ...none, results: [] };
+  }
 
   /** Runs `fn` in a transaction with the search's LOCAL settings. */
   function inSearchTransaction<T>(fn: (tx: Database) => Promise<T>): Promise<T> {
@@ -265,20 +264,20 @@ export function createSearch(db: Database) {
   /** The search for `q` (already cleaned) in words, as the pipeline reads it. */
   async function searchWords(tx: Database, request: SearchRequest, q: string, member: boolean) {
     const tsquery = sql`websearch_to_tsquery(${TS_CONFIG}, ${q})`;
-    // Gating: a visitor's words are looked for in the public words only.
-    const vector = member ? sql.raw("d.member_vector") : sql.raw("d.public_vector");
-    // Ranked (only when sorted by relevance, and only the hits the filters keep) on the public
-    // words: titles and names above team and category. A member's answer of few matches is ranked
-    // on the whole weighted text, which means reading each text, hence only then.
-    // The public rank is taken as each hit is read: carrying the vectors into the materialized
-    // hits cost twice the search's time on a broad word (19 against 9.5 ms for 6,810 hits on
-    // PostgreSQL, measured 2026-11-25), more than ranking hits a filter then drops.
+    const vector = searchedVector(member);
+    // Ranked only when sorted by relevance, on the public words: titles and names above team and
+    // category. A member's answer of few matches is ranked on the whole weighted text, which
+    // means reading each text, hence only then. The public rank is taken as each hit is read,
+    // filtered out later or not: carrying the vectors into the materialized hits to rank only the
+    // kept ones cost twice the search's time on a broad word (19 against 9.5 ms for 6,810 hits on
+    // PostgreSQL, measured 2026-11-25).
     const relevance = request.sort === "relevance";
     let score: SQL | null = null;
     if (relevance) {
       score = sql`h.score`;
       if (member) {
-        score = sql`case when (select count(*) from h) <= ${FULL_TEXT_RANK_LIMIT}
+        // Counts at most one hit past the limit: a broad search does not read all its hits again.
+        score = sql`case when (select count(*) from (select from h limit ${FULL_TEXT_RANK_LIMIT + 1}) c) <= ${FULL_TEXT_RANK_LIMIT}
           then ts_rank((select d.member_vector from search_documents d where d.id = h.id), ${tsquery})
           else h.score end`;
       }
@@ -289,14 +288,17 @@ export function createSearch(db: Database) {
       where ${vector} @@ ${tsquery}`;
     // Gating: only a member's answer quotes the text. ts_headline parses all the text it is given,
     // so it is given a window of it: around the first place the longest word of the search
-    // appears (its first letters, so other endings of the word count), else the beginning.
+    // appears (its first letters, so other endings of the word count), else the beginning. The
+    // place is looked for in the lower-cased text, and in the text without accents only when the
+    // word is not there as written ("nunez" in "Núñez"), as removing accents costs more than the
+    // headline; the markers are taken out of the window only. Measured 2026-11-25 on PGlite,
+    // 20 exhibits: 8 ms before, 4 after.
     const probe = normalizeWord(queryWords(q).sort((a, b) => b.length - a.length)[0] ?? "").slice(0, 6);
-    const text = sql`translate(d.body, ${HIGHLIGHT_START + HIGHLIGHT_END}, '')`;
-    const window = probe
-      ? sql`substr(${text}, greatest(1, strpos(museum_unaccent(lower(d.body)), ${probe}) - ${SNIPPET_LEAD}), ${SNIPPET_WINDOW})`
-      : sql`left(${text}, ${SNIPPET_WINDOW})`;
+    const at = sql`coalesce(nullif(strpos(lower(d.body), ${probe}), 0), strpos(museum_unaccent(lower(d.body)), ${probe}))`;
+    const window = probe ? sql`substr(d.body, greatest(1, ${at} - ${SNIPPET_LEAD}), ${SNIPPET_WINDOW})` : sql`left(d.body, ${SNIPPET_WINDOW})`;
+    const text = sql`translate(${window}, ${HIGHLIGHT_START + HIGHLIGHT_END}, '')`;
     const snippet = member
-      ? sql`ts_headline(${TS_CONFIG}, ${window}, ${tsquery}, ${`StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_END}, MaxWords=30, MinWords=15`})`
+      ? sql`ts_headline(${TS_CONFIG}, ${text}, ${tsquery}, ${`StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_END}, MaxWords=30, MinWords=15`})`
       : sql`null`;
     return runPipeline(tx, hits, request, score, snippet);
   }
@@ -309,15 +311,20 @@ export function createSearch(db: Database) {
       if (!q) return emptyAnswer(request, member, SEARCH_MESSAGES.empty);
 
       return inSearchTransaction(async (tx) => {
-        const [shape] = await queryRows<{ nodes: number; indexable: string }>(
+        // Whether anything matches is asked with the query's shape: a misspelled search goes
+        // straight to its corrections instead of through the whole statement for no hits.
+        const [shape] = await queryRows<{ nodes: number; indexable: string; matches: boolean | null }>(
           tx,
-          sql`select numnode(x.q)::int as nodes, querytree(x.q) as indexable from websearch_to_tsquery(${TS_CONFIG}, ${q}) as x(q)`,
+          sql`select numnode(x.q)::int as nodes, querytree(x.q) as indexable,
+                case when numnode(x.q) > 0 and querytree(x.q) <> 'T'
+                  then exists (select from search_documents d where ${searchedVector(member)} @@ x.q) end as matches
+              from websearch_to_tsquery(${TS_CONFIG}, ${q}) as x(q)`,
         );
         if (shape.nodes === 0) return emptyAnswer(request, member, SEARCH_MESSAGES.noWords(q));
         if (shape.indexable === "T") return emptyAnswer(request, member, SEARCH_MESSAGES.onlyExcluded);
 
-        const found = await searchWords(tx, request, q, member);
-        if (found.hits > 0) return answerFrom(request, member, found, "words");
+        if (shape.matches) return answerFrom(request, member, await searchWords(tx, request, q, member), "words");
+        const found = noHits(request);
 
         // No document has these words: the same search with misspelled words corrected.
         const fixes = await corrections(tx, queryWords(q));
