@@ -11,7 +11,7 @@ import { TEXT_RULE_MESSAGES as T } from "../shared/messages";
 /** A one-line text field: no control characters or lone surrogates, trimmed, at most `max`. */
 export function singleLineText(field: string, { max, required }: TextOptions) {
   const text = z
-    .string(required ? { message: required } : undefined)
+    .string({ message: required ?? T.missing(field) })
     .regex(SINGLE_LINE, T.controlCharacters(field))
     .regex(WELL_FORMED, T.brokenCharacters(field))
     .trim();
@@ -21,7 +21,7 @@ export function singleLineText(field: string, { max, required }: TextOptions) {
 /** A text over several lines: line breaks and tabs allowed, other controls refused, trimmed, at most `max`. */
 export function multiLineText(field: string, { max, required }: TextOptions) {
   const text = z
-    .string(required ? { message: required } : undefined)
+    .string({ message: required ?? T.missing(field) })
     .regex(MULTI_LINE, T.messageControlCharacters(field))
     .regex(WELL_FORMED, T.brokenCharacters(field))
     .trim();

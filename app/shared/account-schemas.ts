@@ -58,7 +58,7 @@ function textChecks(field: string, pattern: RegExp, patternMessage: string, { ma
  * surrogates, trimmed, at most `max` characters. `field` names it in the messages.
  */
 export function singleLineText(field: string, options: TextOptions) {
-  return z.string(options.required ? { message: options.required } : undefined).check(...textChecks(field, SINGLE_LINE, T.controlCharacters(field), options));
+  return z.string({ message: options.required ?? T.missing(field) }).check(...textChecks(field, SINGLE_LINE, T.controlCharacters(field), options));
 }
 
 /**
@@ -66,7 +66,7 @@ export function singleLineText(field: string, options: TextOptions) {
  * and other control characters and lone surrogates refused, trimmed, at most `max` characters.
  */
 export function multiLineText(field: string, options: TextOptions) {
-  return z.string(options.required ? { message: options.required } : undefined).check(...textChecks(field, MULTI_LINE, T.messageControlCharacters(field), options));
+  return z.string({ message: options.required ?? T.missing(field) }).check(...textChecks(field, MULTI_LINE, T.messageControlCharacters(field), options));
 }
 
 /** A password as typed: never trimmed, but no control characters or lone surrogates either. */

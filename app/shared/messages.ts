@@ -66,6 +66,8 @@ export const TEXT_RULE_MESSAGES = {
   messageControlCharacters: (field: string) => `${field} cannot contain control characters other than line breaks and tabs.`,
   brokenCharacters: (field: string) => `${field} contains a broken character (half of an emoji or symbol). Please retype it.`,
   tooLong: (field: string, max: number) => `${field} can be at most ${max} characters long.`,
+  /** A field the form always sends was left out (a hand-made post). */
+  missing: (field: string) => `${field} was not sent. Please reload the form and try again.`,
 } as const;
 
 /** Spec section 8: contact and subscribe outcomes, word for word. */

@@ -132,6 +132,12 @@ describe.each(drivers)("console preview on %s", (kind) => {
     const bad = await post(curator.cookie, `/admin/teams/${team._id}/preview`, { name: "", league: "NFL", logo: "", headline: "H", description: "D", sortOrder: "0" });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('role="alert"');
+    // A hand-made post that leaves out a field the form always sends: the field's name, not Zod's wording.
+    const partial = await post(curator.cookie, `/admin/teams/${team._id}/preview`, { name: "N", league: "NFL", headline: "H", description: "D", sortOrder: "0" });
+    expect(partial.status).toBe(400);
+    const partialPage = await partial.text();
+    expect(partialPage).toContain("Logo was not sent. Please reload the form and try again.");
+    expect(partialPage).not.toContain("Invalid input");
     expect((await call(curator.cookie, "/admin/enshrinees/00000000-0000-4000-8000-000000000000/preview")).status).toBe(404);
     expect((await call(curator.cookie, "/admin/teams/not-a-uuid/preview")).status).toBe(404);
     expect(await (await call(curator.cookie, "/admin/teams/new/preview")).text()).toContain("Nothing is saved yet: fill in the form and press Preview without saving.");
