@@ -5,7 +5,7 @@
  * No sign-in needed: the token names the account and is signed by the site. Mail providers post
  * from their servers (no Origin); a browser page of another site is refused as for every form.
  */
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/email-unsubscribe";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
@@ -14,25 +14,31 @@ import { ACCOUNT_MESSAGES } from "~/shared/messages";
 type Answer = { state: "ask" | "done" | "invalid"; message: string; token: string };
 
 async function accountOf(request: Request, context: Route.LoaderArgs["context"], form?: FormData) {
-  const token = new URL(request.url).searchParams.get("token") ?? (typeof form?.get("token") === "string" ? String(form.get("token")) : "");
+  const inUrl = new URL(request.url).searchParams.get("token");
+  const token = inUrl ?? (typeof form?.get("token") === "string" ? String(form.get("token")) : "");
   const userId = context.services.reminders.accountOfToken(token);
-  const exists = userId ? (await context.services.reminders.remindersOn(userId)) !== null : false;
-  return { token, userId: exists ? userId : null };
+  const on = userId ? await context.services.reminders.remindersOn(userId) : null;
+  return { token, tokenInUrl: inUrl !== null, userId: on === null ? null : userId, remindersOn: on === true };
 }
 
 const invalid = (token: string) => data<Answer>({ state: "invalid", message: ACCOUNT_MESSAGES.unsubscribeLinkInvalid, token }, { status: 404 });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { token, userId } = await accountOf(request, context);
+  const { token, userId, remindersOn } = await accountOf(request, context);
   if (!userId) return invalid(token);
+  // Opened again once they are off (or shown after a post that carried its token in the body).
+  if (!remindersOn) return { state: "done", message: ACCOUNT_MESSAGES.unsubscribed, token } satisfies Answer;
   return { state: "ask", message: ACCOUNT_MESSAGES.unsubscribeConfirm, token } satisfies Answer;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const limited = rateLimitedAnswer<Answer>(context, (message) => ({ state: "invalid", message, token: "" }));
   if (limited) return limited;
-  const { token, userId } = await accountOf(request, context, await request.formData().catch(() => undefined));
+  const { token, tokenInUrl, userId } = await accountOf(request, context, await request.formData().catch(() => undefined));
   if (!userId || !(await context.services.reminders.setRemindersOn(userId, false))) return invalid(token);
+  // The page's answer comes from its loader too, which reads the token from the address only: a
+  // post that carried it in the body alone is sent to the address that names it (303).
+  if (!tokenInUrl) throw redirect(`/email/unsubscribe?token=${encodeURIComponent(token)}`, 303);
   return { state: "done", message: ACCOUNT_MESSAGES.unsubscribed, token } satisfies Answer;
 }
 

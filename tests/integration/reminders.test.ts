@@ -281,6 +281,24 @@ describe.each(drivers)("ticket reminders on %s", (kind) => {
     expect((await fetch(link, { method: "POST", body: big })).status).toBe(413);
   });
 
+  it("answers a post that carries the token in its body only with the page that says it is done; the link opened again says so too", async () => {
+    const a = await member("2027-02-14");
+    await runOn("2027-01-31");
+    const link = onServer(/^<(.+)>$/.exec(remindersTo(a.email)[0].listUnsubscribe ?? "")![1]);
+    const token = new URL(link).searchParams.get("token")!;
+
+    const res = await post("/email/unsubscribe", { token });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe(`/email/unsubscribe?token=${encodeURIComponent(token)}`);
+    expect(await server.services.reminders.remindersOn(a.userId)).toBe(false);
+
+    const again = await fetch(link);
+    expect(again.status).toBe(200);
+    const html = await again.text();
+    expect(html).toContain(ACCOUNT_MESSAGES.unsubscribed);
+    expect(html).not.toContain("Stop ticket reminders</button>");
+  });
+
   it("turns reminders off and on from the account page", async () => {
     onDay("2027-02-20");
     const a = await member("2027-03-14");
