@@ -109,7 +109,12 @@ test("a curator invited by the first admin adds an exhibit with three photos in 
   await editor.click();
   await curator.getByRole("button", { name: "Bold" }).click();
   await curator.keyboard.type("The drive");
-  await curator.getByRole("button", { name: "Bold" }).click();
+  // Pressing a toolbar button leaves the focus in the text, so what is typed next goes there
+  // (TipTap gives the focus back only on the next frame: a space typed before that pressed Bold again).
+  await curator.getByRole("button", { name: "Bold" }).hover();
+  await curator.mouse.down();
+  expect(await curator.evaluate(() => document.activeElement?.closest('[data-testid="rich-text-editor"]') !== null)).toBe(true);
+  await curator.mouse.up();
   await curator.keyboard.type(" that members read about.");
   await curator.keyboard.press("Enter");
   await curator.keyboard.type("A second paragraph.");

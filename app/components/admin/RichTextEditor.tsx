@@ -15,6 +15,9 @@ function ToolbarButton({ editor, label, active, run }: { editor: Editor; label: 
     <button
       type="button"
       aria-pressed={active}
+      // A pointer press leaves the focus in the text: TipTap gives it back only on the next frame,
+      // and a key typed before that went to the button (a space pressed it again).
+      onMouseDown={(e) => e.preventDefault()}
       onClick={() => run(editor)}
       className={`rounded border px-2 py-1 text-sm ${active ? "border-ink bg-ink text-gold" : "border-stone-500 bg-white"}`}
     >
