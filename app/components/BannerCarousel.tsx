@@ -160,7 +160,9 @@ export function BannerCarousel({ slides, label, className, media, sizes = "100vw
             key={s.src}
             type="button"
             aria-label={`Show slide ${i + 1}`}
-            aria-current={i === selected}
+            // Before the scripts run the CSS turns the slides and marks the dots, which no attribute
+            // can follow: no dot claims to be the current one until the carousel tracks it.
+            aria-current={embla ? i === selected : undefined}
             onClick={() => {
               if (embla) embla.scrollTo(i);
               else pendingSlide.current = i;

@@ -4,11 +4,11 @@
  * once the person shows intent, or when a timer of the page needs its scripts, and its
  * modulepreload links are left out: the page load fetches no JavaScript. A small inline script
  * (app/lib/hydration-bootstrap.js, minified by the build, part of the same module script, so
- * the CSP nonce or the page cache's hash covers it) waits for the intent, and until React has hydrated it holds the clicks on
- * script-only buttons, double-clicks (a photo's zoom) and the form submissions and replays them
- * once React is there, and hands
- * React what was typed before (React keeps typed values when it hydrates but does not tell the
- * page's state about them). If the scripts fail to load, held submissions go ahead natively.
+ * the CSP nonce or the page cache's hash covers it) waits for the intent, and until React has
+ * hydrated it holds the clicks on script-only buttons, double-clicks (a photo's zoom) and the
+ * form submissions and replays them once React is there, and hands React what was typed before
+ * (React keeps typed values when it hydrates but does not tell the page's state about them). If
+ * the scripts fail to load, held submissions go ahead natively.
  */
 import type { EntryContext } from "react-router";
 import { HYDRATION_LEAD_MS, type HydrationHandle, type HydrationWhen } from "./hydration";
