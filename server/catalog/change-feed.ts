@@ -11,7 +11,9 @@
  * - Each process listens on a dedicated connection (not a pooled one: a pooled connection goes
  *   back to the pool and its LISTEN with it). When that connection drops (a database restart, a
  *   network cut), it reconnects with backoff, and on reconnecting clears the caches once: a
- *   notification sent meanwhile was lost. Until then the caches' time limits still hold.
+ *   notification sent meanwhile was lost. Until then the caches' time limits still hold. A cut
+ *   that closes nothing (a dead route, a frozen peer) is found by a query every `pingMs` that must
+ *   answer within `queryTimeoutMs`.
  * - PGlite (one process) listens in-process with its own `listen`, same semantics.
  */
 import { sql } from "drizzle-orm";
@@ -39,9 +41,22 @@ export interface CatalogChangeFeedOptions {
   maxBackoffMs?: number;
   /** How often the listening connection is checked with a query (a silent network cut). */
   pingMs?: number;
+  /**
+   * How long the listening connection's queries (LISTEN, the check) may wait for an answer: on a
+   * silent network cut nothing ever answers, and TCP would take many minutes to say so.
+   */
+  queryTimeoutMs?: number;
 }
 
-export function createCatalogChangeFeed({ database, databaseUrl, logger, minBackoffMs = 250, maxBackoffMs = 10_000, pingMs = 15_000 }: CatalogChangeFeedOptions) {
+export function createCatalogChangeFeed({
+  database,
+  databaseUrl,
+  logger,
+  minBackoffMs = 250,
+  maxBackoffMs = 10_000,
+  pingMs = 15_000,
+  queryTimeoutMs = 5_000,
+}: CatalogChangeFeedOptions) {
   const handlers = new Set<() => void>();
   let stopped = true;
   let listening = false;
@@ -82,7 +97,13 @@ export function createCatalogChangeFeed({ database, databaseUrl, logger, minBack
 
   function connectPostgres(reconnecting: boolean): Promise<void> {
     if (!databaseUrl) throw new Error("the catalog change feed on PostgreSQL needs DATABASE_URL");
-    const next = new pg.Client({ connectionString: databaseUrl, keepAlive: true, connectionTimeoutMillis: 5_000, application_name: LISTENER_APPLICATION_NAME });
+    const next = new pg.Client({
+      connectionString: databaseUrl,
+      keepAlive: true,
+      connectionTimeoutMillis: 5_000,
+      query_timeout: queryTimeoutMs,
+      application_name: LISTENER_APPLICATION_NAME,
+    });
     // A dropped connection reports itself by 'error' or 'end' (or both): either one reconnects.
     next.on("error", (error) => {
       if (client === next) scheduleReconnect(error);
