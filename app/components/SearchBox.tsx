@@ -80,8 +80,12 @@ export function SearchBox() {
   const wideInput = useRef<HTMLInputElement>(null);
   const narrowInput = useRef<HTMLInputElement>(null);
 
-  // The narrow-screen panel closes on every navigation (a suggestion, a search, a link).
+  // The narrow-screen panel closes on every navigation (a suggestion, a search, a link), not when
+  // the scripts arrive: a panel opened by the first tap, before the page had hydrated, stays open.
+  const shownKey = useRef(location.key);
   useEffect(() => {
+    if (shownKey.current === location.key) return;
+    shownKey.current = location.key;
     if (detailsRef.current) detailsRef.current.open = false;
   }, [location.key]);
 

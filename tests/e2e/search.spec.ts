@@ -79,6 +79,27 @@ for (const [name, viewport] of [
   });
 }
 
+test("on a phone, the search panel opened by the first tap, before the page's scripts ran, stays open once they have", async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await page.goto("/about");
+  // The tap is the page's first intent: it opens the panel natively and starts the hydration.
+  const toggle = page.getByTestId("site-search-toggle");
+  await toggle.locator("summary").click();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  // Past the effects of the hydration (the panel closed on the next frame before the fix).
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 200))));
+  await expect(toggle).toHaveJSProperty("open", true);
+  const field = toggle.getByRole("combobox", { name: "Search the collection" });
+  await field.click();
+  await field.pressSequentially("clem", { delay: 40 });
+  await expect(page.getByRole("listbox", { name: "Suggestions" }).locator("visible=true").getByRole("option").first()).toContainText("Roberto Clemente");
+  // It still closes on navigation: the suggestion chosen by keyboard.
+  await field.press("ArrowDown");
+  await field.press("Enter");
+  await page.waitForURL(/\/enshrinees\/roberto-clemente\//);
+  await expect(toggle).toHaveJSProperty("open", false);
+});
+
 test.describe("the search page without JavaScript", () => {
   test.use({ javaScriptEnabled: false, viewport: DESKTOP });
 
