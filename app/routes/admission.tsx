@@ -5,7 +5,8 @@
  * server's message, then /login after 3.5 s. Alerts clear after 4 s. Members are sent to /.
  */
 import { useRef, useState, type FormEvent } from "react";
-import { data, Link, redirect, useFetcher, useNavigate } from "react-router";
+import { data, Link, redirect, useFetcher } from "react-router";
+import { useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/admission";
 import { useAlert } from "~/components/AlertBanner";
 import { CheckboxField, PasswordField, SubmitButton, TextField } from "~/components/FormFields";
@@ -52,7 +53,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 export default function Admission({ loaderData }: Route.ComponentProps) {
   const { price, days } = loaderData;
   const fetcher = useFetcher<SignUpResult>();
-  const navigate = useNavigate();
+  const navigate = useSettledNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   const { errors, report, fix } = useFormErrors({ alertMs: TIMING.signUpAlert });
   const { show } = useAlert();

@@ -5,7 +5,8 @@
  * form again. The message is stored and emailed to the museum in one transaction.
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { data, useActionData, useFetcher, useNavigate } from "react-router";
+import { data, useActionData, useFetcher } from "react-router";
+import { useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/contact";
 import { AlertBox } from "~/components/AlertBanner";
 import { Honeypot, RecaptchaNotice, useRecaptcha } from "~/components/BotCheck";
@@ -84,7 +85,7 @@ export default function Contact() {
   const fetcher = useFetcher<Result>();
   // The action's answer to a form the browser posted itself (no scripts): rendered by the server.
   const posted = useActionData<Result>();
-  const navigate = useNavigate();
+  const navigate = useSettledNavigate();
   const { getToken } = useRecaptcha();
   const [result, setResult] = useState<Result | null>(null);
   const [sending, setSending] = useState(false);

@@ -4,7 +4,8 @@
  * unpaid (after 7.5 s), or the server's message for 4 s. Members are sent to /.
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { data, Link, redirect, useFetcher, useNavigate, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Link, redirect, useFetcher, type ShouldRevalidateFunctionArgs } from "react-router";
+import { useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/login";
 import { useAlert } from "~/components/AlertBanner";
 import { PasswordField, SubmitButton, TextField } from "~/components/FormFields";
@@ -68,7 +69,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 
 export default function Login({ loaderData }: Route.ComponentProps) {
   const fetcher = useFetcher<LoginResult>();
-  const navigate = useNavigate();
+  const navigate = useSettledNavigate();
   const { show } = useAlert();
   const formRef = useRef<HTMLFormElement>(null);
   const { errors, report, fix } = useFormErrors();

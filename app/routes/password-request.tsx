@@ -3,7 +3,8 @@
  * address.' The answer is the same whether or not the account exists; / after 3 s.
  */
 import { useRef, useState, type FormEvent } from "react";
-import { data, useFetcher, useNavigate } from "react-router";
+import { data, useFetcher } from "react-router";
+import { useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/password-request";
 import { useAlert } from "~/components/AlertBanner";
 import { SubmitButton, TextField } from "~/components/FormFields";
@@ -39,7 +40,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 
 export default function PasswordRequest() {
   const fetcher = useFetcher<Result>();
-  const navigate = useNavigate();
+  const navigate = useSettledNavigate();
   const { show } = useAlert();
   const formRef = useRef<HTMLFormElement>(null);
   const { errors, report, fix } = useFormErrors();

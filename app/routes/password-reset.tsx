@@ -4,7 +4,8 @@
  * after 3 s; mismatched passwords are cleared after 3 s; success goes to /login after 3 s.
  */
 import { useRef, useState, type FormEvent } from "react";
-import { data, Link, useFetcher, useNavigate } from "react-router";
+import { data, Link, useFetcher } from "react-router";
+import { useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/password-reset";
 import { AlertBox, type Alert } from "~/components/AlertBanner";
 import { PasswordField, SubmitButton } from "~/components/FormFields";
@@ -65,7 +66,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 
 export default function PasswordReset({ loaderData }: Route.ComponentProps) {
   const fetcher = useFetcher<Result>();
-  const navigate = useNavigate();
+  const navigate = useSettledNavigate();
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [alert, setAlert] = useState<Alert | null>(null);

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { useRef, useState, type FormEvent } from "react";
-import { data, useFetcher, useNavigate } from "react-router";
+import { data, useFetcher } from "react-router";
 import type { Route } from "./+types/payment";
 import { useAlert } from "~/components/AlertBanner";
 import { SubmitButton, TextField } from "~/components/FormFields";
@@ -20,7 +20,7 @@ import { PAGE_MESSAGES, SERVER_MESSAGES } from "~/shared/messages";
 import { formatPrice } from "~/shared/money";
 import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
-import { useRedirectAfter } from "~/lib/use-redirect-after";
+import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { answerPayment, paymentMethodFromForm } from "~/lib/card-payment.server";
 import { longDate } from "~/components/account/ticket-words";
@@ -123,7 +123,7 @@ function NotLoggedIn() {
 export default function Payment({ loaderData }: Route.ComponentProps) {
   const { firstName, price, days, testMode, publishableKey } = loaderData;
   const fetcher = useFetcher<PaymentPageResult>();
-  const navigate = useNavigate();
+  const navigate = useSettledNavigate();
   const { show, clear } = useAlert();
   const [done, setDone] = useState(false);
   // One id per payment, kept by the page (not re-read from the loader): every retry of the

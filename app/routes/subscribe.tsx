@@ -5,7 +5,8 @@
  * again on failure; scroll to top on load and on success; / 3 s after submitting.
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { data, useFetcher, useNavigate } from "react-router";
+import { data, useFetcher } from "react-router";
+import { useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/subscribe";
 import { AlertBox } from "~/components/AlertBanner";
 import { Honeypot, RecaptchaNotice, useRecaptcha } from "~/components/BotCheck";
@@ -70,7 +71,7 @@ async function sendSubscription(form: FormData, museumEmail: string): Promise<Re
 
 export default function Subscribe({ loaderData }: Route.ComponentProps) {
   const fetcher = useFetcher<Result>();
-  const navigate = useNavigate();
+  const navigate = useSettledNavigate();
   const { getToken } = useRecaptcha();
   const [result, setResult] = useState<Result | null>(null);
   const [sending, setSending] = useState(false);
