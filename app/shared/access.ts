@@ -14,7 +14,22 @@ export function calendarDateIn(timeZone: string, now: Date): string {
   return format.format(now);
 }
 
+/**
+ * Date and time to the minute with the zone's short name ("2026-11-25 20:15 EST", 24-hour) of
+ * `now` in `timeZone`: how the staff console shows an instant, on the museum's clock.
+ */
+export function calendarMinuteIn(timeZone: string, now: Date): string {
+  let format = minuteFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" });
+    minuteFormats.set(timeZone, format);
+  }
+  const part = Object.fromEntries(format.formatToParts(now).map((p) => [p.type, p.value]));
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute} ${part.timeZoneName}`;
+}
+
 /** Building a formatter costs far more than using one; there is one time zone per site. */
+const minuteFormats = new Map<string, Intl.DateTimeFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** Whole days from `today` to `validThrough` (both YYYY-MM-DD); negative once expired. */

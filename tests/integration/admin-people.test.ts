@@ -129,6 +129,9 @@ describe.each(drivers)("people in the console on %s", (kind) => {
 
   it("exports the filtered members as CSV, streamed, formulas neutralized, behind a fresh password", async () => {
     const evil = await createStaffAccount(server.services, "member", { firstName: "=HYPERLINK(\"http://evil\")", validThrough: "2099-01-01" });
+    // 9:30 p.m. in Pittsburgh on November 25 (already the 26th in UTC): the console says the 25th.
+    await db().update(users).set({ createdAt: new Date("2026-11-26T02:30:00Z") }).where(eq(users.id, evil.userId));
+    expect(await (await call(admin.cookie, `/admin/members/${evil.userId}`)).text()).toMatch(/Joined<\/dt><dd[^>]*>2026-11-25</);
     offsetMs += 11 * 60_000;
     admin = await keepAlive(admin);
     const asked = await call(admin.cookie, "/admin/members/export?state=valid");
@@ -146,7 +149,7 @@ describe.each(drivers)("people in the console on %s", (kind) => {
     expect(lines.every((l, i) => i === 0 || l.includes(",valid,"))).toBe(true);
     expect(text).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(text).not.toMatch(/(^|,)=HYPERLINK/m);
-    expect(lines.some((l) => l.startsWith(evil.email))).toBe(true);
+    expect(lines.find((l) => l.startsWith(evil.email))).toContain(",2099-01-01,2026-11-25,");
     // A curator gets no export of personal data.
     expect((await call(curator.cookie, "/admin/members/export")).status).toBe(404);
     const [audit] = await db().select().from(auditLog).where(and(eq(auditLog.action, "export"), eq(auditLog.entityType, "member")));

@@ -11,11 +11,10 @@ import { ConsoleHeading, ConsoleNotice, Pager, RefundForm } from "~/components/a
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { formatPrice } from "~/shared/money";
 import { uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, pageParam, requireConsole, requireRecentPassword, searchOf, unconfirmedRefund } from "./guard.server";
+import { actorOf, consoleAnswer, formText, museumClock, pageParam, requireConsole, requireRecentPassword, searchOf, unconfirmedRefund } from "./guard.server";
 
 const STATUSES = ["unpaid", "paid", "redeemed", "refunded"] as const;
 const STATE_WORDS = { unpaid: "not paid (abandoned)", scheduled: "paid, to be sent", sent: "sent", redeemed: "redeemed", expired: "expired", revoked: "revoked (refunded)", refunded: "refunded after redemption" } as const;
-const stamp = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace("T", " ") : null);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "gifts");
@@ -23,6 +22,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const status = STATUSES.find((s) => s === url.searchParams.get("status"));
   const page = pageParam(url);
   const { rows, total } = await context.services.gifts.list({ status, page, pageSize: 50 });
+  const clock = museumClock(context);
+  const stamp = (d: Date | null) => (d ? clock.minute(d) : null);
   return {
     rows: rows.map((g) => ({
       id: g.id,
@@ -91,8 +92,8 @@ export default function Gifts({ loaderData }: Route.ComponentProps) {
           <li key={g.id} className="flex flex-wrap items-center gap-3 rounded border border-stone-300 p-3" data-testid="gift">
             <span>
               From {g.buyer} to {g.recipient} · sent on {g.deliverOn} · {g.amount} · <strong data-testid="gift-state">{g.state}</strong>
-              {g.paidAt ? ` · paid ${g.paidAt} UTC` : ""}
-              {g.redeemedAt ? ` · redeemed ${g.redeemedAt} UTC` : ""}
+              {g.paidAt ? ` · paid ${g.paidAt}` : ""}
+              {g.redeemedAt ? ` · redeemed ${g.redeemedAt}` : ""}
             </span>
             {g.refundable ? (
               <RefundForm field="giftId" id={g.id} what={`the gift to ${g.recipient}`} />

@@ -8,6 +8,7 @@
  */
 import { data, redirect, type AppLoadContext } from "react-router";
 import { requireStaff } from "~/lib/guards.server";
+import { calendarDateIn, calendarMinuteIn } from "~/shared/access";
 import { sessionTokenFrom } from "../../../server/accounts/session-cookie.server";
 import { CONSOLE_AREAS, REAUTH_MAX_AGE_MS, type ConsoleArea, type StaffRole } from "./console-areas";
 
@@ -96,4 +97,16 @@ export function searchOf(url: URL): string {
   params.delete("page");
   params.delete("notice");
   return params.toString();
+}
+
+/**
+ * The console's dates and times on the museum's clock (MUSEUM_TIME_ZONE), as its staff read them:
+ * someone who joined at 9 p.m. in Pittsburgh joined that day, not the next one in UTC.
+ */
+export function museumClock(context: AppLoadContext) {
+  const timeZone = context.services.config.MUSEUM_TIME_ZONE;
+  return {
+    day: (at: Date) => calendarDateIn(timeZone, at),
+    minute: (at: Date) => calendarMinuteIn(timeZone, at),
+  };
 }

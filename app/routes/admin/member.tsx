@@ -9,7 +9,7 @@ import type { Route } from "./+types/member";
 import { ConsoleHeading, ConsoleNotice, Field, inputProps, PrimaryButton, RefundForm } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { fieldErrors, uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, requireConsole, requireRecentPassword, unconfirmedRefund, type ConsoleResult } from "./guard.server";
+import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, unconfirmedRefund, type ConsoleResult } from "./guard.server";
 
 const complimentarySchema = z.object({
   days: z.coerce.number({ message: "Days must be a number" }).int("Days must be a whole number").min(1, "At least 1 day").max(3650, "At most 3650 days"),
@@ -21,12 +21,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!uuidSchema.safeParse(params.id).success) throw data(null, { status: 404 });
   const member = await context.services.admin.members.get(params.id);
   if (!member) throw data(null, { status: 404 });
+  const clock = museumClock(context);
   return {
     member: {
       ...member,
-      createdAt: member.createdAt.toISOString().slice(0, 10),
-      payments: member.payments.map((p) => ({ id: p.id, provider: p.provider, providerPaymentId: p.providerPaymentId, amountCents: p.amountCents, currency: p.currency, status: p.status, daysGranted: p.daysGranted, createdAt: p.createdAt.toISOString().slice(0, 16).replace("T", " "), refundedAt: p.refundedAt?.toISOString().slice(0, 16).replace("T", " ") ?? null })),
-      complimentary: member.complimentary.map((c) => ({ id: c.id, days: c.days, reason: c.reason, grantedBy: c.grantedBy, createdAt: c.createdAt.toISOString().slice(0, 10) })),
+      createdAt: clock.day(member.createdAt),
+      payments: member.payments.map((p) => ({ id: p.id, provider: p.provider, providerPaymentId: p.providerPaymentId, amountCents: p.amountCents, currency: p.currency, status: p.status, daysGranted: p.daysGranted, createdAt: clock.minute(p.createdAt), refundedAt: p.refundedAt ? clock.minute(p.refundedAt) : null })),
+      complimentary: member.complimentary.map((c) => ({ id: c.id, days: c.days, reason: c.reason, grantedBy: c.grantedBy, createdAt: clock.day(c.createdAt) })),
     },
   };
 }
@@ -98,8 +99,8 @@ export default function Member({ loaderData }: Route.ComponentProps) {
         {m.payments.map((p) => (
           <li key={p.id} className="flex flex-wrap items-center gap-3 rounded border border-stone-300 p-3" data-testid="payment">
             <span>
-              {p.createdAt} UTC · {(p.amountCents / 100).toFixed(2)} {p.currency.toUpperCase()} · {p.daysGranted} days · {p.provider} {p.providerPaymentId} ·{" "}
-              <strong>{p.status === "refunded" ? `refunded ${p.refundedAt} UTC` : "paid"}</strong>
+              {p.createdAt} · {(p.amountCents / 100).toFixed(2)} {p.currency.toUpperCase()} · {p.daysGranted} days · {p.provider} {p.providerPaymentId} ·{" "}
+              <strong>{p.status === "refunded" ? `refunded ${p.refundedAt}` : "paid"}</strong>
             </span>
             {p.status === "succeeded" ? (
               <RefundForm field="paymentId" id={p.id} what={`the payment of ${p.createdAt}`} />

@@ -4,7 +4,7 @@
  * after 10 minutes, and the export itself is written to the audit log.
  */
 import type { Route } from "./+types/members-export";
-import { requireConsole, requireRecentPassword, actorOf } from "./guard.server";
+import { requireConsole, requireRecentPassword, actorOf, museumClock } from "./guard.server";
 
 const STATES = ["valid", "expired", "unpaid"] as const;
 
@@ -16,10 +16,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const state = STATES.find((s) => s === url.searchParams.get("state"));
   const { members, exports } = context.services.admin;
   await exports.record(actorOf(staff), "member", `Exported members (${[q ? `search "${q}"` : "", state ?? ""].filter(Boolean).join(", ") || "all"})`);
+  const clock = museumClock(context);
   return exports.csv(
-    `members-${new Date().toISOString().slice(0, 10)}.csv`,
+    `members-${clock.day(new Date())}.csv`,
     ["email", "first_name", "last_name", "ticket", "valid_through", "joined", "email_opt_in"],
     members.batches({ q, state }),
-    (m) => [m.email, m.firstName, m.lastName, m.state, m.validThrough, m.createdAt.toISOString().slice(0, 10), m.emailOptIn ? "yes" : "no"],
+    (m) => [m.email, m.firstName, m.lastName, m.state, m.validThrough, clock.day(m.createdAt), m.emailOptIn ? "yes" : "no"],
   );
 }

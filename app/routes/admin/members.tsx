@@ -6,7 +6,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/members";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
 import { ConsoleHeading, ListSearch, Pager } from "~/components/admin/ConsoleUi";
-import { listQuery, requireConsole, searchOf } from "./guard.server";
+import { listQuery, museumClock, requireConsole, searchOf } from "./guard.server";
 
 const SORTS = ["joined", "name", "email", "validThrough"] as const;
 const STATES = ["valid", "expired", "unpaid"] as const;
@@ -21,8 +21,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const exportParams = new URLSearchParams();
   if (query.q) exportParams.set("q", query.q);
   if (state) exportParams.set("state", state);
+  const clock = museumClock(context);
   return {
-    rows: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString().slice(0, 10) })),
+    rows: rows.map((r) => ({ ...r, createdAt: clock.day(r.createdAt) })),
     total,
     query,
     state: state ?? "",

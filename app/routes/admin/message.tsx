@@ -5,7 +5,7 @@ import type { Route } from "./+types/message";
 import { ConsoleHeading, ConsoleNotice, Field, inputProps, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { fieldErrors, uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
+import { actorOf, consoleAnswer, formText, museumClock, requireConsole, type ConsoleResult } from "./guard.server";
 
 const STATUSES = ["new", "answered", "archived"] as const;
 const replySchema = z.object({
@@ -22,12 +22,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!uuidSchema.safeParse(params.id).success) throw data(null, { status: 404 });
   const message = await context.services.admin.inbox.get(params.id);
   if (!message) throw data(null, { status: 404 });
+  const clock = museumClock(context);
   return {
     message: {
       ...message,
-      createdAt: message.createdAt.toISOString().slice(0, 16).replace("T", " "),
+      createdAt: clock.minute(message.createdAt),
       emailQueuedAt: null,
-      replies: message.replies.map((r) => ({ id: r.id, body: r.body, sentBy: r.sentBy, createdAt: r.createdAt.toISOString().slice(0, 16).replace("T", " ") })),
+      replies: message.replies.map((r) => ({ id: r.id, body: r.body, sentBy: r.sentBy, createdAt: clock.minute(r.createdAt) })),
     },
   };
 }
@@ -64,7 +65,7 @@ export default function Message({ loaderData }: Route.ComponentProps) {
       <ConsoleHeading>{m.subject}</ConsoleHeading>
       <ConsoleNotice result={result} />
       <p className="mb-2 text-sm">
-        From {m.firstName} {m.lastName} &lt;{m.email}&gt; · {m.createdAt} UTC · status <strong data-testid="message-status">{m.status}</strong>
+        From {m.firstName} {m.lastName} &lt;{m.email}&gt; · {m.createdAt} · status <strong data-testid="message-status">{m.status}</strong>
         {m.subscribe ? " · asked for the newsletter" : ""}
       </p>
       <blockquote className="mb-6 whitespace-pre-wrap rounded border-l-4 border-gold bg-white p-4">{m.message}</blockquote>
@@ -81,7 +82,7 @@ export default function Message({ loaderData }: Route.ComponentProps) {
         {m.replies.map((r) => (
           <li key={r.id} className="rounded border border-stone-300 p-3" data-testid="reply">
             <p className="mb-1 text-sm">
-              {r.createdAt} UTC by {r.sentBy}
+              {r.createdAt} by {r.sentBy}
             </p>
             <p className="whitespace-pre-wrap">{r.body}</p>
           </li>

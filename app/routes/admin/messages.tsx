@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/messages";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
 import { ConsoleHeading, Pager } from "~/components/admin/ConsoleUi";
-import { pageParam, requireConsole, searchOf } from "./guard.server";
+import { museumClock, pageParam, requireConsole, searchOf } from "./guard.server";
 
 const STATUSES = ["new", "answered", "archived"] as const;
 
@@ -18,8 +18,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = pageParam(url);
   const dir = url.searchParams.get("dir") === "asc" ? "asc" : "desc";
   const { rows, total } = await inbox.list({ status, subject, page, pageSize: 50, dir });
+  const clock = museumClock(context);
   return {
-    rows: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString().slice(0, 16).replace("T", " ") })),
+    rows: rows.map((r) => ({ ...r, createdAt: clock.minute(r.createdAt) })),
     total,
     page,
     subjects,

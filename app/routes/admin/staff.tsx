@@ -10,14 +10,15 @@ import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, Primary
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { STAFF_ROLES, type StaffRole } from "./console-areas";
 import { fieldErrors, inviteSchema, uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, requireConsole, requireRecentPassword, type ConsoleResult } from "./guard.server";
+import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, type ConsoleResult } from "./guard.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "staff");
   const members = await context.services.admin.staff.list();
+  const clock = museumClock(context);
   return {
     me: staff.userId,
-    staff: members.map((m) => ({ ...m, deactivatedAt: m.deactivatedAt?.toISOString() ?? null, lastSeenAt: m.lastSeenAt ? new Date(m.lastSeenAt).toISOString() : null })),
+    staff: members.map((m) => ({ ...m, deactivatedAt: m.deactivatedAt?.toISOString() ?? null, lastSeenAt: m.lastSeenAt ? clock.minute(new Date(m.lastSeenAt)) : null })),
   };
 }
 
@@ -91,7 +92,7 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
     col.display({
       id: "lastSeen",
       header: "Last seen",
-      cell: ({ row }) => (row.original.lastSeenAt ? new Date(row.original.lastSeenAt).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "never"),
+      cell: ({ row }) => (row.original.lastSeenAt ?? "never"),
     }),
     col.display({
       id: "actions",

@@ -1,6 +1,6 @@
 /** GET /admin/subscribers/export?q=&consent=: the filtered subscribers as a streamed CSV (admins, fresh password, audited). */
 import type { Route } from "./+types/subscribers-export";
-import { actorOf, requireConsole, requireRecentPassword } from "./guard.server";
+import { actorOf, museumClock, requireConsole, requireRecentPassword } from "./guard.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "subscribers");
@@ -11,10 +11,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const consent = consentParam === "yes" ? true : consentParam === "no" ? false : undefined;
   const { subscribers, exports } = context.services.admin;
   await exports.record(actorOf(staff), "subscriber", `Exported subscribers (${[q ? `search "${q}"` : "", consentParam ?? ""].filter(Boolean).join(", ") || "all"})`);
+  const clock = museumClock(context);
   return exports.csv(
-    `subscribers-${new Date().toISOString().slice(0, 10)}.csv`,
+    `subscribers-${clock.day(new Date())}.csv`,
     ["email", "first_name", "last_name", "newsletter", "source", "since"],
     subscribers.batches({ q, consent }),
-    (s) => [s.email, s.firstName, s.lastName, s.consent ? "subscribed" : "unsubscribed", s.source, s.createdAt.toISOString().slice(0, 10)],
+    (s) => [s.email, s.firstName, s.lastName, s.consent ? "subscribed" : "unsubscribed", s.source, clock.day(s.createdAt)],
   );
 }

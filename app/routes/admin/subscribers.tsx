@@ -9,7 +9,7 @@ import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
 import { ConsoleHeading, ConsoleNotice, ListSearch, Pager } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, listQuery, requireConsole, searchOf, type ConsoleResult } from "./guard.server";
+import { actorOf, consoleAnswer, formText, listQuery, museumClock, requireConsole, searchOf, type ConsoleResult } from "./guard.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "subscribers");
@@ -19,11 +19,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const consentParam = url.searchParams.get("consent");
   const consent = consentParam === "yes" ? true : consentParam === "no" ? false : undefined;
   const { rows, total } = await context.services.admin.subscribers.list({ ...query, consent });
+  const clock = museumClock(context);
   const exportParams = new URLSearchParams();
   if (query.q) exportParams.set("q", query.q);
   if (consentParam === "yes" || consentParam === "no") exportParams.set("consent", consentParam);
   return {
-    rows: rows.map((r) => ({ id: r.id, email: r.email, name: `${r.firstName} ${r.lastName}`, consent: r.consent, source: r.source, date: r.createdAt.toISOString().slice(0, 10), sync: r.sync })),
+    rows: rows.map((r) => ({ id: r.id, email: r.email, name: `${r.firstName} ${r.lastName}`, consent: r.consent, source: r.source, date: clock.day(r.createdAt), sync: r.sync })),
     total,
     query,
     consent: consentParam ?? "",
