@@ -15,21 +15,30 @@ export function calendarDateIn(timeZone: string, now: Date): string {
 }
 
 /**
- * Date and time to the minute with the zone's short name ("2026-11-25 20:15 EST", 24-hour) of
- * `now` in `timeZone`: how the staff console shows an instant, on the museum's clock.
+ * Date and time with the zone's short name ("2026-11-25 20:15 EST", 24-hour; with seconds,
+ * "2026-11-25 20:15:09 EST") of `now` in `timeZone`: how the staff console shows an instant, on
+ * the museum's clock.
  */
-export function calendarMinuteIn(timeZone: string, now: Date): string {
-  let format = minuteFormats.get(timeZone);
+export function clockTimeIn(timeZone: string, now: Date, { seconds = false } = {}): string {
+  const key = `${timeZone} ${seconds}`;
+  let format = timeFormats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" });
-    minuteFormats.set(timeZone, format);
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", ...(seconds ? { second: "2-digit" } : {}), hourCycle: "h23", timeZoneName: "short" });
+    timeFormats.set(key, format);
   }
   const part = Object.fromEntries(format.formatToParts(now).map((p) => [p.type, p.value]));
-  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute} ${part.timeZoneName}`;
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}${seconds ? `:${part.second}` : ""} ${part.timeZoneName}`;
+}
+
+/** Whether `value` is a real calendar day written YYYY-MM-DD (not 2026-02-30). */
+export function isCalendarDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const t = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === value;
 }
 
 /** Building a formatter costs far more than using one; there is one time zone per site. */
-const minuteFormats = new Map<string, Intl.DateTimeFormat>();
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** Whole days from `today` to `validThrough` (both YYYY-MM-DD); negative once expired. */

@@ -6,6 +6,7 @@
  */
 import * as z from "zod/mini";
 import { EMAIL_MAX, EMAIL_PATTERN, NAME_MAX, multiLineText, singleLineText } from "./account-schemas";
+import { isCalendarDay } from "./access";
 import { VALIDATION as V } from "./messages";
 
 export const GIFT_MESSAGE_MAX = 1000;
@@ -53,8 +54,7 @@ export function lastDeliveryDay(today: string): string {
 
 /** The delivery date's own problem, if any, on the museum's calendar day `today`. */
 export function deliverOnProblem(deliverOn: string, today: string): string | null {
-  const t = Date.parse(`${deliverOn}T00:00:00Z`);
-  if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== deliverOn) return GIFT_MESSAGES.deliverOnRequired;
+  if (!isCalendarDay(deliverOn)) return GIFT_MESSAGES.deliverOnRequired;
   if (deliverOn < today) return GIFT_MESSAGES.deliverOnPast;
   if (deliverOn > lastDeliveryDay(today)) return GIFT_MESSAGES.deliverOnTooFar;
   return null;

@@ -38,7 +38,7 @@ export interface AdminDeps {
 export function createAdminServices(deps: AdminDeps) {
   const now = deps.now ?? (() => new Date());
   return {
-    audit: createAuditLog(deps.db),
+    audit: createAuditLog(deps.db, deps.timeZone),
     staff: createStaffService(deps),
     collection: createCollectionAdmin({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
     preview: createPreview(deps.db),

@@ -3,9 +3,10 @@
  * (who, when, which entity, the record before and after), and the audit page reads it back,
  * filtered by staff member, entity type and dates, newest first, a page at a time.
  */
-import { and, count, desc, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { AuditEntityType } from "../../app/routes/admin/console-areas";
 import type { Database } from "../db/client";
+import { addDays } from "../membership/ticket";
 import { auditLog, users } from "../db/schema";
 
 /** The staff member making a change, as the console's guard proved it. */
@@ -49,9 +50,9 @@ function jsonSafe(value: unknown): unknown {
 export interface AuditFilter {
   actorId?: string;
   entityType?: AuditEntityType;
-  /** Inclusive day (YYYY-MM-DD, UTC). */
+  /** Inclusive day (YYYY-MM-DD) on the museum's calendar. */
   from?: string;
-  /** Inclusive day (YYYY-MM-DD, UTC). */
+  /** Inclusive day (YYYY-MM-DD) on the museum's calendar. */
   to?: string;
   /** The entity types the reader may see (a curator's excludes personal data). */
   visibleTypes: readonly AuditEntityType[];
@@ -61,14 +62,17 @@ export interface AuditFilter {
 
 export type AuditRow = typeof auditLog.$inferSelect;
 
-export function createAuditLog(db: Database) {
+/** `timeZone`: the museum's (MUSEUM_TIME_ZONE), whose calendar the day filters follow. */
+export function createAuditLog(db: Database, timeZone: string) {
+  /** The instant a museum calendar day starts (daylight saving included, by the database). */
+  const dayStart = (day: string) => sql`(${day}::timestamp at time zone ${timeZone})`;
   return {
     async list(f: AuditFilter): Promise<{ rows: AuditRow[]; total: number }> {
       const where: SQL[] = [inArray(auditLog.entityType, [...f.visibleTypes])];
       if (f.entityType) where.push(eq(auditLog.entityType, f.entityType));
       if (f.actorId) where.push(eq(auditLog.actorId, f.actorId));
-      if (f.from) where.push(gte(auditLog.at, new Date(`${f.from}T00:00:00Z`)));
-      if (f.to) where.push(lt(auditLog.at, new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000)));
+      if (f.from) where.push(gte(auditLog.at, dayStart(f.from)));
+      if (f.to) where.push(lt(auditLog.at, dayStart(addDays(f.to, 1))));
       const condition = and(...where);
       const [rows, [{ total }]] = await Promise.all([
         db

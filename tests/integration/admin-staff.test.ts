@@ -198,4 +198,16 @@ describe.each(drivers)("staff accounts on %s", (kind) => {
     const curatorView = await (await call(curator.cookie, "/admin/audit?entity=staff")).text();
     expect(curatorView).not.toContain("Invited new.curator@museum.example");
   });
+
+  it("the audit log's days and times are the museum's: 9:30 p.m. in Pittsburgh on the 25th is the 25th", async () => {
+    await server.services.database.db.insert(auditLog).values({ at: new Date("2026-11-26T02:30:05Z"), actorId: admin.userId, actorEmail: admin.email, action: "staff.note", entityType: "staff", summary: "Late entry after closing" });
+    const onThe25th = await (await call(admin.cookie, "/admin/audit?entity=staff&from=2026-11-25&to=2026-11-25")).text();
+    expect(onThe25th).toContain("Late entry after closing");
+    expect(onThe25th).toContain("2026-11-25 21:30:05 EST");
+    expect(await (await call(admin.cookie, "/admin/audit?entity=staff&from=2026-11-26&to=2026-11-26")).text()).not.toContain("Late entry after closing");
+    // A day that does not exist is no filter, not an error.
+    const impossible = await call(admin.cookie, "/admin/audit?entity=staff&from=2026-02-30&to=2026-13-01");
+    expect(impossible.status).toBe(200);
+    expect(await impossible.text()).toContain("Late entry after closing");
+  });
 });

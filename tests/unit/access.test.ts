@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calendarDateIn, calendarMinuteIn, canSeeMemberContent, daysUntil, isTicketValid } from "~/shared/access";
+import { calendarDateIn, canSeeMemberContent, clockTimeIn, daysUntil, isTicketValid } from "~/shared/access";
 import { bottomMenuItems, topNavItems } from "~/lib/navigation";
 
 describe("access state", () => {
@@ -18,9 +18,9 @@ describe("access state", () => {
   });
 
   it("gives the console's times on the museum's clock, with the zone's name", () => {
-    expect(calendarMinuteIn("America/New_York", new Date("2026-11-26T02:30:00Z"))).toBe("2026-11-25 21:30 EST");
-    expect(calendarMinuteIn("America/New_York", new Date("2026-07-04T16:05:00Z"))).toBe("2026-07-04 12:05 EDT");
-    expect(calendarMinuteIn("UTC", new Date("2026-07-04T00:00:00Z"))).toBe("2026-07-04 00:00 UTC");
+    expect(clockTimeIn("America/New_York", new Date("2026-11-26T02:30:00Z"))).toBe("2026-11-25 21:30 EST");
+    expect(clockTimeIn("America/New_York", new Date("2026-07-04T16:05:09Z"), { seconds: true })).toBe("2026-07-04 12:05:09 EDT");
+    expect(clockTimeIn("UTC", new Date("2026-07-04T00:00:00Z"))).toBe("2026-07-04 00:00 UTC");
   });
 
   it("is unaffected by a daylight-saving change inside the period", () => {

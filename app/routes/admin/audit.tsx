@@ -7,10 +7,10 @@ import type { Route } from "./+types/audit";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
 import { ConsoleHeading, Pager } from "~/components/admin/ConsoleUi";
 import { auditEntityTypesFor, type AuditEntityType } from "./console-areas";
-import { pageParam, requireConsole } from "./guard.server";
+import { museumClock, pageParam, requireConsole } from "./guard.server";
+import { isCalendarDay } from "~/shared/access";
 
 const PAGE_SIZE = 50;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -24,20 +24,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const to = q.get("to") ?? "";
   const page = pageParam(url);
   const { audit } = context.services.admin;
+  const clock = museumClock(context);
   const [list, actors] = await Promise.all([
     audit.list({
       visibleTypes,
       entityType: (visibleTypes as string[]).includes(entity) ? (entity as AuditEntityType) : undefined,
       actorId: UUID.test(actor) ? actor : undefined,
-      from: DAY.test(from) ? from : undefined,
-      to: DAY.test(to) ? to : undefined,
+      from: isCalendarDay(from) ? from : undefined,
+      to: isCalendarDay(to) ? to : undefined,
       page,
       pageSize: PAGE_SIZE,
     }),
     audit.actors(),
   ]);
   return {
-    rows: list.rows.map((r) => ({ ...r, at: r.at.toISOString(), before: r.before === null ? null : JSON.stringify(r.before, null, 1), after: r.after === null ? null : JSON.stringify(r.after, null, 1) })),
+    rows: list.rows.map((r) => ({ ...r, at: clock.second(r.at), before: r.before === null ? null : JSON.stringify(r.before, null, 1), after: r.after === null ? null : JSON.stringify(r.after, null, 1) })),
     total: list.total,
     page,
     pageSize: PAGE_SIZE,
@@ -50,7 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type AuditRow = Route.ComponentProps["loaderData"]["rows"][number];
 const col = adminColumns<AuditRow>();
 const columns = [
-  col.accessor("at", { header: "When (UTC)", cell: ({ getValue }) => getValue().slice(0, 19).replace("T", " ") }),
+  col.accessor("at", { header: "When" }),
   col.accessor("actorEmail", { header: "Who" }),
   col.accessor("entityType", { header: "Entity" }),
   col.accessor("action", { header: "Action" }),

@@ -8,7 +8,7 @@
  */
 import { data, redirect, type AppLoadContext } from "react-router";
 import { requireStaff } from "~/lib/guards.server";
-import { calendarDateIn, calendarMinuteIn } from "~/shared/access";
+import { calendarDateIn, clockTimeIn } from "~/shared/access";
 import { sessionTokenFrom } from "../../../server/accounts/session-cookie.server";
 import { CONSOLE_AREAS, REAUTH_MAX_AGE_MS, type ConsoleArea, type StaffRole } from "./console-areas";
 
@@ -107,6 +107,7 @@ export function museumClock(context: AppLoadContext) {
   const timeZone = context.services.config.MUSEUM_TIME_ZONE;
   return {
     day: (at: Date) => calendarDateIn(timeZone, at),
-    minute: (at: Date) => calendarMinuteIn(timeZone, at),
+    minute: (at: Date) => clockTimeIn(timeZone, at),
+    second: (at: Date) => clockTimeIn(timeZone, at, { seconds: true }),
   };
 }
