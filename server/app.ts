@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import compression from "compression";
+import expressStaticGzip from "express-static-gzip";
 import express, { type Request, type RequestHandler, type Response } from "express";
 import { createRequestHandler as createFetchHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { canSeeMemberContent } from "../app/shared/access";
@@ -111,8 +112,14 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
   app.use(compression());
 
   if (clientDir) {
-    // Vite fingerprints everything under /assets: cache it for a year, never revalidate.
-    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    // Vite fingerprints everything under /assets: cache it for a year, never revalidate. The build
+    // compressed each script and stylesheet once, as hard as brotli and gzip go
+    // (scripts/precompress-assets.mjs); those copies are sent as they are, the compression
+    // middleware leaves an encoded answer alone.
+    app.use(
+      "/assets",
+      expressStaticGzip(path.join(clientDir, "assets"), { enableBrotli: true, orderPreference: ["br", "gzip"], index: false, serveStatic: { immutable: true, maxAge: "1y", index: false } }),
+    );
     // Files at the top of build/client (favicon, robots, ...) all have an extension; pages never
     // do, so they skip the disk lookup (and the 404 error object it builds) on every request.
     const topLevelFiles = express.static(clientDir, { maxAge: "1h", index: false });

@@ -2,7 +2,9 @@
  * The platform through HTTP on both databases: layout variants decided by the server, 404,
  * the error fallback, health check, security headers, compression and asset caching.
  */
+import { get as httpGet, type IncomingHttpHeaders } from "node:http";
 import { Writable } from "node:stream";
+import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync } from "node:zlib";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "~/shared/messages";
@@ -145,7 +147,31 @@ describe.each(drivers)("platform on %s", (kind) => {
     const script = await fetch(`${server.url}${asset}`);
     expect(script.status).toBe(200);
     expect(script.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    // Sent as the build compressed it, at brotli's hardest (smaller than on-the-fly compression),
+    // or gzip, or plain, as the browser asks; each decodes to the same script.
+    const plain = Buffer.from(await (await rawGet(asset!, "identity")).body);
+    const br = await rawGet(asset!, "gzip, deflate, br");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(br.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(brotliDecompressSync(br.body).equals(plain)).toBe(true);
+    expect(br.body.length).toBe(brotliCompressSync(plain, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: plain.length } }).length);
+    const gz = await rawGet(asset!, "gzip");
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gz.body).equals(plain)).toBe(true);
   });
+
+  /** A GET whose body is left as sent (fetch would decode it). */
+  function rawGet(pathname: string, acceptEncoding: string): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      httpGet(`${server.url}${pathname}`, { headers: { "accept-encoding": acceptEncoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      }).on("error", reject);
+    });
+  }
 
   it("states the ticket period from config in the terms", async () => {
     const html = await (await fetch(`${server.url}/termsandconditions`)).text();
