@@ -30,9 +30,12 @@ export function clockTimeIn(timeZone: string, now: Date, { seconds = false } = {
   return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}${seconds ? `:${part.second}` : ""} ${part.timeZoneName}`;
 }
 
-/** Whether `value` is a real calendar day written YYYY-MM-DD (not 2026-02-30). */
+/**
+ * Whether `value` is a real calendar day written YYYY-MM-DD (not 2026-02-30, nor year 0000, which
+ * PostgreSQL refuses).
+ */
 export function isCalendarDay(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value.startsWith("0000")) return false;
   const t = Date.parse(`${value}T00:00:00Z`);
   return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === value;
 }
