@@ -6,13 +6,13 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calendarDateIn } from "~/shared/access";
 import { SERVER_MESSAGES, TEXT_RULE_MESSAGES, VALIDATION } from "~/shared/messages";
 import { queryRows } from "../../server/db/client";
 import { outbox, passwordResetTokens, payments, subscribers, users } from "../../server/db/schema";
 import { addDays } from "../../server/membership/ticket";
 import { CARD_MESSAGES } from "../../server/payments/test-cards.server";
 import { availableDrivers } from "../helpers/databases";
+import { museumToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
@@ -30,7 +30,7 @@ describe.each(drivers)("accounts on %s", (kind) => {
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
   const cookieOf = (res: Response) => (res.headers.get("set-cookie") ?? "").split(";")[0];
-  const today = () => calendarDateIn("America/New_York", now);
+  const today = () => museumToday(now);
   /** Runs the outbox worker until nothing is due. */
   async function drainOutbox() {
     for (let i = 0; i < 50 && (await server.services.outbox.runOnce()) > 0; i++);

@@ -7,10 +7,10 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calendarDateIn } from "~/shared/access";
 import { auditLog, contactMessages, outbox, payments, subscribers, users } from "../../server/db/schema";
 import { createStaffAccount, STAFF_PASSWORD, type StaffAccount } from "../helpers/admin-fixtures";
 import { availableDrivers } from "../helpers/databases";
+import { museumToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
@@ -21,7 +21,7 @@ describe.each(drivers)("people in the console on %s", (kind) => {
   let curator: StaffAccount;
   let offsetMs = 0;
   const now = () => new Date(Date.now() + offsetMs);
-  const today = () => calendarDateIn("America/New_York", now());
+  const today = () => museumToday(now());
   const call = (cookie: string | undefined, p: string, init: RequestInit = {}) =>
     fetch(`${server.url}${p}`, { redirect: "manual", ...init, headers: { ...(cookie ? { cookie } : {}), ...(init.headers as Record<string, string>) } });
   const post = (cookie: string, p: string, fields: Record<string, string>) =>

@@ -7,7 +7,6 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calendarDateIn } from "~/shared/access";
 import { addDays } from "../../server/membership/ticket";
 import { longDate } from "~/components/account/ticket-words";
 import { GIFT_MESSAGES } from "~/shared/gift-schemas";
@@ -17,7 +16,7 @@ import type { EmailJob } from "../../server/outbox/outbox";
 import { LIMIT_TIERS, tierFor } from "../../server/security/limits";
 import { availableDrivers } from "../helpers/databases";
 import { createStaffAccount } from "../helpers/admin-fixtures";
-import { createSignedInAccount } from "../helpers/fixtures";
+import { createSignedInAccount, museumToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
@@ -28,7 +27,7 @@ const CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/40", cvc: "123", z
 describe.each(drivers)("gift tickets on %s", (kind) => {
   let server: TestServer;
   let clock = Date.now();
-  const today = () => calendarDateIn("America/New_York", new Date(clock));
+  const today = () => museumToday(new Date(clock));
 
   beforeAll(async () => {
     server = await startTestServer(kind, {}, { now: () => new Date(clock) });

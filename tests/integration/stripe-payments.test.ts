@@ -9,12 +9,11 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calendarDateIn } from "~/shared/access";
 import { SERVER_MESSAGES } from "~/shared/messages";
 import { gifts, outbox, paymentIncidents, payments, processedWebhookEvents, users } from "../../server/db/schema";
 import { addDays } from "../../server/membership/ticket";
 import { availableDrivers } from "../helpers/databases";
-import { createSignedInAccount } from "../helpers/fixtures";
+import { createSignedInAccount, museumToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 import { startStripeApi } from "../mocks/stripe-api";
 
@@ -40,7 +39,7 @@ describe.each(drivers)("Stripe on %s", (kind) => {
     await stripe?.close();
   });
 
-  const today = () => calendarDateIn("America/New_York", new Date());
+  const today = () => museumToday(new Date());
   const db = () => server.services.database.db;
   const post = (path: string, body: unknown, cookie?: string) =>
     fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
