@@ -25,6 +25,7 @@ import { SiteHeader } from "~/components/SiteHeader";
 import { TestModeNotice } from "~/components/TestModeNotice";
 import { canSeeMemberContent, type DisplayViewer } from "~/shared/access";
 import { SITE_NAME } from "~/lib/meta";
+import { useTrackDocumentLocation } from "~/lib/use-redirect-after";
 
 export async function loader({ context }: Route.LoaderArgs) {
   // The host could not serve this page (the database is unavailable): the error page, with its status.
@@ -39,6 +40,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 const FALLBACK_SHOP_URL = "https://shop.pittsburghsportsmuseum.example";
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  useTrackDocumentLocation();
   const nonce = useNonce() || undefined;
   // Marks the document once React has hydrated it (tests wait for this before driving timers).
   useEffect(() => {

@@ -29,9 +29,14 @@ export function Honeypot() {
   );
 }
 
-export function useRecaptcha(): { getToken: () => Promise<string>; enabled: boolean } {
+/** The reCAPTCHA site key from the site's settings; null when reCAPTCHA is not configured. */
+function useRecaptchaSiteKey(): string | null {
   const root = useRouteLoaderData("root") as { settings?: { recaptchaSiteKey?: string | null } } | undefined;
-  const siteKey = root?.settings?.recaptchaSiteKey ?? null;
+  return root?.settings?.recaptchaSiteKey ?? null;
+}
+
+export function useRecaptcha(): { getToken: () => Promise<string>; enabled: boolean } {
+  const siteKey = useRecaptchaSiteKey();
   const nonce = useNonce();
 
   useEffect(() => {
@@ -53,7 +58,15 @@ export function useRecaptcha(): { getToken: () => Promise<string>; enabled: bool
   return { getToken, enabled: siteKey !== null };
 }
 
+/** Who checks the form: Google reCAPTCHA only when a site key is configured (else the honeypot and rate limits). */
 export function RecaptchaNotice() {
+  if (!useRecaptchaSiteKey()) {
+    return (
+      <p className="text-sm text-gray-600" data-testid="bot-check-notice">
+        This form is protected against spam by an invisible bot check.
+      </p>
+    );
+  }
   return (
     <p className="text-sm text-gray-600" data-testid="bot-check-notice">
       This form is protected against spam by an invisible bot check (Google reCAPTCHA). Google&apos;s{" "}

@@ -23,7 +23,7 @@ export function ExhibitCard({ exhibit, to }: { exhibit: ExhibitView; to: string 
       ) : null}
       <div className="p-4">
         <p className="text-sm font-semibold text-gold-deep">{exhibit.year}</p>
-        <h3 className="font-display text-lg font-bold uppercase leading-snug group-hover:underline">{exhibit.title}</h3>
+        <h2 className="font-display text-lg font-bold uppercase leading-snug group-hover:underline">{exhibit.title}</h2>
       </div>
     </Link>
   );

@@ -17,7 +17,9 @@ export function AboutText(): ReactElement {
         <ul className="!mb-0 !list-none !pl-0 flex flex-wrap gap-x-6 gap-y-2">
           {SECTIONS.map(([id, title]) => (
             <li key={id}>
-              <a href={`#${id}`}>{title}</a>
+              <a href={`#${id}`} className="inline-flex min-h-6 items-center">
+                {title}
+              </a>
             </li>
           ))}
         </ul>

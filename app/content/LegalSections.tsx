@@ -16,7 +16,9 @@ export function LegalDocument({ lastModified, sections }: { lastModified: string
         <ol>
           {sections.map((s) => (
             <li key={s.id}>
-              <a href={`#${s.id}`}>{s.title}</a>
+              <a href={`#${s.id}`} className="inline-flex min-h-6 items-center">
+                {s.title}
+              </a>
             </li>
           ))}
         </ol>

@@ -264,7 +264,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
                     to={searchHref(search, { sort: s })}
                     preventScrollReset
                     aria-current={search.sort === s ? "true" : undefined}
-                    className={`mr-3 ${search.sort === s ? "font-bold text-ink" : "text-blue-800 underline"}`}
+                    className={`mr-3 inline-flex min-h-6 items-center ${search.sort === s ? "font-bold text-ink" : "text-blue-800 underline"}`}
                   >
                     {SORT_LABELS[s]}
                   </Link>

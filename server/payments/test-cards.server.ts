@@ -62,7 +62,8 @@ export interface TestCardInput {
 export function testPaymentMethodFor(card: TestCardInput, now: Date): { ok: true; paymentMethodId: string } | { ok: false; message: string } {
   const digits = card.cardNumber.replace(/[\s-]/g, "");
   if (!luhnValid(digits)) return { ok: false, message: CARD_MESSAGES.invalidNumber };
-  const m = /^\s*(\d{1,2})\s*\/\s*(\d{2})\s*$/.exec(card.expiry);
+  // MM/YY, or the digits alone as Stripe's field takes them ("1234" is 12/34, "134" is 1/34).
+  const m = /^\s*(\d{1,2})\s*\/\s*(\d{2})\s*$/.exec(card.expiry) ?? /^\s*(\d{1,2})(\d{2})\s*$/.exec(card.expiry);
   if (!m || Number(m[1]) < 1 || Number(m[1]) > 12) return { ok: false, message: CARD_MESSAGES.invalidExpiry };
   const month = Number(m[1]);
   const year = 2000 + Number(m[2]);
