@@ -26,6 +26,7 @@ import { TestModeNotice } from "~/components/TestModeNotice";
 import { canSeeMemberContent, type DisplayViewer } from "~/shared/access";
 import { SITE_NAME } from "~/lib/meta";
 import { useTrackDocumentLocation } from "~/lib/use-redirect-after";
+import { useFocusNewPage } from "~/lib/use-focus-new-page";
 
 export async function loader({ context }: Route.LoaderArgs) {
   // The host could not serve this page (the database is unavailable): the error page, with its status.
@@ -41,6 +42,7 @@ const FALLBACK_SHOP_URL = "https://shop.pittsburghsportsmuseum.example";
 
 export function Layout({ children }: { children: React.ReactNode }) {
   useTrackDocumentLocation();
+  useFocusNewPage();
   const nonce = useNonce() || undefined;
   // Marks the document once React has hydrated it (tests wait for this before driving timers).
   useEffect(() => {

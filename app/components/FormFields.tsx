@@ -58,7 +58,7 @@ export function TextField({ label, status, error, labelClassName = "", className
         {label}
       </label>
       <div className="flex items-center gap-2">
-        <input id={id} className={INPUT_CLASS} {...input} {...invalidProps(errorId, error, input["aria-describedby"])} />
+        <input id={id} type="text" className={INPUT_CLASS} {...input} {...invalidProps(errorId, error, input["aria-describedby"])} />
         {status ? <StatusIcon ok={status.ok} label={status.label} /> : null}
       </div>
       <FieldError id={errorId} error={error} />

@@ -1,7 +1,8 @@
 /**
  * The phone's menu: a button that opens the mobile wording of the navigation. It closes when a
  * page is chosen (any navigation), on Escape and on a tap outside it; while open, Tab stays
- * inside it, and on closing the focus goes back to the Menu button.
+ * inside it, and on closing the focus goes back to the Menu button (after a page was chosen the
+ * root layout then moves it to the new page's heading, app/lib/use-focus-new-page.ts).
  */
 import { useEffect, useId, useRef, useState } from "react";
 import { useLocation } from "react-router";

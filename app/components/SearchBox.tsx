@@ -5,7 +5,7 @@
  * field in the bar; narrower ones a Search button (a <details> disclosure, which needs no script)
  * that opens it under the bar.
  */
-import { useEffect, useId, useRef, useState, type ComponentType, type RefObject } from "react";
+import { useCallback, useEffect, useId, useRef, useState, type ComponentType, type RefObject } from "react";
 import { Form, useLocation } from "react-router";
 import { SEARCH_LIMITS } from "~/lib/search-limits";
 import type { SearchSuggestionsProps } from "./SearchSuggestions";
@@ -27,6 +27,18 @@ function SearchField({ inputRef, onEscape }: { inputRef: RefObject<HTMLInputElem
   const id = useId();
   const listId = `${id}-suggestions`;
   const [suggestions, setSuggestions] = useState<{ Component: SuggestionsComponent; text: string; focused: boolean } | null>(null);
+  const startSuggestions = useCallback(() => {
+    if (suggestions) return;
+    void loadSuggestions().then((Component) => {
+      const input = inputRef.current;
+      setSuggestions((shown) => shown ?? { Component, text: input?.value ?? "", focused: document.activeElement === input });
+    });
+  }, [suggestions, inputRef]);
+  // The first click into the box may come before the page's scripts ran (they start on that very
+  // click, decision 016): the field has the focus already and no focus event is left to come.
+  useEffect(() => {
+    if (document.activeElement === inputRef.current) startSuggestions();
+  }, [startSuggestions, inputRef]);
   return (
     <Form method="get" action="/search" role="search" aria-label="Site search" className="relative flex w-full items-center">
       <label htmlFor={id} className="sr-only">
@@ -36,7 +48,8 @@ function SearchField({ inputRef, onEscape }: { inputRef: RefObject<HTMLInputElem
         ref={inputRef}
         id={id}
         name="q"
-        type="search"
+        // A text field: the combobox role is not allowed on type=search (HTML-ARIA); enterKeyHint keeps the phone's Search key.
+        type="text"
         role="combobox"
         aria-autocomplete="list"
         aria-expanded="false"
@@ -45,13 +58,7 @@ function SearchField({ inputRef, onEscape }: { inputRef: RefObject<HTMLInputElem
         enterKeyHint="search"
         maxLength={SEARCH_LIMITS.maxQueryLength}
         placeholder="Search the collection"
-        onFocus={() => {
-          if (suggestions) return;
-          void loadSuggestions().then((Component) => {
-            const input = inputRef.current;
-            setSuggestions({ Component, text: input?.value ?? "", focused: document.activeElement === input });
-          });
-        }}
+        onFocus={startSuggestions}
         onKeyDown={(event) => {
           // Escape in an empty field with no list open closes the panel it sits in.
           if (event.key === "Escape" && onEscape && !event.currentTarget.value) {

@@ -125,7 +125,10 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
   const fetcher = useFetcher<PaymentPageResult>();
   const navigate = useSettledNavigate();
   const { show, clear } = useAlert();
-  const [done, setDone] = useState(false);
+  // The ticket's new last day once paid: what the page said this payment would make it (the
+  // loader's reload after the payment would already count from the new end).
+  const [paidThrough, setPaidThrough] = useState<string | null>(null);
+  const done = paidThrough !== null;
   // One id per payment, kept by the page (not re-read from the loader): every retry of the
   // same payment (a double click, no answer) sends it again, so it is charged at most once.
   const [attemptId, setAttemptId] = useState<string>(loaderData.attemptId);
@@ -136,7 +139,7 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
   useOnNewResult(fetcher.data, (r) => {
     if (r.status === "requires_action") return;
     if (r.status === "succeeded") {
-      setDone(true);
+      setPaidThrough(loaderData.newValidThrough ?? "");
       show({ type: "success", message: r.message });
       const id = setTimeout(() => navigate("/"), TIMING.paymentRedirect);
       return () => clearTimeout(id);
@@ -170,9 +173,14 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
 
   return (
     <section className="mx-auto max-w-xl px-4 py-10">
-      <h1 className="font-display text-3xl font-bold uppercase tracking-wide">Your card will be charged {price}</h1>
+      <h1 className="font-display text-3xl font-bold uppercase tracking-wide">{done ? `Your card was charged ${price}` : `Your card will be charged ${price}`}</h1>
       {firstName === null ? (
         <NotLoggedIn />
+      ) : done ? (
+        // Paid: nothing on the page may read like a charge still to come.
+        <p className="mt-4 text-lg" data-testid="paid-through">
+          {paidThrough ? `Thank you, ${firstName}! Your ticket is valid through ${paidThrough}.` : `Thank you, ${firstName}!`}
+        </p>
       ) : (
         <>
           <p className="mt-4 text-lg">
@@ -185,7 +193,7 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
                 : `Your ticket will be valid through ${loaderData.newValidThrough}.`}
             </p>
           ) : null}
-          {done ? null : testMode ? (
+          {testMode ? (
             <fetcher.Form
               ref={formRef}
               method="post"

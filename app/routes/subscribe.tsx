@@ -5,6 +5,7 @@
  * again on failure; scroll to top on load and on success; / 3 s after submitting.
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
+import { flushSync } from "react-dom";
 import { data, useFetcher } from "react-router";
 import { useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/subscribe";
@@ -47,6 +48,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { ok: true, message: SUBSCRIBE_MESSAGES.success } satisfies Result;
 }
 
+/** The spec's field messages (section 5) and the field each one marks. */
+const SUBSCRIBE_FIELD_MESSAGES: Record<string, string> = {
+  [VALIDATION.firstNameRequired]: "firstName",
+  [VALIDATION.lastNameRequired]: "lastName",
+  [VALIDATION.emailRequired]: "emailAddress",
+  [VALIDATION.subscribeConsentRequired]: "subscribe",
+};
+
 /**
  * In the browser: the bot check runs with action 'submit', then POST /api/subscribes always and
  * POST /api/mc/subscribe with consent (spec section 7). Any exception counts as failure.
@@ -58,6 +67,8 @@ async function sendSubscription(form: FormData, museumEmail: string): Promise<Re
   const consent = form.get("subscribe") === "on";
   try {
     const local = await postJson("/api/subscribes", { firstName, lastName, emailAddress, subscribe: consent, website: form.get("website") ?? "" });
+    // A field the server refused (an address that is not email-shaped) is the person's to fix: its own message, not the failure's.
+    if (!local.ok && local.status === 400 && local.body.message && SUBSCRIBE_FIELD_MESSAGES[local.body.message]) return { ok: false, message: local.body.message };
     if (!local.ok) throw new Error(local.body.message ?? "subscribe failed");
     if (consent) {
       const synced = await postJson("/api/mc/subscribe", { firstName, lastName, email: emailAddress, audience: "museum-newsletter" });
@@ -100,6 +111,17 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
     setSubmitted(true);
     await getToken();
     const outcome = await sendSubscription(formData, loaderData.museumEmail);
+    const field = outcome.ok ? undefined : SUBSCRIBE_FIELD_MESSAGES[outcome.message];
+    if (field) {
+      // The form comes back with the field marked and its message (nothing was stored, no
+      // redirect); shown first, so the field can take the focus.
+      flushSync(() => {
+        setSending(false);
+        setSubmitted(false);
+      });
+      report(formRef.current, { [field]: outcome.message });
+      return;
+    }
     setSending(false);
     setResult(outcome);
     if (outcome.ok) window.scrollTo({ top: 0 });

@@ -31,6 +31,21 @@ for (const [name, viewport] of [
   test.describe(`header search on a ${name}`, () => {
     test.use({ viewport });
 
+    test("suggests on the very first click into the box, before the page's scripts ran", async ({ page }) => {
+      for (const path of ["/", "/about"]) {
+        await page.goto(path);
+        // No hydration first: the first tap or click starts the scripts (decision 016), as a visitor's would.
+        const phone = viewport.width < 1280;
+        if (phone) await page.getByTestId("site-search-toggle").locator("summary").click();
+        const field = page.getByTestId(phone ? "site-search-toggle" : "site-search").getByRole("combobox", { name: "Search the collection" });
+        await field.click();
+        await field.pressSequentially("clem", { delay: 40 });
+        const list = page.getByRole("listbox", { name: "Suggestions" }).locator("visible=true");
+        await expect(list.getByRole("option").first(), path).toContainText("Roberto Clemente");
+        await expect(field).toHaveAttribute("aria-expanded", "true");
+      }
+    });
+
     test("suggests names and titles as one types; the keyboard chooses one", async ({ page }) => {
       await page.goto("/");
       await hydrated(page);

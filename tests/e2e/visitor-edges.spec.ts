@@ -9,9 +9,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { categoryPath } from "../../app/lib/exhibit-links";
-import { SERVER_MESSAGES } from "../../app/shared/messages";
+import { SERVER_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
-import { alertBanner, allExhibits, freeze, installClock, memberViaApi, newPerson, SCREENS, signUpViaApi } from "./visitor-helpers";
+import { alertBanner, allExhibits, expectFieldError, payWithTestCard, freeze, installClock, memberViaApi, newPerson, SCREENS, signUpViaApi } from "./visitor-helpers";
 
 /** Axe with only the named rules, so a test says exactly what it checks. */
 async function axeViolations(page: Page, rules: string[]) {
@@ -66,6 +66,23 @@ for (const screen of SCREENS) {
       }
     });
 
+    test("Subscribe answers an address that is not email-shaped with the field's own message", async ({ page }) => {
+      await page.goto("/subscribe");
+      await page.getByLabel("First Name").fill("Sam");
+      await page.getByLabel("Last Name").fill("Fan");
+      const email = page.getByLabel("Email Address");
+      await email.fill("sam@example");
+      await page.getByRole("button", { name: "Submit" }).click();
+      await expectFieldError(page, email, VALIDATION.emailRequired);
+      await expect(page.getByTestId("subscribe-form")).toBeVisible();
+      await expect(page.getByText("There was an issue subscribing")).toHaveCount(0);
+      // Corrected, it subscribes.
+      await email.fill(`sam${Date.now()}@example.com`);
+      await page.getByRole("button", { name: "Submit" }).click();
+      await expect(page.getByTestId("subscribe-result")).toHaveText(SUBSCRIBE_MESSAGES.success);
+      await expect(page).toHaveURL(/\/subscribe$/);
+    });
+
     test("the test-mode card form reads an expiry typed as 1234 as 12/34", async ({ page }) => {
       await signUpViaApi(page, newPerson("Expiry"));
       await page.goto("/admission/payment");
@@ -75,6 +92,19 @@ for (const screen of SCREENS) {
       await page.getByLabel("ZIP code").fill("15212");
       await page.getByRole("button", { name: "Authorize Payment" }).click();
       await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.paymentSuccess);
+    });
+
+    test("after a successful payment nothing on the page reads like a charge still to come", async ({ page }) => {
+      await memberViaApi(page, newPerson("Renewer"));
+      await page.goto("/admission/payment");
+      const willBe = await page.getByTestId("new-valid-through").textContent();
+      const newLastDay = /so it will be valid through (.+)\.$/.exec(willBe ?? "")?.[1];
+      expect(newLastDay, willBe ?? "").toBeTruthy();
+      await payWithTestCard(page);
+      await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.paymentSuccess);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(/Your card was charged \$6\.99/i);
+      await expect(page.getByTestId("paid-through")).toHaveText(`Thank you, Renewer! Your ticket is valid through ${newLastDay}.`);
+      await expect(page.getByText(/will be charged|this one adds|One ticket gives you/i)).toHaveCount(0);
     });
 
     test("every part of the page is inside a landmark, also with the test-mode notice", async ({ page }) => {
@@ -116,3 +146,40 @@ test.describe("targets on a phone", () => {
     }
   });
 });
+
+for (const screen of SCREENS) {
+  test.describe(`focus after a navigation (${screen.name})`, () => {
+    test.use({ viewport: screen.viewport });
+
+    test("following a link by keyboard puts focus on the new page's heading", async ({ page }) => {
+      await page.goto("/about");
+      await page.keyboard.press("Shift");
+      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      if (screen.name === "phone") {
+        // On a phone the top bar's links are in the menu.
+        const menu = page.getByRole("button", { name: "Menu" });
+        await menu.focus();
+        await page.keyboard.press("Enter");
+      }
+      const admission =
+        screen.name === "phone"
+          ? page.getByRole("navigation", { name: "Main (mobile)" }).getByRole("link", { name: "Buy Your Ticket" })
+          : page.getByRole("link", { name: "Admission", exact: true }).first();
+      await admission.focus();
+      await page.keyboard.press("Enter");
+      await expect(page).toHaveURL(/\/admission$/);
+      const heading = page.getByRole("heading", { level: 1 });
+      await expect(heading).toBeFocused();
+      // The next Tab goes on from the top of the new page, not from the link that was left.
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.closest("main") !== null)).toBe(true);
+    });
+
+    test("a page the browser loads keeps the browser's own focus", async ({ page }) => {
+      await page.goto("/admission");
+      await page.keyboard.press("Shift");
+      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      await expect(page.getByRole("heading", { level: 1 })).not.toBeFocused();
+    });
+  });
+}
