@@ -166,7 +166,7 @@ export function createServices(deps: ServiceDeps) {
     botCheck,
     onEnqueued,
     /** Idempotency-Key answers of the API's and the forms' writes (decision 025). */
-    idempotency: createIdempotency({ db, secret: sessionSecret, now, onCommitted: onEnqueued }),
+    idempotency: createIdempotency({ db, serialized: database.kind === "pglite", secret: sessionSecret, now, onCommitted: onEnqueued }),
     admin: createAdminServices({
       db,
       publicUrl: config.PUBLIC_URL,

@@ -91,6 +91,8 @@ function isLockTimeout(error: unknown): boolean {
 
 export interface IdempotencyDeps {
   db: Database;
+  /** PGlite runs one transaction at a time: the duplicate waits anyway, and an advisory lock (re-entrant in its one session) would add nothing. */
+  serialized?: boolean;
   /** Keys the body fingerprints. */
   secret: string;
   now?: () => Date;
@@ -98,7 +100,7 @@ export interface IdempotencyDeps {
   onCommitted?: () => void;
 }
 
-export function createIdempotency({ db, secret, now = () => new Date(), onCommitted }: IdempotencyDeps) {
+export function createIdempotency({ db, serialized = false, secret, now = () => new Date(), onCommitted }: IdempotencyDeps) {
   const fingerprint = (body: unknown) => createHmac("sha256", secret).update(canonical(body)).digest("base64url");
 
   function where(scope: IdempotencyScope, tx: Database = db) {
@@ -108,6 +110,15 @@ export function createIdempotency({ db, secret, now = () => new Date(), onCommit
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.route, scope.route), eq(idempotencyKeys.owner, scope.owner ?? ""), eq(idempotencyKeys.key, scope.key), gt(idempotencyKeys.createdAt, cutoff)))
       .limit(1);
+  }
+
+  /** Waits for the transaction of another request with this key (lock_timeout at most), held until this one ends. */
+  async function lockScope(tx: Database, name: string): Promise<void> {
+    try {
+      await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASS}::int, hashtext(${name}))`);
+    } catch (error) {
+      throw isLockTimeout(error) ? new StillInFlight() : error;
+    }
   }
 
   function outcomeOf(scope: IdempotencyScope, row: { fingerprint: string; status: number; body: unknown; ref: string | null }): IdempotentOutcome {
@@ -135,11 +146,7 @@ export function createIdempotency({ db, secret, now = () => new Date(), onCommit
       try {
         outcome = await db.transaction(async (txn) => {
           const tx = txn as unknown as Database;
-          try {
-            await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASS}::int, hashtext(${`${scope.route}\n${owner}\n${scope.key}`}))`);
-          } catch (error) {
-            throw isLockTimeout(error) ? new StillInFlight() : error;
-          }
+          if (!serialized) await lockScope(tx, `${scope.route}\n${owner}\n${scope.key}`);
           const [row] = await where(scope, tx);
           if (row) return outcomeOf(scope, row);
           const answer = await write(tx);
