@@ -22,21 +22,15 @@ import type { Database } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
-import { IDEMPOTENCY_FIELD } from "../../app/shared/idempotency";
+import { IDEMPOTENCY_FIELD, IDEMPOTENCY_MESSAGES } from "../../app/shared/idempotency";
 
-export { IDEMPOTENCY_FIELD, IDEMPOTENCY_HEADER } from "../../app/shared/idempotency";
+export { IDEMPOTENCY_FIELD, IDEMPOTENCY_HEADER, IDEMPOTENCY_MESSAGES } from "../../app/shared/idempotency";
 /** 8 to 200 visible ASCII characters (no space, no control character). */
 const KEY_PATTERN = /^[\x21-\x7e]{8,200}$/;
 /** The first argument of the two-int advisory lock: a space of its own, apart from the site's one-bigint locks. */
 const LOCK_CLASS = 22_006;
 /** Fields that prove a human, not part of what is written: a retry may carry a fresh token. */
 const NOT_FINGERPRINTED = new Set([IDEMPOTENCY_FIELD, "recaptchaToken", "g-recaptcha-response"]);
-
-export const IDEMPOTENCY_MESSAGES = {
-  malformed: "Idempotency-Key must be 8 to 200 visible ASCII characters (letters, digits and punctuation, no spaces).",
-  mismatch: "This Idempotency-Key was already used with a different request. Send a new key for a new request.",
-  inFlight: "A request with this Idempotency-Key is still being processed. Retry in a moment to get its answer.",
-} as const;
 
 /** A header or field value: null when absent (the write runs as without keys), an error when malformed. */
 export function parseIdempotencyKey(raw: unknown): { ok: true; key: string | null } | { ok: false; message: string } {
@@ -55,6 +49,11 @@ function canonical(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
   }
   return JSON.stringify(value ?? null);
+}
+
+/** What tells two requests with one key apart: an HMAC of the body's canonical JSON, keyed with the site's secret. */
+export function requestFingerprint(secret: string, body: unknown): string {
+  return createHmac("sha256", secret).update(canonical(body)).digest("base64url");
 }
 
 /** The answer stored and replayed: status, JSON body, and what it created when a replay needs it. */
@@ -101,7 +100,7 @@ export interface IdempotencyDeps {
 }
 
 export function createIdempotency({ db, serialized = false, secret, now = () => new Date(), onCommitted }: IdempotencyDeps) {
-  const fingerprint = (body: unknown) => createHmac("sha256", secret).update(canonical(body)).digest("base64url");
+  const fingerprint = (body: unknown) => requestFingerprint(secret, body);
 
   function where(scope: IdempotencyScope, tx: Database = db) {
     const cutoff = new Date(now().getTime() - IDEMPOTENCY_TTL_MS);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTACT_MESSAGES, SERVER_MESSAGES, SUBSCRIBE_MESSAGES } from "~/shared/messages";
 import { queryRows } from "../../server/db/client";
 import { contactMessages, gifts, idempotencyKeys, outbox, subscribers, users } from "../../server/db/schema";
-import { IDEMPOTENCY_MESSAGES } from "../../server/idempotency/idempotency";
+import { IDEMPOTENCY_MESSAGES } from "~/shared/idempotency";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount, museumToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
