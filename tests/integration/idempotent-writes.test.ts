@@ -75,6 +75,24 @@ describe.each(drivers)("idempotent writes on %s", (kind) => {
       expect(await mailchimpJobsFor(p.emailAddress)).toBe(1);
     });
 
+    it("a sign-up stored but answered with an error (the session failed after the commit) is completed by its retry", async () => {
+      const p = person();
+      const key = newKey();
+      const sessions = server.services.sessions;
+      const create = sessions.create;
+      sessions.create = () => Promise.reject(Object.assign(new Error("Connection terminated unexpectedly"), { code: "57P01" }));
+      try {
+        expect((await post("/api/users/", p, keyed(key))).status).toBeGreaterThanOrEqual(500);
+      } finally {
+        sessions.create = create;
+      }
+      expect(await usersWith(p.emailAddress)).toBe(1); // stored, though the client was told it failed
+      const again = await post("/api/users/", p, keyed(key));
+      expect(await answer(again)).toMatchObject({ status: 201, body: { success: true, message: SERVER_MESSAGES.signUpSuccess } });
+      expect(again.headers.get("set-cookie")).toMatch(/=./);
+      expect(await usersWith(p.emailAddress)).toBe(1);
+    });
+
     it("sign-up without a key behaves as before: a second try finds the email taken", async () => {
       const p = person();
       expect((await post("/api/users/", p)).status).toBe(201);
