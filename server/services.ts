@@ -31,6 +31,7 @@ import { createAccountData } from "./account-data/account-overview";
 import { createAccountSettings } from "./accounts/account-settings";
 import { createGifts } from "./gifts/gift-service";
 import { createAccountLifecycle } from "./account-data/account-lifecycle";
+import { createIdempotency } from "./idempotency/idempotency";
 
 export interface ServiceDeps {
   config: Config;
@@ -164,6 +165,8 @@ export function createServices(deps: ServiceDeps) {
     contact,
     botCheck,
     onEnqueued,
+    /** Idempotency-Key answers of the API's and the forms' writes (decision 025). */
+    idempotency: createIdempotency({ db, serialized: database.kind === "pglite", secret: sessionSecret, now, onCommitted: onEnqueued }),
     admin: createAdminServices({
       db,
       publicUrl: config.PUBLIC_URL,

@@ -5,7 +5,7 @@
  * server's message, then /login after 3.5 s. Alerts clear after 4 s. Members are sent to /.
  */
 import { useRef, useState, type FormEvent } from "react";
-import { data, Link, redirect, useFetcher } from "react-router";
+import { data, Link, useFetcher } from "react-router";
 import { useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/admission";
 import { useAlert } from "~/components/AlertBanner";
@@ -21,10 +21,13 @@ import { useFormErrors } from "~/lib/use-form-errors";
 import { rateLimitedAnswer, redirectMembers } from "~/lib/guards.server";
 import { sessionCookie } from "../../server/accounts/session-cookie.server";
 import type { HydrationHandle } from "~/lib/hydration";
+import { IDEMPOTENCY_FIELD, newIdempotencyKey } from "~/shared/idempotency";
+import { actionAnswer, formKeys, redirectAnswer } from "../../server/idempotency/form-writes.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
   redirectMembers(context);
-  return { price: formatPrice(context.settings.ticketPriceCents), days: context.settings.ticketDays };
+  // A new key per render: a double submit or a retried POST is one account (decision 025).
+  return { price: formatPrice(context.settings.ticketPriceCents), days: context.settings.ticketDays, idempotencyKey: newIdempotencyKey() };
 }
 
 type SignUpResult = { success: boolean; message: string };
@@ -32,15 +35,23 @@ type SignUpResult = { success: boolean; message: string };
 export async function action({ request, context }: Route.ActionArgs) {
   const limited = rateLimitedAnswer<SignUpResult>(context, (message) => ({ success: false, message }));
   if (limited) return limited;
-  const parsed = signUpSchema.safeParse(Object.fromEntries(await request.formData()));
+  const form = Object.fromEntries(await request.formData());
+  const { accounts, sessions, idempotency, database } = context.services;
+  const refusal = (message: string): SignUpResult => ({ success: false, message });
+  const keys = formKeys({ idempotency, db: database.db, route: "form:admission", owner: context.viewer?.userId ?? null, form, refusal });
+  if (keys.malformed) return actionAnswer<SignUpResult>(keys.malformed);
+  const parsed = signUpSchema.safeParse(form);
   if (!parsed.success) return data<SignUpResult>({ success: false, message: parsed.error.issues[0].message }, { status: 400 });
-  const result = await context.services.accounts.signUp(parsed.data);
-  if (!result.ok) return data<SignUpResult>({ success: false, message: SERVER_MESSAGES.emailTaken }, { status: 409 });
   // The router follows the redirect itself; navigating from the page after the fetcher settles
   // races React Router's revalidation and can leave the old page on screen.
-  return redirect("/admission/payment", {
-    headers: { "Set-Cookie": sessionCookie(result.token, context.settings.publicUrl.startsWith("https://")) },
+  const answer = await keys.run(async (tx) => {
+    const result = await accounts.createAccount(parsed.data, tx);
+    if (!result.ok) return { status: 409, body: { success: false, message: SERVER_MESSAGES.emailTaken } satisfies SignUpResult };
+    return redirectAnswer("/admission/payment", result.userId);
   });
+  // A replay signs in too: the same key and fields, password included, are what a login asks for.
+  const session = answer.ref ? await sessions.create(answer.ref) : null;
+  return actionAnswer<SignUpResult>(answer, session ? { "Set-Cookie": sessionCookie(session.token, context.settings.publicUrl.startsWith("https://")) } : undefined);
 }
 
 const EMPTY = { firstName: "", lastName: "", emailAddress: "", emailAddressConfirm: "", password: "", passwordConfirm: "" };
@@ -97,6 +108,7 @@ export default function Admission({ loaderData }: Route.ComponentProps) {
         Admission: {price}, valid for {days} days
       </p>
       <fetcher.Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 grid gap-4 sm:grid-cols-2">
+        <input type="hidden" name={IDEMPOTENCY_FIELD} value={loaderData.idempotencyKey} />
         <TextField label="First name" name="firstName" autoComplete="given-name" value={f.firstName} onChange={set("firstName")} error={errors.firstName} />
         <TextField label="Last name" name="lastName" autoComplete="family-name" value={f.lastName} onChange={set("lastName")} error={errors.lastName} />
         <TextField label="Email address" name="emailAddress" type="email" autoComplete="email" value={f.emailAddress} onChange={set("emailAddress")} className="sm:col-span-2" error={errors.emailAddress} />

@@ -19,25 +19,41 @@ import { postJson } from "~/lib/post-json";
 import { constraintErrors, useFormErrors, type FieldErrors } from "~/lib/use-form-errors";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import type { HydrationHandle } from "~/lib/hydration";
+import { IDEMPOTENCY_FIELD, IDEMPOTENCY_HEADER, newIdempotencyKey } from "~/shared/idempotency";
+import { actionAnswer, formKeys } from "../../server/idempotency/form-writes.server";
 
 type Result = { ok: boolean; message: string };
+
+/** A new key per render: a double submit or a retried POST of this form is one message (decision 025). */
+export function loader() {
+  return { idempotencyKey: newIdempotencyKey() };
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
   const limited = rateLimitedAnswer<Result>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
-  const { botCheck, contact, logger } = context.services;
+  const { botCheck, contact, logger, idempotency, database } = context.services;
+  const refusal = (message: string): Result => ({ ok: false, message });
+  const keys = formKeys({ idempotency, db: database.db, route: "form:contact", owner: context.viewer?.userId ?? null, form, refusal });
+  // A retry is answered before the bot check: its token was good once.
+  const stored = keys.malformed ?? (await keys.stored());
+  if (stored) return actionAnswer<Result>(stored);
   const check = await botCheck.verify({ honeypot: form.website, token: form.recaptchaToken, ip: context.clientIp });
   if (!check.ok) return data<Result>({ ok: false, message: check.reason === "honeypot" ? BOTCHECK_MESSAGES.honeypot : BOTCHECK_MESSAGES.failed }, { status: 400 });
   const parsed = contactSchema.safeParse({ ...form, subscribe: form.subscribe ?? false });
   if (!parsed.success) return data<Result>({ ok: false, message: parsed.error.issues[0].message }, { status: 400 });
   try {
-    await contact.submit(parsed.data, { email: true, subscription: true });
+    return actionAnswer<Result>(
+      await keys.run(async (tx) => {
+        await contact.submit(parsed.data, { email: true, subscription: true }, tx);
+        return { status: 200, body: { ok: true, message: CONTACT_MESSAGES.success } satisfies Result };
+      }),
+    );
   } catch (error) {
     logger.error({ err: error }, "contact message failed");
     return data<Result>({ ok: false, message: CONTACT_MESSAGES.failure }, { status: 503 });
   }
-  return { ok: true, message: CONTACT_MESSAGES.success } satisfies Result;
 }
 
 /**
@@ -46,6 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
  * calls. Any exception counts as failure. Without JavaScript the form posts to the action above.
  */
 async function sendContact(form: FormData, recaptchaToken: string): Promise<Result> {
+  const key = { [IDEMPOTENCY_HEADER]: String(form.get(IDEMPOTENCY_FIELD) ?? "") };
   const fields = {
     firstName: String(form.get("firstName") ?? ""),
     lastName: String(form.get("lastName") ?? ""),
@@ -55,14 +72,14 @@ async function sendContact(form: FormData, recaptchaToken: string): Promise<Resu
     subscribe: form.get("subscribe") === "on",
   };
   try {
-    const emailed = await postJson("/api/email/contact", { ...fields, recaptchaToken, website: form.get("website") ?? "" });
+    const emailed = await postJson("/api/email/contact", { ...fields, recaptchaToken, website: form.get("website") ?? "" }, key);
     if (!emailed.ok) return { ok: false, message: emailed.status === 400 && emailed.body.message ? emailed.body.message : CONTACT_MESSAGES.failure };
-    const stored = await postJson("/api/contact", fields);
+    const stored = await postJson("/api/contact", fields, key);
     if (!stored.ok) return { ok: false, message: CONTACT_MESSAGES.failure };
     if (fields.subscribe) {
       const { firstName, lastName, email } = fields;
-      void postJson("/api/mc/subscribe", { firstName, lastName, email, audience: "museum-newsletter" }).catch(() => undefined);
-      void postJson("/api/subscribes", { firstName, lastName, emailAddress: email, subscribe: true }).catch(() => undefined);
+      void postJson("/api/mc/subscribe", { firstName, lastName, email, audience: "museum-newsletter" }, key).catch(() => undefined);
+      void postJson("/api/subscribes", { firstName, lastName, emailAddress: email, subscribe: true }, key).catch(() => undefined);
     }
     return { ok: true, message: CONTACT_MESSAGES.success };
   } catch {
@@ -81,7 +98,7 @@ const CONTACT_FIELD_MESSAGES: Record<string, string> = {
 
 type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
-export default function Contact() {
+export default function Contact({ loaderData }: Route.ComponentProps) {
   const fetcher = useFetcher<Result>();
   // The action's answer to a form the browser posted itself (no scripts): rendered by the server.
   const posted = useActionData<Result>();
@@ -141,6 +158,7 @@ export default function Contact() {
         // without scripts at all the server answers with them.
         <fetcher.Form ref={formRef} method="post" noValidate hidden={sending} onSubmit={onSubmit} className="mt-6 grid gap-4 sm:grid-cols-2" data-testid="contact-form">
           <Honeypot />
+          <input type="hidden" name={IDEMPOTENCY_FIELD} value={loaderData.idempotencyKey} />
           <TextField label="First name" name="firstName" autoComplete="given-name" required error={errors.firstName} {...check("firstName", VALIDATION.firstNameRequired)} />
           <TextField label="Last name" name="lastName" autoComplete="family-name" required error={errors.lastName} {...check("lastName", VALIDATION.lastNameRequired)} />
           <TextField label="Email address" name="email" type="email" autoComplete="email" required className="sm:col-span-2" error={errors.email} {...check("email", VALIDATION.emailRequired)} />

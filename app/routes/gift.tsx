@@ -4,7 +4,7 @@
  * on the museum's calendar, at most a year ahead). A signed-in person's own details are filled
  * in. The details are kept as an unpaid draft and the card is asked for on the next page.
  */
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/gift";
 import { AccountForm, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
@@ -13,6 +13,8 @@ import { pageMeta } from "~/lib/meta";
 import { fieldErrors } from "~/shared/account-schemas";
 import { deliverOnProblem, GIFT_MESSAGE_MAX, giftFieldsSchema, lastDeliveryDay } from "~/shared/gift-schemas";
 import { formatPrice } from "~/shared/money";
+import { IDEMPOTENCY_FIELD, newIdempotencyKey } from "~/shared/idempotency";
+import { actionAnswer, formKeys, redirectAnswer } from "../../server/idempotency/form-writes.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const v = context.viewer;
@@ -23,6 +25,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     days: context.settings.ticketDays,
     today,
     lastDay: lastDeliveryDay(today),
+    // A new key per render: a double submit or a retried POST is one draft (decision 025).
+    idempotencyKey: newIdempotencyKey(),
   };
 }
 
@@ -32,6 +36,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const limited = rateLimitedAnswer<GiftFormOutcome>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
   const form = Object.fromEntries(await request.formData());
+  const { gifts, idempotency, database } = context.services;
+  const owner = context.viewer?.userId ?? null;
+  const keys = formKeys({ idempotency, db: database.db, route: "form:gift", owner, form, refusal: (message: string): GiftFormOutcome => ({ ok: false, message }) });
+  if (keys.malformed) return actionAnswer<GiftFormOutcome>(keys.malformed);
   const values = Object.fromEntries(Object.entries(form).map(([k, v]) => [k, typeof v === "string" ? v.slice(0, 2000) : ""]));
   const parsed = giftFieldsSchema.safeParse(form);
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
@@ -43,8 +51,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success || Object.keys(errors).length > 0) {
     return data<GiftFormOutcome>({ ok: false, message: Object.values(errors)[0], errors, values }, { status: 400 });
   }
-  const id = await context.services.gifts.createDraft(parsed.data, context.viewer?.userId ?? null);
-  return redirect(`/gift/${id}/pay`);
+  const { data: input } = parsed;
+  return actionAnswer<GiftFormOutcome>(await keys.run(async (tx) => redirectAnswer(`/gift/${await gifts.createDraft(input, owner, tx)}/pay`)));
 }
 
 export function meta() {
@@ -63,6 +71,7 @@ export default function Gift({ loaderData: l, actionData }: Route.ComponentProps
       </p>
       <Outcome outcome={actionData} />
       <AccountForm submit="Continue to payment">
+        <input type="hidden" name={IDEMPOTENCY_FIELD} value={l.idempotencyKey} />
         <fieldset className="space-y-4">
           <legend className="font-display text-xl font-bold uppercase">From you</legend>
           <TextField label="Your first name" name="buyerFirstName" autoComplete="given-name" defaultValue={v("buyerFirstName", l.buyer.firstName)} error={errors.buyerFirstName} required />

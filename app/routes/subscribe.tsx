@@ -20,19 +20,26 @@ import { postJson } from "~/lib/post-json";
 import { constraintErrors, useFormErrors } from "~/lib/use-form-errors";
 import { useHydrated } from "~/lib/use-hydrated";
 import { rateLimitedAnswer } from "~/lib/guards.server";
+import { IDEMPOTENCY_FIELD, IDEMPOTENCY_HEADER, newIdempotencyKey } from "~/shared/idempotency";
+import { actionAnswer, formKeys } from "../../server/idempotency/form-writes.server";
 
 type Result = { ok: boolean; message: string };
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { museumEmail: context.settings.contactEmail };
+  // A new key per render: a double submit or a retried POST is one subscription (decision 025).
+  return { museumEmail: context.settings.contactEmail, idempotencyKey: newIdempotencyKey() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
   const limited = rateLimitedAnswer<Result>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
-  const { botCheck, newsletter, logger } = context.services;
+  const { botCheck, newsletter, logger, idempotency, database } = context.services;
   const failure = SUBSCRIBE_MESSAGES.failure(context.settings.contactEmail);
+  const refusal = (message: string): Result => ({ ok: false, message });
+  const keys = formKeys({ idempotency, db: database.db, route: "form:subscribe", owner: context.viewer?.userId ?? null, form, refusal });
+  const stored = keys.malformed ?? (await keys.stored());
+  if (stored) return actionAnswer<Result>(stored);
   const check = await botCheck.verify({ honeypot: form.website, token: form.recaptchaToken, ip: context.clientIp });
   if (!check.ok) return data<Result>({ ok: false, message: check.reason === "honeypot" ? BOTCHECK_MESSAGES.honeypot : BOTCHECK_MESSAGES.failed }, { status: 400 });
   const parsed = subscribeSchema.safeParse({ ...form, subscribe: form.subscribe ?? false });
@@ -40,12 +47,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.data.subscribe) return data<Result>({ ok: false, message: VALIDATION.subscribeConsentRequired }, { status: 400 });
   try {
     const { firstName, lastName, emailAddress } = parsed.data;
-    await newsletter.subscribe({ email: emailAddress, firstName, lastName, consent: true });
+    return actionAnswer<Result>(
+      await keys.run(async (tx) => {
+        await newsletter.subscribe({ email: emailAddress, firstName, lastName, consent: true }, tx);
+        return { status: 200, body: { ok: true, message: SUBSCRIBE_MESSAGES.success } satisfies Result };
+      }),
+    );
   } catch (error) {
     logger.error({ err: error }, "subscription failed");
     return data<Result>({ ok: false, message: failure }, { status: 503 });
   }
-  return { ok: true, message: SUBSCRIBE_MESSAGES.success } satisfies Result;
 }
 
 /** The spec's field messages (section 5) and the field each one marks. */
@@ -65,13 +76,14 @@ async function sendSubscription(form: FormData, museumEmail: string): Promise<Re
   const lastName = String(form.get("lastName") ?? "");
   const emailAddress = String(form.get("emailAddress") ?? "");
   const consent = form.get("subscribe") === "on";
+  const key = { [IDEMPOTENCY_HEADER]: String(form.get(IDEMPOTENCY_FIELD) ?? "") };
   try {
-    const local = await postJson("/api/subscribes", { firstName, lastName, emailAddress, subscribe: consent, website: form.get("website") ?? "" });
+    const local = await postJson("/api/subscribes", { firstName, lastName, emailAddress, subscribe: consent, website: form.get("website") ?? "" }, key);
     // A field the server refused (an address that is not email-shaped) is the person's to fix: its own message, not the failure's.
     if (!local.ok && local.status === 400 && local.body.message && SUBSCRIBE_FIELD_MESSAGES[local.body.message]) return { ok: false, message: local.body.message };
     if (!local.ok) throw new Error(local.body.message ?? "subscribe failed");
     if (consent) {
-      const synced = await postJson("/api/mc/subscribe", { firstName, lastName, email: emailAddress, audience: "museum-newsletter" });
+      const synced = await postJson("/api/mc/subscribe", { firstName, lastName, email: emailAddress, audience: "museum-newsletter" }, key);
       if (!synced.ok) throw new Error(synced.body.message ?? "subscribe failed");
     }
     return { ok: true, message: SUBSCRIBE_MESSAGES.success };
@@ -152,6 +164,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
         // Until the script runs, the browser's own checks guard the form (noValidate after that).
         <fetcher.Form ref={formRef} method="post" noValidate={hydrated} hidden={sending} onSubmit={onSubmit} className="mt-6 space-y-4" data-testid="subscribe-form">
           <Honeypot />
+          <input type="hidden" name={IDEMPOTENCY_FIELD} value={loaderData.idempotencyKey} />
           <TextField label="First Name" autoComplete="given-name" {...required("firstName", VALIDATION.firstNameRequired)} />
           <TextField label="Last Name" autoComplete="family-name" {...required("lastName", VALIDATION.lastNameRequired)} />
           <TextField label="Email Address" type="email" autoComplete="email" {...required("emailAddress", VALIDATION.emailRequired)} />

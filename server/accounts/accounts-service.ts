@@ -96,6 +96,44 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, timeZone, 
     return { status: accessStatus(user.validThrough, today()), account: accountView(user), token, userId: user.id };
   }
 
+  /**
+   * The account and, with emailOptIn, its subscription, in one transaction (inside `within`
+   * when given: an idempotent write's transaction, decision 025); no session yet.
+   */
+  async function createAccount(input: SignUpInput, within: Database = db): Promise<{ ok: true; account: AccountView; userId: string } | { ok: false; reason: "email_taken" }> {
+    const passwordHash = await hashPassword(input.password);
+    try {
+      const user = await within.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(users)
+          .values({
+            firstName: input.firstName,
+            lastName: input.lastName,
+            email: input.emailAddress.trim(),
+            passwordHash,
+            emailOptIn: input.emailOptIn,
+            termsAcceptedAt: now(),
+          })
+          .returning();
+        if (input.emailOptIn) {
+          await newsletter.record(tx, {
+            email: row.email,
+            firstName: row.firstName,
+            lastName: row.lastName,
+            consent: true,
+            source: "signup",
+          });
+        }
+        return row;
+      });
+      if (input.emailOptIn) onEnqueued?.();
+      return { ok: true, account: accountView(user), userId: user.id };
+    } catch (error) {
+      if (isUniqueViolation(error)) return { ok: false, reason: "email_taken" };
+      throw error;
+    }
+  }
+
   return {
     findByEmail,
 
@@ -106,39 +144,13 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, timeZone, 
 
     /** Creates the account and signs it in, or reports that the email is taken. */
     async signUp(input: SignUpInput): Promise<{ ok: true; account: AccountView; token: string } | { ok: false; reason: "email_taken" }> {
-      const passwordHash = await hashPassword(input.password);
-      try {
-        const user = await db.transaction(async (tx) => {
-          const [row] = await tx
-            .insert(users)
-            .values({
-              firstName: input.firstName,
-              lastName: input.lastName,
-              email: input.emailAddress.trim(),
-              passwordHash,
-              emailOptIn: input.emailOptIn,
-              termsAcceptedAt: now(),
-            })
-            .returning();
-          if (input.emailOptIn) {
-            await newsletter.record(tx, {
-              email: row.email,
-              firstName: row.firstName,
-              lastName: row.lastName,
-              consent: true,
-              source: "signup",
-            });
-          }
-          return row;
-        });
-        if (input.emailOptIn) onEnqueued?.();
-        const { token } = await sessions.create(user.id);
-        return { ok: true, account: accountView(user), token };
-      } catch (error) {
-        if (isUniqueViolation(error)) return { ok: false, reason: "email_taken" };
-        throw error;
-      }
+      const created = await createAccount(input);
+      if (!created.ok) return created;
+      const { token } = await sessions.create(created.userId);
+      return { ok: true, account: created.account, token };
     },
+
+    createAccount,
 
     /**
      * Login (the use case both adapters call): the slow-down for this client IP and account

@@ -15,6 +15,8 @@ import type { Viewer } from "../../app/shared/access";
 import type { Services } from "../services";
 import { requireAccount } from "./guards";
 import { sendError, zodMessage } from "./http-errors";
+import { createKeyedWrites } from "./idempotency-header";
+import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from "../idempotency/idempotency";
 
 type SignedIn = Viewer & { userId: string };
 
@@ -31,6 +33,7 @@ export function createAccountsApi(services: Services): Router {
   const api = Router();
   const secure = config.PUBLIC_URL.startsWith("https://");
   const viewerOf = (res: Response) => (res.locals.viewer as SignedIn | null | undefined) ?? null;
+  const keyed = createKeyedWrites(services.idempotency, services.database.db);
 
   function parse<T>(schema: z.core.$ZodType<T>, req: Request, res: Response, extra: Record<string, unknown> = {}): T | null {
     const parsed = z.safeParse(schema, req.body ?? {});
@@ -40,12 +43,20 @@ export function createAccountsApi(services: Services): Router {
   }
 
   api.post("/users", async (req, res) => {
+    const scope = keyed.scope(req, res, "POST /api/users");
+    if (scope === undefined) return;
     const input = parse(signUpSchema, req, res, { success: false });
     if (!input) return;
-    const result = await accounts.signUp(input);
-    if (!result.ok) return res.status(409).json({ success: false, message: SERVER_MESSAGES.emailTaken });
-    res.setHeader("Set-Cookie", sessionCookie(result.token, secure));
-    res.status(201).json({ success: true, account: result.account, message: SERVER_MESSAGES.signUpSuccess });
+    const answer = await keyed.answer(res, scope, async (tx) => {
+      const result = await accounts.createAccount(input, tx);
+      if (!result.ok) return { status: 409, body: { success: false, message: SERVER_MESSAGES.emailTaken } };
+      return { status: 201, body: { success: true, account: result.account, message: SERVER_MESSAGES.signUpSuccess }, ref: result.userId };
+    });
+    if (!answer) return;
+    // The account is signed in by every answer that created it, a replay too: the same key and
+    // body, password included, is what a login would ask for (decision 025).
+    if (answer.ref) res.setHeader("Set-Cookie", sessionCookie((await sessions.create(answer.ref)).token, secure));
+    res.status(answer.status).json(answer.body);
   });
 
   api.post("/users/login", async (req, res) => {
@@ -115,6 +126,10 @@ export function createAccountsApi(services: Services): Router {
 
   api.post("/stripe/payment", signedIn, async (req, res) => {
     const viewer = viewerOf(res)!;
+    // The Idempotency-Key header is one more way to send the payment's key (decision 025): the
+    // provider's own idempotency makes a retry the same payment; nothing is stored here.
+    const header = parseIdempotencyKey(req.get(IDEMPOTENCY_HEADER));
+    if (!header.ok) return res.status(400).json({ success: false, message: header.message });
     const input = parse(paymentSchema, req, res, { success: false });
     if (!input) return;
     const outcome = await payments.pay({
@@ -122,7 +137,7 @@ export function createAccountsApi(services: Services): Router {
       paymentMethodId: input.id,
       receiptEmail: viewer.emailAddress,
       // Same payment method from the same account on the same request key = same payment.
-      idempotencyKey: `${viewer.userId}:${input.idempotencyKey ?? input.id}`,
+      idempotencyKey: `${viewer.userId}:${input.idempotencyKey ?? header.key ?? input.id}`,
     });
     await answerPayment(res, viewer.userId, outcome);
   });

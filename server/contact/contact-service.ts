@@ -26,9 +26,12 @@ export interface ContactDeps {
 
 export function createContactService({ db, newsletter, museumEmail, now = () => new Date(), onEnqueued }: ContactDeps) {
   return {
-    /** Records the message (once) and, when asked, queues its email (once) and the subscription. */
-    async submit(input: ContactInput, o: { email: boolean; subscription: boolean }): Promise<{ id: string }> {
-      const id = await db.transaction(async (tx) => {
+    /**
+     * Records the message (once) and, when asked, queues its email (once) and the subscription;
+     * inside `within` when given (an idempotent write's transaction, decision 025).
+     */
+    async submit(input: ContactInput, o: { email: boolean; subscription: boolean }, within: Database = db): Promise<{ id: string }> {
+      const id = await within.transaction(async (tx) => {
         const since = new Date(now().getTime() - DUPLICATE_WINDOW_MS);
         const [existing] = await tx
           .select({ id: contactMessages.id, emailQueuedAt: contactMessages.emailQueuedAt })

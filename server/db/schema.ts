@@ -270,6 +270,29 @@ export const processedWebhookEvents = pgTable("processed_webhook_events", {
   processedAt: timestamp("processed_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * The first answer to a write sent with an Idempotency-Key (decision 025), written in the
+ * transaction of the write it records: a retry with the same key gets this answer back and
+ * writes nothing. Scoped per route and owner (the account id when signed in, '' when not);
+ * purged by housekeeping after 24 h.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    route: text("route").notNull(),
+    owner: text("owner").notNull(),
+    key: text("key").notNull(),
+    /** HMAC of the request body: the same key with another body is refused (422). */
+    fingerprint: text("fingerprint").notNull(),
+    status: integer("status").notNull(),
+    body: jsonb("body").notNull(),
+    /** What the answer created, when a replay needs it (the account id of a sign-up, to sign in again). */
+    ref: text("ref"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.route, t.owner, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
+);
+
 // ---- messages, newsletter, outbox -----------------------------------------------------------
 
 export const contactMessages = pgTable("contact_messages", {

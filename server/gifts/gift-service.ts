@@ -186,9 +186,9 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
     /** The museum's calendar day on this service's clock (the delivery date is checked against it). */
     today,
 
-    /** Keeps the details as an unpaid draft; the payment step pays for it. */
-    async createDraft(input: GiftInput, buyerUserId: string | null): Promise<string> {
-      const [row] = await db
+    /** Keeps the details as an unpaid draft (through `writer` when given: an idempotent write's transaction); the payment step pays for it. */
+    async createDraft(input: GiftInput, buyerUserId: string | null, writer: Pick<Database, "insert"> = db): Promise<string> {
+      const [row] = await writer
         .insert(gifts)
         .values({ ...input, buyerUserId, amountCents: priceCents, currency: TICKET_CURRENCY, daysGranted: ticketDays, createdAt: now() })
         .returning({ id: gifts.id });

@@ -4,7 +4,8 @@
  * password reset tokens, outbox jobs delivered more than a week ago (dead letters after 30
  * days), Stripe webhook event ids after 30 days (Stripe stops retrying after three), and gift
  * ticket drafts never paid for 7 days (decision 018): the names and addresses of a buyer and a
- * recipient kept for a payment that did not come. A card charged for a draft purged meanwhile
+ * recipient kept for a payment that did not come; and Idempotency-Key answers after 24 h
+ * (decision 025). A card charged for a draft purged meanwhile
  * is recorded for staff as a payment incident (gifts/gift-service.ts), never lost.
  *
  * Safe with several instances: a run takes a transaction-scoped advisory lock with
@@ -24,7 +25,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "../db/client";
 import { queryRows } from "../db/client";
-import { gifts, outbox, passwordResetTokens, processedWebhookEvents, rateLimits, sessions } from "../db/schema";
+import { IDEMPOTENCY_TTL_MS } from "../idempotency/idempotency";
+import { gifts, idempotencyKeys, outbox, passwordResetTokens, processedWebhookEvents, rateLimits, sessions } from "../db/schema";
 import type { Logger } from "../logger";
 import type { Reminders } from "../membership/reminders";
 
@@ -54,6 +56,8 @@ export interface HousekeepingCounts {
   webhookEvents: number;
   /** Gift ticket drafts never paid. */
   giftDrafts: number;
+  /** Stored answers of Idempotency-Keys past 24 h (decision 025). */
+  idempotencyKeys: number;
   /** Expiry reminders queued in the outbox. */
   reminders: number;
 }
@@ -112,6 +116,7 @@ export function createHousekeeping({ database, logger, now = () => new Date(), r
         outboxDead: await purge(tx, sql`${outbox}`, sql`${outbox.status} = 'dead' and ${outbox.createdAt} <= ${before(RETENTION.deadOutboxMs)}`),
         webhookEvents: await purge(tx, sql`${processedWebhookEvents}`, sql`${processedWebhookEvents.processedAt} <= ${before(RETENTION.webhookEventsMs)}`),
         giftDrafts: await purge(tx, sql`${gifts}`, sql`${gifts.status} = 'unpaid' and ${gifts.createdAt} <= ${before(RETENTION.unpaidGiftDraftMs)}`),
+        idempotencyKeys: await purge(tx, sql`${idempotencyKeys}`, sql`${idempotencyKeys.createdAt} <= ${before(IDEMPOTENCY_TTL_MS)}`),
         reminders: reminders ? await reminders.queueDue(tx) : 0,
       } satisfies HousekeepingCounts;
     });

@@ -64,11 +64,12 @@ export function createNewsletter({ db, now = () => new Date(), onEnqueued }: New
 
   /**
    * The subscribe use case, for the Subscribe page and the API alike: the subscriber is stored
-   * (and the Mailchimp sync queued with consent) in one transaction before it returns.
+   * (and the Mailchimp sync queued with consent) in one transaction before it returns; inside
+   * `within` when given (an idempotent write's transaction, decision 025).
    */
-  async function subscribe(input: Omit<SubscriptionInput, "source"> & { source?: SubscriptionInput["source"] }): Promise<void> {
+  async function subscribe(input: Omit<SubscriptionInput, "source"> & { source?: SubscriptionInput["source"] }, within: Database = db): Promise<void> {
     const subscription: SubscriptionInput = { ...input, source: input.source ?? "subscribe" };
-    await db.transaction((tx) => record(tx, subscription));
+    await within.transaction((tx) => record(tx, subscription));
     if (subscription.syncMailchimp ?? subscription.consent) onEnqueued?.();
   }
 
