@@ -254,9 +254,10 @@ describe.skipIf(!onPostgres)("media originals in PostgreSQL, two instances witho
       global.gc?.();
       const before = process.memoryUsage.rss();
       peak.rss = before;
+      const started = performance.now();
       await fn();
       const delta = Math.round((peak.rss - before) / 1024 / 1024);
-      console.log(`[media-in-database] ${what}: peak RSS +${delta} MB (original ${(original.length / 1024 / 1024).toFixed(1)} MB)`);
+      console.log(`[media-in-database] ${what}: peak RSS +${delta} MB in ${Math.round(performance.now() - started)} ms (original ${(original.length / 1024 / 1024).toFixed(1)} MB)`);
       return delta;
     };
     try {
