@@ -18,7 +18,6 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TeamView } from "~/shared/catalog-types";
 import { createApp } from "../../server/app";
 import { loadConfig } from "../../server/config";
 import { openDatabase, queryRows } from "../../server/db/client";
@@ -27,7 +26,7 @@ import { MEMBER_ONLY_IMAGE_MESSAGE } from "../../server/images/image-routes";
 import { createLogger } from "../../server/logger";
 import { createMediaObjects, fileSha256 } from "../../server/media/media-objects";
 import { createServices, type Services } from "../../server/services";
-import { createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
+import { createPhotoTestExhibit, createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
 import { availableDrivers } from "../helpers/databases";
 import { dateFromToday } from "../helpers/fixtures";
 import { loadServerBuild, startTestServer, type TestServer } from "../helpers/test-server";
@@ -102,24 +101,7 @@ describe.skipIf(!onPostgres)("media originals in PostgreSQL, two instances witho
     b = await startInstance(a.database.url!);
     curator = await createStaffAccount(a.services, "curator");
     member = (await createStaffAccount(a.services, "member", { validThrough: dateFromToday(30) })).cookie;
-    const [team] = (await (await get(a.url, "/api/teams/")).json()) as TeamView[];
-    const [category] = await a.services.admin.collection.categories.options();
-    const saved = await a.services.admin.collection.exhibits.save({ userId: curator.userId, email: curator.email }, null, {
-      teamId: team._id,
-      categoryId: category.id,
-      title: "Shared Photo Exhibit",
-      shortTitle: "Shared Photo",
-      descriptionHtml: "<p>Photos every instance can show.</p>",
-      thumbnail: "",
-      thumbnailAlt: "",
-      matchingPhoto: null,
-      matchingPhotoAlt: null,
-      active: false,
-      year: 1979,
-      favoriteStory: false,
-      enshrineeIds: [],
-    });
-    exhibitId = saved.ok ? saved.id : "";
+    exhibitId = await createPhotoTestExhibit(a.services, curator, "Shared Photo Exhibit", 1979);
   }, 180_000);
   afterAll(async () => {
     await b?.close();
