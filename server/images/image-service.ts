@@ -4,7 +4,8 @@
  * cache (written to a temporary file and renamed, so concurrent requests never see half a file).
  * Only the heights in IMAGE_HEIGHTS are rendered (decision 009); renders go through a small
  * queue, one or two at a time per process, with sharp's own threads, cache and input size held
- * down, so a burst of cache misses costs time in the queue rather than memory.
+ * down, so a burst of cache misses costs time in the queue rather than memory. With DATABASE_URL
+ * the originals are read from PostgreSQL (decision 024); the renditions stay on this disk.
  */
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
