@@ -10,7 +10,7 @@ import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { mediaChunks, mediaObjects } from "../db/schema";
 
@@ -52,10 +52,14 @@ export function createMediaObjects(db: Database) {
     return row ?? null;
   }
 
-  /** Replaces the object at `key` with the bytes of `source`, in the transaction `tx`. */
+  /**
+   * Replaces the object at `key` with the bytes of `source`, in the transaction `tx`. The upsert
+   * locks the key first, so two writers of one key (two instances seeding at once) take turns.
+   */
   async function write(tx: MediaExecutor, key: string, source: AsyncIterable<Buffer | Uint8Array> | Iterable<Buffer>): Promise<StoredObject> {
-    await tx.delete(mediaObjects).where(eq(mediaObjects.key, key));
-    await tx.insert(mediaObjects).values({ key, size: 0, sha256: "", chunks: 0 });
+    const empty = { size: 0, sha256: "", chunks: 0 };
+    await tx.insert(mediaObjects).values({ key, ...empty }).onConflictDoUpdate({ target: mediaObjects.key, set: { ...empty, createdAt: sql`now()` } });
+    await tx.delete(mediaChunks).where(eq(mediaChunks.key, key));
     const hash = createHash("sha256");
     let size = 0;
     let seq = 0;

@@ -119,6 +119,25 @@ describe.skipIf(!onPostgres)("media originals in PostgreSQL, two instances witho
     expect((await bytesOf(fromB)).equals(await bytesOf(fromA))).toBe(true);
   });
 
+  it("lets two instances write the same original at once (two hosts seeding an empty database): they take turns", async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#ffb612"/></svg>');
+    const wider = Buffer.from(svg.toString().replaceAll('width="40"', 'width="60"'));
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // A's transaction stays open a moment after its first statements; B writes the same key meanwhile.
+    const slowly = async function* () {
+      yield svg.subarray(0, 10);
+      await pause(400);
+      yield svg.subarray(10);
+    };
+    const first = a.database.handle.db.transaction((tx) => createMediaObjects(a.database.handle.db).write(tx, "logos/race.svg", slowly()));
+    await pause(100);
+    const second = b.services.database.db.transaction((tx) => createMediaObjects(b.services.database.db).write(tx, "logos/race.svg", [wider]));
+    await Promise.all([first, second]);
+    const answer = await get(b.url, "/images/view/logos/race.svg?height=80", undefined, { accept: "image/png" });
+    expect(answer.status).toBe(200);
+    expect((await sharp(await bytesOf(answer)).metadata()).width).toBe(240);
+  });
+
   it("serves a photo uploaded on A from B, original and rendition, with the same bytes, size and ETag", async () => {
     const answer = await upload(await noiseJpeg(900, 600));
     expect(answer.status).toBe(303);
