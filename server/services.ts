@@ -13,6 +13,7 @@ import { createCatalogChangeFeed } from "./catalog/change-feed";
 import { createCatalog } from "./catalog/catalog-service";
 import { createSearch } from "./search/search-service";
 import { createImageService } from "./images/image-service";
+import { createMediaObjects } from "./media/media-objects";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { createMembership } from "./membership/membership-service";
 import { createReminders } from "./membership/reminders";
@@ -129,9 +130,12 @@ export function createServices(deps: ServiceDeps) {
   // Staff changes reach every instance's caches through LISTEN/NOTIFY (decision 012); the host starts the listener.
   const catalogChanges = createCatalogChangeFeed({ database, databaseUrl: config.DATABASE_URL, logger });
   if (cachedCatalog) catalogChanges.onChange(() => cachedCatalog.clear());
+  // With DATABASE_URL the originals live in PostgreSQL, shared by every instance (decision 024); PGlite keeps the disk.
+  const mediaObjects = database.kind === "postgres" ? createMediaObjects(db) : undefined;
   const images = createImageService({
     mediaDir: path.join(config.DATA_DIR, "media"),
     cacheDir: path.join(config.DATA_DIR, "image-cache"),
+    originals: mediaObjects,
   });
   const contact = createContactService({ db, newsletter, museumEmail: config.CONTACT_EMAIL_TO, now, onEnqueued });
   const botCheck = createBotCheck({ secret: config.RECAPTCHA_SECRET, verifyUrl: config.RECAPTCHA_VERIFY_URL, minScore: config.RECAPTCHA_MIN_SCORE });
@@ -174,6 +178,7 @@ export function createServices(deps: ServiceDeps) {
       onEnqueued,
       notifyCollectionChange: (tx) => catalogChanges.notify(tx),
       mediaDir: path.join(config.DATA_DIR, "media"),
+      mediaObjects,
       timeZone,
       stripe,
       museumEmail: config.CONTACT_EMAIL_TO,

@@ -5,7 +5,8 @@
 import type { Database } from "../db/client";
 import { createAuditLog } from "./audit-log";
 import { createCollectionAdmin } from "./collection-service";
-import { createDiskMediaStorage } from "../media/media-storage";
+import { createMediaStorage } from "../media/media-storage";
+import type { MediaObjects } from "../media/media-objects";
 import { createPhotoAdmin } from "./photo-service";
 import { createPreview } from "./preview";
 import type Stripe from "stripe";
@@ -26,6 +27,8 @@ export interface AdminDeps {
   notifyCollectionChange: (tx?: Database) => Promise<void>;
   /** DATA_DIR/media: where uploaded originals are stored (the image routes render from it). */
   mediaDir: string;
+  /** With DATABASE_URL: the originals in PostgreSQL, where every instance reads them (decision 024). */
+  mediaObjects?: MediaObjects;
   timeZone: string;
   /** The Stripe client in Stripe mode (refunds), null in test mode. */
   stripe: Stripe | null;
@@ -50,7 +53,7 @@ export function createAdminServices(deps: AdminDeps) {
       record: (actor: Actor, entityType: AuditEntityType, summary: string) => recordAudit(deps.db, actor, { action: "export", entityType, entityId: null, summary }, now()),
       csv: <Row>(filename: string, header: readonly string[], batches: AsyncIterable<Row[]>, toCells: (row: Row) => unknown[]) => csvResponse(filename, csvStream(header, batches, toCells)),
     },
-    photos: createPhotoAdmin({ db: deps.db, storage: createDiskMediaStorage(deps.mediaDir), now: deps.now, notifyChange: deps.notifyCollectionChange }),
+    photos: createPhotoAdmin({ db: deps.db, storage: createMediaStorage(deps.mediaDir, deps.mediaObjects), now: deps.now, notifyChange: deps.notifyCollectionChange }),
   };
 }
 

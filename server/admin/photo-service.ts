@@ -3,7 +3,9 @@
  * the thumbnail and the matching photo, removal. Files are cleaned and stored first
  * (server/media/); the rows, the audit entry and the change notification then commit together,
  * and when anything fails the files written for that upload are removed again, so a
- * half-finished upload leaves nothing behind. A removed photo's file goes after its row.
+ * half-finished upload leaves nothing behind. A removed photo's file goes after its row. With
+ * DATABASE_URL the originals are written into (and deleted from) PostgreSQL inside those same
+ * transactions (decision 024).
  */
 import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
@@ -94,6 +96,11 @@ export function createPhotoAdmin({ db, storage, now = () => new Date(), notifyCh
       const clean = await cleanPhoto(bytes, name);
       const key = `${folder}/${randomUUID()}.${clean.extension}`;
       await storage.put(key, clean.bytes);
+      // Named later by a team or banner form (another request, maybe another instance): shared now.
+      await db.transaction((tx) => storage.persist(tx, [key])).catch(async (error: unknown) => {
+        await discard([key]);
+        throw error;
+      });
       return { key, width: clean.width, height: clean.height };
     },
 
@@ -101,6 +108,7 @@ export function createPhotoAdmin({ db, storage, now = () => new Date(), notifyCh
     async add(actor: Actor, exhibitId: string, keys: string[], alt: string): Promise<Saved> {
       try {
         const result = await commit(exhibitId, async (tx, before) => {
+          await storage.persist(tx, keys);
           const added = keys.map((file, i) => ({ file, alt: keys.length > 1 ? `${alt} (${i + 1} of ${keys.length})` : alt }));
           await rewrite(tx, exhibitId, [...before.photos, ...added]);
           if (!before.thumbnail && added.length) await tx.update(exhibits).set({ thumbnail: added[0].file, thumbnailAlt: added[0].alt }).where(eq(exhibits.id, exhibitId));
@@ -153,6 +161,7 @@ export function createPhotoAdmin({ db, storage, now = () => new Date(), notifyCh
       const result = await commit(exhibitId, async (tx, before) => {
         if (!before.photos.some((p) => p.file === file)) return { ok: false, message: "That photo is already gone." };
         await rewrite(tx, exhibitId, before.photos.filter((p) => p.file !== file));
+        if (file.startsWith(`exhibits/${exhibitId}/`)) await storage.forget(tx, [file]);
         if (before.thumbnail === file) await tx.update(exhibits).set({ thumbnail: "", thumbnailAlt: "" }).where(eq(exhibits.id, exhibitId));
         if (before.matchingPhoto === file) await tx.update(exhibits).set({ matchingPhoto: null, matchingPhotoAlt: null }).where(eq(exhibits.id, exhibitId));
         const after = await state(tx, exhibitId);

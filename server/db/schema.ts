@@ -589,3 +589,30 @@ export const gifts = pgTable(
   },
   (t) => [index("gifts_buyer_idx").on(t.buyerUserId), index("gifts_created_idx").on(t.createdAt), index("gifts_status_idx").on(t.status, t.createdAt)],
 );
+
+// ---- media originals in PostgreSQL (decision 024) -------------------------------------------
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
+
+/** An uploaded or seeded original (its key is the path the image routes use), stored with DATABASE_URL. */
+export const mediaObjects = pgTable("media_objects", {
+  key: text("key").primaryKey(),
+  size: integer("size").notNull(),
+  /** Hex SHA-256 of the bytes: part of every rendition's cache key and ETag, the same on every instance. */
+  sha256: text("sha256").notNull(),
+  chunks: integer("chunks").notNull(),
+  createdAt: createdAt(),
+});
+
+/** The bytes of a media object in order, about 256 KB each, so no statement carries a whole file. */
+export const mediaChunks = pgTable(
+  "media_chunks",
+  {
+    key: text("key")
+      .notNull()
+      .references(() => mediaObjects.key, { onDelete: "cascade", onUpdate: "cascade" }),
+    seq: integer("seq").notNull(),
+    data: bytea("data").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.seq] })],
+);

@@ -4,13 +4,15 @@
  * cache (written to a temporary file and renamed, so concurrent requests never see half a file).
  * Only the heights in IMAGE_HEIGHTS are rendered (decision 009); renders go through a small
  * queue, one or two at a time per process, with sharp's own threads, cache and input size held
- * down, so a burst of cache misses costs time in the queue rather than memory.
+ * down, so a burst of cache misses costs time in the queue rather than memory. With DATABASE_URL
+ * the originals are read from PostgreSQL (decision 024); the renditions stay on this disk.
  */
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { IMAGE_HEIGHTS, isImageHeight, MAX_IMAGE_HEIGHT, type ImageHeight } from "../../app/shared/images";
+import { fileSha256, type MediaObjects } from "../media/media-objects";
 import { createDiskCache, type DiskCacheStats } from "./disk-cache";
 import { createRenderQueue, RenderQueueFullError, type RenderQueueStats } from "./render-queue";
 
@@ -162,7 +164,13 @@ export function renditionSize(srcWidth: number, srcHeight: number, height: numbe
   return { width: outWidth, height: outHeight };
 }
 
-async function encode(input: Buffer, ext: string, height: number | undefined, format: ImageFormat): Promise<Buffer> {
+/** An original ready for sharp: its bytes, or the path of a file holding them. */
+type SourceInput = Buffer | string;
+
+/** Reads an original for one render; `release` (when given) is called once the render is done. */
+type ReadOriginal = () => Promise<{ input: SourceInput; release?: () => Promise<void> }>;
+
+async function encode(input: SourceInput, ext: string, height: number | undefined, format: ImageFormat): Promise<Buffer> {
   const meta = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
   const srcWidth = meta.autoOrient?.width ?? meta.width;
   const srcHeight = meta.autoOrient?.height ?? meta.height;
@@ -221,6 +229,12 @@ export function createImageService(o: {
   renderConcurrency?: number;
   /** Renders waiting for a slot before more are refused with 503 (default 64). */
   renderQueueLength?: number;
+  /**
+   * With DATABASE_URL: the originals in PostgreSQL (decision 024), the only ones served. A
+   * render uses this instance's copy under mediaDir when it holds the same bytes, else streams
+   * the original into a temporary file beside the cache; writeOriginal writes there.
+   */
+  originals?: MediaObjects;
 }) {
   configureSharp();
   const mediaDir = path.resolve(o.mediaDir);
@@ -272,13 +286,19 @@ export function createImageService(o: {
   }
 
   /** Renders one rendition into the cache, queued behind the other renders of this process. */
-  function produce(key: string, name: string, read: () => Promise<Buffer>, ext: string, height: number | undefined, format: ImageFormat) {
+  function produce(key: string, name: string, read: ReadOriginal, ext: string, height: number | undefined, format: ImageFormat) {
     let job = inFlight.get(key);
     if (job) return job;
     const target = path.join(cacheDir, name);
     job = queue
       .run(async () => {
-        const output = await encode(await read(), ext, height, format);
+        const source = await read();
+        let output: Buffer;
+        try {
+          output = await encode(source.input, ext, height, format);
+        } finally {
+          await source.release?.();
+        }
         await fs.mkdir(cacheDir, { recursive: true });
         await writeAtomically(target, output);
         return output.length;
@@ -292,6 +312,61 @@ export function createImageService(o: {
       .finally(() => inFlight.delete(key));
     inFlight.set(key, job);
     return job;
+  }
+
+  interface RenditionRequest {
+    rel: string;
+    ext: string;
+    outHeight: ImageHeight | undefined;
+    format: ImageFormat;
+    skipIf?: (etag: string) => boolean;
+  }
+
+  /** The rendition of `request` for the original identified by `version`, from the cache or rendered from `read`. */
+  async function serve(request: RenditionRequest, version: unknown[], read: ReadOriginal): Promise<Rendition> {
+    const { rel, ext, outHeight, format, skipIf } = request;
+    const key = createHash("sha256")
+      .update(JSON.stringify([RENDER_VERSION, rel, ...version, outHeight ?? "original", format]))
+      .digest("hex");
+    const name = `${key}.${format === "jpeg" ? "jpg" : format}`;
+    const contentType = CONTENT_TYPES[format];
+    const etag = `"${key.slice(0, 40)}"`;
+    if (skipIf?.(etag)) return { contentType, etag, body: null, cache: "HIT" };
+
+    const unpin = cache.pin(name);
+    try {
+      // Another process may evict the file between our render and our open: render again.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const cached = await openCached(path.join(cacheDir, name));
+        if (cached) {
+          cache.noteHit(name, cached.size, cached.mtimeMs);
+          return { contentType, etag, body: { handle: cached.handle, size: cached.size }, cache: attempt === 0 ? "HIT" : "MISS" };
+        }
+        await produce(key, name, read, ext, outHeight, format);
+      }
+      throw new Error(`Rendition ${name} vanished from the image cache three times in a row`);
+    } finally {
+      unpin();
+    }
+  }
+
+  /**
+   * With the originals in PostgreSQL: the ETag and cache key come from the stored SHA-256, so
+   * every instance answers the same; a deleted original is a 404 everywhere, whatever copy a disk
+   * still holds. The render reads this instance's copy when it has the same bytes, else the
+   * original streamed from the database into a temporary file (removed after the render).
+   */
+  async function fromDatabase(originals: MediaObjects, request: RenditionRequest): Promise<Rendition> {
+    const stored = await originals.describe(request.rel);
+    if (!stored) throw notFound();
+    return serve(request, ["db", stored.sha256, stored.size], async () => {
+      const local = await locate(request.rel).catch(() => undefined);
+      if (local && (await fileSha256(local).catch(() => undefined)) === stored.sha256) return { input: local };
+      await fs.mkdir(cacheDir, { recursive: true });
+      const temp = path.join(cacheDir, `original-${randomUUID()}.tmp`);
+      if (!(await originals.download(request.rel, temp))) throw notFound();
+      return { input: temp, release: () => fs.rm(temp, { force: true }) };
+    });
   }
 
   return {
@@ -311,8 +386,10 @@ export function createImageService(o: {
       const outHeight = validateImageHeight(height);
       const format = chooseImageFormat(accept, rel);
       const ext = sourceExtension(rel);
-      const source = await locate(rel);
+      const request = { rel, ext, outHeight, format, skipIf };
+      if (o.originals) return fromDatabase(o.originals, request);
 
+      const source = await locate(rel);
       let handle: fs.FileHandle;
       try {
         handle = await fs.open(source, "r");
@@ -321,41 +398,24 @@ export function createImageService(o: {
         if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") throw notFound();
         throw error;
       }
-      let unpin = () => {};
       try {
         // Stat and read through one handle, so the ETag describes the bytes actually rendered.
         const stat = await handle.stat();
         if (!stat.isFile()) throw notFound();
-        const key = createHash("sha256")
-          .update(JSON.stringify([RENDER_VERSION, rel, stat.mtimeMs, stat.size, outHeight ?? "original", format]))
-          .digest("hex");
-        const name = `${key}.${format === "jpeg" ? "jpg" : format}`;
-        const contentType = CONTENT_TYPES[format];
-        const etag = `"${key.slice(0, 40)}"`;
-        if (skipIf?.(etag)) return { contentType, etag, body: null, cache: "HIT" };
-
-        unpin = cache.pin(name);
         let original: Promise<Buffer> | undefined;
-        const read = () => (original ??= handle.readFile());
-        // Another process may evict the file between our render and our open: render again.
-        for (let attempt = 0; attempt < 3; attempt++) {
-          const cached = await openCached(path.join(cacheDir, name));
-          if (cached) {
-            cache.noteHit(name, cached.size, cached.mtimeMs);
-            return { contentType, etag, body: { handle: cached.handle, size: cached.size }, cache: attempt === 0 ? "HIT" : "MISS" };
-          }
-          await produce(key, name, read, ext, outHeight, format);
-        }
-        throw new Error(`Rendition ${name} vanished from the image cache three times in a row`);
+        return await serve(request, [stat.mtimeMs, stat.size], async () => ({ input: await (original ??= handle.readFile()) }));
       } finally {
-        unpin();
         await handle.close();
       }
     },
 
-    /** Writes an original into mediaDir (creating folders); used by the seeder. */
+    /** Writes an original into mediaDir (creating folders), or into PostgreSQL with `originals`; used by the seeder. */
     async writeOriginal(file: string, content: string | Buffer): Promise<void> {
       const rel = validateImageFile(file);
+      if (o.originals) {
+        await o.originals.writeIfChanged(rel, typeof content === "string" ? Buffer.from(content, "utf8") : content);
+        return;
+      }
       const target = path.resolve(mediaDir, rel);
       if (!isInside(mediaDir, target)) throw new ImageRequestError(400, "Invalid image path: it leads outside the media folder.");
       const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;

@@ -1,28 +1,42 @@
 /**
- * Where uploaded originals live: a small storage interface (put, remove, exists) so a shared
- * object store can replace the disk later. Today: files under DATA_DIR/media, the folder the
- * image routes render from. Keys are relative paths checked to stay inside the folder; writes
- * are atomic (a temporary sibling renamed over the target), so a reader never sees half a file.
+ * Where uploaded originals live: a small storage interface. On disk (PGlite): files under
+ * DATA_DIR/media, the folder the image routes render from. With DATABASE_URL (decision 024): the
+ * file written on disk is this instance's copy, and `persist` streams it into PostgreSQL in the
+ * transaction of the record that names it, where every instance reads it; `forget` deletes it in
+ * the transaction that drops the record. Keys are relative paths checked to stay inside the
+ * folder; disk writes are atomic (a temporary sibling renamed over the target), so a reader never
+ * sees half a file.
  */
 import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import type { MediaExecutor, MediaObjects } from "./media-objects";
 
 export interface MediaStorage {
+  /** Writes the file on this instance's disk (not yet visible to other instances). */
   put(key: string, bytes: Buffer): Promise<void>;
+  /** Removes this instance's file (after its record is gone, or when an upload did not complete). */
   remove(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** In the transaction of the record that names them: the files become the shared originals (no-op on disk). */
+  persist(tx: MediaExecutor, keys: string[]): Promise<void>;
+  /** In the transaction that drops their record: the shared originals go (no-op on disk, where `remove` does it). */
+  forget(tx: MediaExecutor, keys: string[]): Promise<void>;
 }
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9/_.-]*$/;
 
-export function createDiskMediaStorage(mediaDir: string): MediaStorage {
+function locator(mediaDir: string) {
   const root = path.resolve(mediaDir);
-  const locate = (key: string) => {
+  return (key: string) => {
     const target = path.resolve(root, key);
     if (!KEY.test(key) || key.includes("..") || !target.startsWith(root + path.sep)) throw new Error(`invalid media key: ${key}`);
     return target;
   };
+}
+
+export function createDiskMediaStorage(mediaDir: string): MediaStorage {
+  const locate = locator(mediaDir);
   return {
     async put(key, bytes) {
       const target = locate(key);
@@ -45,5 +59,27 @@ export function createDiskMediaStorage(mediaDir: string): MediaStorage {
         () => false,
       );
     },
+    persist: async () => undefined,
+    forget: async () => undefined,
   };
+}
+
+/** With DATABASE_URL: the disk file is the uploading instance's copy; PostgreSQL holds the original every instance reads. */
+export function createDatabaseMediaStorage(mediaDir: string, objects: MediaObjects): MediaStorage {
+  const disk = createDiskMediaStorage(mediaDir);
+  const locate = locator(mediaDir);
+  return {
+    put: disk.put,
+    remove: disk.remove,
+    exists: async (key) => (await objects.describe(key)) !== null,
+    async persist(tx, keys) {
+      for (const key of keys) await objects.writeFile(tx, key, locate(key));
+    },
+    forget: (tx, keys) => objects.remove(tx, keys),
+  };
+}
+
+/** The storage for this database: PostgreSQL's when `objects` is given (DATABASE_URL), else the disk. */
+export function createMediaStorage(mediaDir: string, objects?: MediaObjects): MediaStorage {
+  return objects ? createDatabaseMediaStorage(mediaDir, objects) : createDiskMediaStorage(mediaDir);
 }

@@ -41,3 +41,26 @@ export function previewPanes(html: string): { visitor: string; member: string } 
   if (visitorAt < 0 || memberAt < 0) throw new Error("not a preview page");
   return { visitor: html.slice(visitorAt, memberAt), member: html.slice(memberAt) };
 }
+
+/** A new, inactive exhibit without photos, under the first team and category, saved by `staff`; returns its id. */
+export async function createPhotoTestExhibit(services: Services, staff: StaffAccount, title: string, year: number): Promise<string> {
+  const [team] = await services.catalog.listTeams();
+  const [category] = await services.admin.collection.categories.options();
+  const saved = await services.admin.collection.exhibits.save({ userId: staff.userId, email: staff.email }, null, {
+    teamId: team._id,
+    categoryId: category.id,
+    title,
+    shortTitle: title.split(" ").slice(0, 2).join(" "),
+    descriptionHtml: "<p>Members-only words about the photos.</p>",
+    thumbnail: "",
+    thumbnailAlt: "",
+    matchingPhoto: null,
+    matchingPhotoAlt: null,
+    active: false,
+    year,
+    favoriteStory: false,
+    enshrineeIds: [],
+  });
+  if (!saved.ok) throw new Error(`could not save the test exhibit: ${saved.message}`);
+  return saved.id;
+}

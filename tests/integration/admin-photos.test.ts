@@ -10,9 +10,9 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExhibitView, TeamView } from "~/shared/catalog-types";
+import type { ExhibitView } from "~/shared/catalog-types";
 import { auditLog, exhibits } from "../../server/db/schema";
-import { createStaffAccount, previewPanes, type StaffAccount } from "../helpers/admin-fixtures";
+import { createPhotoTestExhibit, createStaffAccount, previewPanes, type StaffAccount } from "../helpers/admin-fixtures";
 import { availableDrivers } from "../helpers/databases";
 import { dateFromToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -51,24 +51,7 @@ describe.each(drivers)("exhibit photos on %s", (kind) => {
     mediaDir = path.join(server.config.DATA_DIR, "media");
     curator = await createStaffAccount(server.services, "curator");
     member = (await createStaffAccount(server.services, "member", { validThrough: dateFromToday(30) })).cookie;
-    const [team] = (await (await call(undefined, "/api/teams/")).json()) as TeamView[];
-    const [category] = await server.services.admin.collection.categories.options();
-    const saved = await server.services.admin.collection.exhibits.save({ userId: curator.userId, email: curator.email }, null, {
-      teamId: team._id,
-      categoryId: category.id,
-      title: "Photo Test Exhibit",
-      shortTitle: "Photo Test",
-      descriptionHtml: "<p>Members-only words about the photos.</p>",
-      thumbnail: "",
-      thumbnailAlt: "",
-      matchingPhoto: null,
-      matchingPhotoAlt: null,
-      active: false,
-      year: 1975,
-      favoriteStory: false,
-      enshrineeIds: [],
-    });
-    exhibitId = saved.ok ? saved.id : "";
+    exhibitId = await createPhotoTestExhibit(server.services, curator, "Photo Test Exhibit", 1975);
   }, 180_000);
   afterAll(() => server?.close());
 
