@@ -73,7 +73,7 @@ export function createServices(deps: ServiceDeps) {
   const { config, database, logger, sessionSecret, now } = deps;
   const db = database.db;
   const timeZone = config.MUSEUM_TIME_ZONE;
-  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.MAIL === "smtp" ? config.SMTP_URL : undefined, from: config.MAIL_FROM, logger });
+  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.MAIL === "smtp" ? config.SMTP_URL : undefined, from: config.MAIL_FROM, logger, messageIdHost: new URL(config.PUBLIC_URL).hostname });
   const stripe = stripeClientFrom(config);
   const reminders = createReminders({
     db,
@@ -92,10 +92,10 @@ export function createServices(deps: ServiceDeps) {
     logger,
     now,
     handlers: {
-      email: (job) => mailer.send(job),
+      email: (job, context) => mailer.send(job, context),
       mailchimp: deps.mailchimp ?? mailchimpHandler(config, logger),
       passwordReset: (tx, job) => accounts.issuePasswordReset(tx, job),
-      reminder: (job) => reminders.send(job),
+      reminder: (job, context) => reminders.send(job, context),
       giftDelivery: (tx, job) => gifts.deliver(tx, job),
     },
   });
