@@ -18,6 +18,7 @@ import { createMembership } from "./membership/membership-service";
 import { createReminders } from "./membership/reminders";
 import { createNewsletter } from "./newsletter/newsletter-service";
 import { createOutboxWorker, type JobHandlers } from "./outbox/outbox";
+import { outboxLeaseLost } from "./metrics/metrics";
 import { createHousekeeping } from "./jobs/housekeeping";
 import { createPaymentService } from "./payments/payment-service.server";
 import type { PaymentProvider } from "./payments/provider";
@@ -91,6 +92,7 @@ export function createServices(deps: ServiceDeps) {
     db,
     logger,
     now,
+    onLeaseLost: (kind) => outboxLeaseLost.inc({ kind }),
     handlers: {
       email: (job, context) => mailer.send(job, context),
       mailchimp: deps.mailchimp ?? mailchimpHandler(config, logger),
