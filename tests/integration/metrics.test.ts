@@ -3,17 +3,31 @@
  * token or with a wrong one, and the Prometheus text with it: request durations by route id and
  * status class (never the raw path), the outbox backlog read at scrape time, the pool, the
  * change feed's LISTEN connection, worker restarts, page-cache hits/misses, process metrics.
+ * With node:cluster (the compiled host on PostgreSQL, two workers) a scrape returns the whole
+ * cluster's numbers, and a killed worker counts as a restart.
  */
-import type { AddressInfo } from "node:net";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { get } from "node:http";
+import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordRequestDurations, registry } from "../../server/metrics/metrics";
 import { enqueue } from "../../server/outbox/outbox";
-import { availableDrivers } from "../helpers/databases";
+import { availableDrivers, createPostgresDatabase } from "../helpers/databases";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
 const TOKEN = "metrics-token-0123456789abcdef";
+
+/** The value of an unlabelled sample, or of the first sample whose labels contain `labels`. */
+function value(text: string, name: string, labels = ""): number {
+  const line = text.split("\n").find((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && l.includes(labels));
+  expect(line, `${name}${labels}`).toBeDefined();
+  return Number(line!.split(" ").at(-1));
+}
 
 describe("metrics turned off", () => {
   let server: TestServer;
@@ -41,12 +55,6 @@ describe.each(drivers)("metrics on %s", (kind) => {
     const res = await scrape(`Bearer ${TOKEN}`);
     expect(res.status).toBe(200);
     return res.text();
-  }
-  /** The value of an unlabelled sample, or of the first sample whose labels contain `labels`. */
-  function value(text: string, name: string, labels = ""): number {
-    const line = text.split("\n").find((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && l.includes(labels));
-    expect(line, `${name}${labels}`).toBeDefined();
-    return Number(line!.split(" ").at(-1));
   }
 
   it("refuses a scrape without the token or with a wrong one (401)", async () => {
@@ -130,4 +138,84 @@ describe("route labels", () => {
     expect(text).toMatch(/http_request_duration_seconds_count\{route="routes\/exhibit",status_class="2xx"\} 1/);
     expect(text).not.toContain("clemente");
   });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A GET on a fresh connection (so the cluster's round robin spreads the requests over the workers). */
+function getFresh(url: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false, headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+    }).on("error", reject);
+  });
+}
+
+describe.runIf(drivers.includes("postgres"))("metrics of a cluster (compiled host, two workers)", () => {
+  it("answers the whole cluster's numbers on any worker and counts a killed worker as a restart", async () => {
+    const database = await createPostgresDatabase();
+    const dataDir = mkdtempSync(path.join(tmpdir(), "museum-metrics-"));
+    const port = await freePort();
+    const host = spawn(process.execPath, [path.resolve("build/host/index.js")], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        NODE_ENV: "production",
+        LOG_LEVEL: "info",
+        DATABASE_URL: database.url,
+        SESSION_SECRET: "metrics-cluster-secret-metrics-cluster-secret",
+        WEB_CONCURRENCY: "2",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        SEED_DEMO: "false",
+        METRICS_TOKEN: TOKEN,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    host.stdout.on("data", (d) => (out += d));
+    host.stderr.on("data", (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => host.on("exit", (code) => resolve(code)));
+    const listening = async (n: number) => {
+      for (let i = 0; i < 600 && (out.match(/museum site listening/g) ?? []).length < n; i++) await new Promise((r) => setTimeout(r, 100));
+      expect((out.match(/museum site listening/g) ?? []).length, out).toBeGreaterThanOrEqual(n);
+    };
+    const scrape = async () => {
+      const res = await getFresh(`http://127.0.0.1:${port}/metrics`, { authorization: `Bearer ${TOKEN}` });
+      expect(res.status).toBe(200);
+      return res.text;
+    };
+    try {
+      await listening(2);
+      for (let i = 0; i < 40; i++) expect((await getFresh(`http://127.0.0.1:${port}/api/teams`)).status).toBe(200);
+      // Each worker served about half; every scrape, whichever worker answers it, counts all 40.
+      for (let i = 0; i < 4; i++) expect(value(await scrape(), "http_request_duration_seconds_count", 'route="api",status_class="2xx"')).toBe(40);
+      const text = await scrape();
+      expect(value(text, "museum_worker_restarts_total")).toBe(0);
+      expect(value(text, "museum_change_feed_up")).toBe(1);
+      expect(value(text, "museum_db_pool_connections")).toBeGreaterThanOrEqual(2);
+      expect(text.match(/^# TYPE http_request_duration_seconds /gm)).toHaveLength(1);
+      // A worker killed: the primary replaces it and counts it.
+      const workers = spawnSync("ps", ["--ppid", String(host.pid), "-o", "pid="], { encoding: "utf8" }).stdout.trim().split(/\s+/).map(Number);
+      expect(workers).toHaveLength(2);
+      process.kill(workers[0], "SIGKILL");
+      await listening(3);
+      expect(value(await scrape(), "museum_worker_restarts_total")).toBe(1);
+      host.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    } finally {
+      if (host.exitCode === null) host.kill("SIGKILL");
+      rmSync(dataDir, { recursive: true, force: true });
+      await database.drop();
+    }
+  }, 90_000);
 });
