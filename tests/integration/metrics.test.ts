@@ -9,7 +9,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { get } from "node:http";
-import { createServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import express from "express";
@@ -140,14 +140,6 @@ describe("route labels", () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** A GET on a fresh connection (so the cluster's round robin spreads the requests over the workers). */
 function getFresh(url: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
@@ -164,7 +156,6 @@ describe.runIf(drivers.includes("postgres"))("metrics of a cluster (compiled hos
   it("answers the whole cluster's numbers on any worker and counts a killed worker as a restart", async () => {
     const database = await createPostgresDatabase();
     const dataDir = mkdtempSync(path.join(tmpdir(), "museum-metrics-"));
-    const port = await freePort();
     const host = spawn(process.execPath, [path.resolve("build/host/index.js")], {
       env: {
         PATH: process.env.PATH ?? "",
@@ -173,7 +164,8 @@ describe.runIf(drivers.includes("postgres"))("metrics of a cluster (compiled hos
         DATABASE_URL: database.url,
         SESSION_SECRET: "metrics-cluster-secret-metrics-cluster-secret",
         WEB_CONCURRENCY: "2",
-        PORT: String(port),
+        // Cluster workers that listen on port 0 share the one port the primary picks.
+        PORT: "0",
         HOST: "127.0.0.1",
         DATA_DIR: dataDir,
         SEED_DEMO: "false",
@@ -189,14 +181,15 @@ describe.runIf(drivers.includes("postgres"))("metrics of a cluster (compiled hos
       for (let i = 0; i < 600 && (out.match(/museum site listening/g) ?? []).length < n; i++) await new Promise((r) => setTimeout(r, 100));
       expect((out.match(/museum site listening/g) ?? []).length, out).toBeGreaterThanOrEqual(n);
     };
+    const port = () => Number(/"port":(\d+)/.exec(out)?.[1]);
     const scrape = async () => {
-      const res = await getFresh(`http://127.0.0.1:${port}/metrics`, { authorization: `Bearer ${TOKEN}` });
+      const res = await getFresh(`http://127.0.0.1:${port()}/metrics`, { authorization: `Bearer ${TOKEN}` });
       expect(res.status).toBe(200);
       return res.text;
     };
     try {
       await listening(2);
-      for (let i = 0; i < 40; i++) expect((await getFresh(`http://127.0.0.1:${port}/api/teams`)).status).toBe(200);
+      for (let i = 0; i < 40; i++) expect((await getFresh(`http://127.0.0.1:${port()}/api/teams`)).status).toBe(200);
       // Each worker served about half; every scrape, whichever worker answers it, counts all 40.
       for (let i = 0; i < 4; i++) expect(value(await scrape(), "http_request_duration_seconds_count", 'route="api",status_class="2xx"')).toBe(40);
       const text = await scrape();
