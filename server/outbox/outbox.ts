@@ -184,6 +184,16 @@ export function createOutboxWorker({ db, handlers, logger, now = () => new Date(
           sql`update ${outbox} set status = 'done', done_at = ${now().toISOString()}, last_error = null
               where id = ${row.id} and status in ('sending', 'pending') and attempts = ${row.attempts} returning id`,
         );
+      // Just before running it, the job's lease is renewed, fenced: a job that waited behind
+      // others of the batch (the database away meanwhile) and was put back since is not ours.
+      const renewed = await settle("renewing a lease", row, () =>
+        queryRows<{ id: string }>(
+          db,
+          sql`update ${outbox} set next_attempt_at = ${new Date(now().getTime() + LEASE_MS).toISOString()}
+              where id = ${row.id} and status = 'sending' and attempts = ${row.attempts} returning id`,
+        ),
+      );
+      if (renewed.length === 0) continue;
       let ran = false;
       try {
         if (row.kind === "password-reset" || row.kind === "gift-delivery") {

@@ -123,8 +123,10 @@ describe.each(drivers)("each email once on %s", (kind) => {
     (await queryRows<{ status: string; attempts: number }>(db(), sql`select status, attempts from outbox where id = ${id}`))[0];
   const later = (ms: number) => (now = new Date(now.getTime() + ms));
 
-  it("sends a mail once when the database goes away after the SMTP server accepted it", async () => {
+  it("sends each mail once when the database goes away after the SMTP server accepted one", async () => {
     const id = await queue("restart");
+    // A second job of the same batch waits behind the first while the database is away.
+    const nextId = await queue("restart-next");
     // Accepted by the SMTP server; before the 250 reaches the worker the database goes away for
     // 1.5 s, and meanwhile the lease runs out (the clock moves past it).
     let gone!: (outage: { back: Promise<void> }) => void;
@@ -141,10 +143,15 @@ describe.each(drivers)("each email once on %s", (kind) => {
     // Long after every wait and lease, both workers run again: nothing more goes out.
     later(UNKNOWN_OUTCOME_WAIT_MS + LEASE_MS + 60_000);
     for (let i = 0; i < 3; i++) await Promise.all([instanceA.outbox.runOnce(), instanceB.outbox.runOnce()]);
-    expect(deliveries("restart")).toHaveLength(1);
-    expect(firstRun).toBe(1);
-    expect(messageId(deliveries("restart")[0].raw)).toBe(`<outbox-${id}@${HOST}>`);
-    expect(await row(id)).toEqual({ status: "done", attempts: 1 });
+    const [sentFirst] = [...deliveries("restart"), ...deliveries("restart-next")].sort((a, b) => smtp.received.indexOf(a) - smtp.received.indexOf(b));
+    const [firstLabel, firstId, secondLabel, secondId] = sentFirst.to[0].startsWith("restart@") ? ["restart", id, "restart-next", nextId] : ["restart-next", nextId, "restart", id];
+    expect(deliveries(firstLabel)).toHaveLength(1);
+    expect(deliveries(secondLabel)).toHaveLength(1);
+    expect(firstRun).toBe(2);
+    expect(messageId(deliveries(firstLabel)[0].raw)).toBe(`<outbox-${firstId}@${HOST}>`);
+    expect(messageId(deliveries(secondLabel)[0].raw)).toBe(`<outbox-${secondId}@${HOST}>`);
+    expect(await row(firstId)).toEqual({ status: "done", attempts: 1 });
+    expect((await row(secondId)).status).toBe("done");
   });
 
   it("sends a mail whose worker died mid-send again only after the outcome-unknown wait, with the same Message-ID", async () => {
@@ -167,5 +174,25 @@ describe.each(drivers)("each email once on %s", (kind) => {
     expect(deliveries("crash")).toHaveLength(2);
     expect(deliveries("crash").map((m) => messageId(m.raw))).toEqual([`<outbox-${id}@${HOST}>`, `<outbox-${id}@${HOST}>`]);
     expect(await row(id)).toEqual({ status: "done", attempts: 2 });
+  });
+  it("does not send the rest of a batch that another worker took over while the first send hung past lease and wait", async () => {
+    const slowId = await queue("slow");
+    const restId = await queue("slow-rest");
+    // The first send hangs; meanwhile the lease and the wait run out and instance B takes both jobs over.
+    smtp.onceBeforeAccepting(async () => {
+      later(LEASE_MS + 1_000);
+      await instanceB.outbox.runOnce();
+      later(UNKNOWN_OUTCOME_WAIT_MS + 1_000);
+      await instanceB.outbox.runOnce();
+    });
+    await instanceA.outbox.runOnce();
+    const all = [...deliveries("slow"), ...deliveries("slow-rest")];
+    // The hung job's outcome was unknown to B, so it went out twice, as the same message; the
+    // other job went out once, from B: A found its lease taken and left it.
+    const hung = all[0].to[0].startsWith("slow@") ? { label: "slow", id: slowId } : { label: "slow-rest", id: restId };
+    const other = hung.label === "slow" ? { label: "slow-rest", id: restId } : { label: "slow", id: slowId };
+    expect(deliveries(hung.label).map((m) => messageId(m.raw))).toEqual([`<outbox-${hung.id}@${HOST}>`, `<outbox-${hung.id}@${HOST}>`]);
+    expect(deliveries(other.label)).toHaveLength(1);
+    expect(await row(other.id)).toEqual({ status: "done", attempts: 2 });
   });
 });
