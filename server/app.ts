@@ -27,6 +27,8 @@ import { resolveViewer } from "./http/viewer";
 import { createImageRouter } from "./images/image-routes";
 import { isMemberOnlyImage } from "./images/member-only";
 import type { PublicSettings } from "./load-context";
+import { enableMetrics, recordRequestDurations } from "./metrics/metrics";
+import { metricsEndpoint } from "./metrics/metrics-endpoint";
 import { createAnonymousPageCache, tierViewer } from "./pages/anonymous-page-cache";
 import { createStripeWebhookRouter } from "./payments/stripe-webhook";
 import { createHostRateLimiter } from "./security/limits";
@@ -67,6 +69,13 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
+
+  // Prometheus metrics (decision 021): off, /metrics an ordinary 404, unless METRICS_TOKEN is set.
+  if (config.METRICS_TOKEN) {
+    enableMetrics({ database: services.database, changeFeed: services.catalogChanges });
+    app.use(recordRequestDurations);
+    app.get("/metrics", metricsEndpoint(config.METRICS_TOKEN));
+  }
 
   const settings = publicSettings(services);
   const loadContext = (req: Request, res: Response, viewer: AppLoadContext["viewer"], cspNonce: string): AppLoadContext => ({

@@ -86,6 +86,8 @@ const envSchema = z.object({
   ENABLE_ERROR_PROBE: booleanFromEnv.default(false),
   /** Loosens rate limits for automated test runs; never set in production. */
   RATE_LIMIT_RELAXED: booleanFromEnv.default(false),
+  /** Turns on GET /metrics (Prometheus), answered only with `Authorization: Bearer <token>` (decision 021). */
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, "must be at least 16 characters"),
 });
 
 type ParsedEnv = z.infer<typeof envSchema>;

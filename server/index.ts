@@ -19,6 +19,7 @@ import { createApp } from "./app";
 import { boot } from "./boot";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { createLogger, flushLogs, type Logger } from "./logger";
+import { serveClusterMetrics } from "./metrics/cluster-metrics";
 
 let config: Config;
 try {
@@ -67,6 +68,8 @@ async function runPrimary(count: number, log: Logger) {
   log.info({ workers: count }, "starting one worker per core");
 
   let stopping = false;
+  // Workers ask here for the whole cluster's /metrics; worker restarts are counted here (decision 021).
+  const clusterMetrics = serveClusterMetrics();
   const recentDeaths: number[] = [];
   // Our own count: cluster.workers may still list a worker whose 'exit' came before its 'disconnect'.
   const alive = new Set<number>();
@@ -85,6 +88,7 @@ async function runPrimary(count: number, log: Logger) {
       return;
     }
     log.error({ pid: worker.process.pid, code, signal }, "worker died; starting another");
+    clusterMetrics.workerRestarted();
     const now = Date.now();
     recentDeaths.push(now);
     while (recentDeaths.length && recentDeaths[0] < now - 60_000) recentDeaths.shift();

@@ -19,6 +19,7 @@ import { createMembership } from "./membership/membership-service";
 import { createReminders } from "./membership/reminders";
 import { createNewsletter } from "./newsletter/newsletter-service";
 import { createOutboxWorker, type JobHandlers } from "./outbox/outbox";
+import { outboxLeaseLost } from "./metrics/metrics";
 import { createHousekeeping } from "./jobs/housekeeping";
 import { createPaymentService } from "./payments/payment-service.server";
 import type { PaymentProvider } from "./payments/provider";
@@ -75,7 +76,7 @@ export function createServices(deps: ServiceDeps) {
   const { config, database, logger, sessionSecret, now } = deps;
   const db = database.db;
   const timeZone = config.MUSEUM_TIME_ZONE;
-  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.MAIL === "smtp" ? config.SMTP_URL : undefined, from: config.MAIL_FROM, logger });
+  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.MAIL === "smtp" ? config.SMTP_URL : undefined, from: config.MAIL_FROM, logger, messageIdHost: new URL(config.PUBLIC_URL).hostname });
   const stripe = stripeClientFrom(config);
   const reminders = createReminders({
     db,
@@ -93,11 +94,12 @@ export function createServices(deps: ServiceDeps) {
     db,
     logger,
     now,
+    onLeaseLost: (kind) => outboxLeaseLost.inc({ kind }),
     handlers: {
-      email: (job) => mailer.send(job),
+      email: (job, context) => mailer.send(job, context),
       mailchimp: deps.mailchimp ?? mailchimpHandler(config, logger),
       passwordReset: (tx, job) => accounts.issuePasswordReset(tx, job),
-      reminder: (job) => reminders.send(job),
+      reminder: (job, context) => reminders.send(job, context),
       giftDelivery: (tx, job) => gifts.deliver(tx, job),
     },
   });

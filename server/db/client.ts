@@ -30,6 +30,8 @@ export interface DatabaseHandle {
   withExclusiveLock<T>(lockId: number, fn: (db: Database) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** The PostgreSQL pool's connections (for /metrics); null on PGlite, which has no pool. */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
 }
 
 export interface OpenDatabaseOptions {
@@ -72,6 +74,7 @@ async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
     async close() {
       await client.close();
     },
+    poolStats: () => null,
   };
 }
 
@@ -131,5 +134,6 @@ async function openPostgres(url: string, poolSize: number, onIdleError?: (error:
     async close() {
       await pool.end();
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }

@@ -341,7 +341,8 @@ export const outbox = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     kind: text("kind", { enum: ["email", "mailchimp", "password-reset", "reminder", "gift-delivery"] }).notNull(),
     payload: jsonb("payload").notNull(),
-    status: text("status", { enum: ["pending", "done", "dead"] }).notNull().default("pending"),
+    // 'sending': claimed by a worker under a lease, outcome not yet written (decision 021).
+    status: text("status", { enum: ["pending", "sending", "done", "dead"] }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
     lastError: text("last_error"),

@@ -3,14 +3,22 @@
  * (so a person running the site locally can follow a reset link) and counts as delivered; the
  * outbox row stays as the record. Every message goes out as text and HTML (html-email.ts), and
  * one with `listUnsubscribe` carries List-Unsubscribe and List-Unsubscribe-Post (one click).
+ * A message sent from an outbox row has that row's Message-ID on every attempt (decision 021),
+ * so a receiver can drop a copy sent again after an unknown outcome.
  */
 import nodemailer from "nodemailer";
 import type { Logger } from "../logger";
-import type { EmailJob } from "../outbox/outbox";
+import type { EmailJob, JobContext } from "../outbox/outbox";
 import { htmlFromText } from "./html-email";
 
 export interface Mailer {
-  send(job: EmailJob): Promise<void>;
+  /** `context` is the outbox row the message comes from, when it does: it fixes the Message-ID. */
+  send(job: EmailJob, context?: JobContext): Promise<void>;
+}
+
+/** The Message-ID of the email of an outbox row: the same on every attempt, unique per row. */
+export function outboxMessageId(outboxId: string, host: string): string {
+  return `<outbox-${outboxId}@${host}>`;
 }
 
 /** No CR/LF may reach a header: they would let input add headers of its own. */
@@ -18,11 +26,12 @@ function headerSafe(value: string): string {
   return value.replace(/[\r\n]+/g, " ").trim();
 }
 
-export function createMailer({ smtpUrl, from, logger }: { smtpUrl?: string; from: string; logger: Logger }): Mailer {
+export function createMailer({ smtpUrl, from, logger, messageIdHost = "localhost" }: { smtpUrl?: string; from: string; logger: Logger; messageIdHost?: string }): Mailer {
+  const messageIdOf = (context?: JobContext) => (context ? outboxMessageId(context.outboxId, messageIdHost) : undefined);
   if (!smtpUrl) {
     return {
-      async send(job) {
-        logger.info({ mail: { to: job.to, subject: job.subject, purpose: job.purpose }, text: job.text }, "email (no SMTP_URL set: logged, not sent)");
+      async send(job, context) {
+        logger.info({ mail: { to: job.to, subject: job.subject, purpose: job.purpose, messageId: messageIdOf(context) }, text: job.text }, "email (no SMTP_URL set: logged, not sent)");
       },
     };
   }
@@ -33,9 +42,10 @@ export function createMailer({ smtpUrl, from, logger }: { smtpUrl?: string; from
   }
   const transport = nodemailer.createTransport(url.toString());
   return {
-    async send(job) {
+    async send(job, context) {
       await transport.sendMail({
         from,
+        messageId: messageIdOf(context),
         to: headerSafe(job.to),
         replyTo: job.replyTo ? headerSafe(job.replyTo) : undefined,
         subject: headerSafe(job.subject),

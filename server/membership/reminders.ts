@@ -23,7 +23,7 @@ import { outbox, payments, ticketReminders, users } from "../db/schema";
 import type { Logger } from "../logger";
 import type { Mailer } from "../mail/mailer";
 import { quotedLine } from "../outbox/email-quoting";
-import type { EmailJob, ReminderJob } from "../outbox/outbox";
+import type { EmailJob, JobContext, ReminderJob } from "../outbox/outbox";
 import { SITE_NAME } from "../../app/lib/meta";
 
 export interface RemindersDeps {
@@ -159,7 +159,7 @@ export function createReminders({ db, mailer, offsets, timeZone, publicUrl, secr
     },
 
     /** The outbox handler: writes and sends the reminder, or drops one that no longer applies. */
-    async send(job: ReminderJob): Promise<void> {
+    async send(job: ReminderJob, context?: JobContext): Promise<void> {
       const [user] = await queryRows<{ first_name: string; last_name: string; email: string; valid_through: string | null; reminder_emails: boolean }>(
         db,
         sql`select first_name, last_name, email, valid_through::text as valid_through, reminder_emails from ${users}
@@ -180,7 +180,7 @@ export function createReminders({ db, mailer, offsets, timeZone, publicUrl, secr
         logger.info({ reminder: job, reason }, "ticket reminder dropped");
         return;
       }
-      await mailer.send(reminderEmail({ userId: job.userId, firstName: user.first_name, lastName: user.last_name, email: user.email }, job.lastDay, today));
+      await mailer.send(reminderEmail({ userId: job.userId, firstName: user.first_name, lastName: user.last_name, email: user.email }, job.lastDay, today), context);
     },
 
     /** Whether the account gets reminders; null when it does not exist. */

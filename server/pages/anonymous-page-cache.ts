@@ -26,6 +26,7 @@ import type { AppLoadContext } from "react-router";
 import { requestSessionToken } from "../accounts/request-auth";
 import { etagMatches } from "../http/etag";
 import { precompress, precompressedSize, sendPrecompressed, type Precompressed } from "../http/precompressed";
+import { countPageCache } from "../metrics/metrics";
 
 /** Paths of the pages every visitor sees alike (the collection, About, the legal pages). */
 const ANONYMOUS_PAGES = [
@@ -289,6 +290,7 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
     // A signed-in person's page names them: no shared cache may keep it.
     if (tier) res.setHeader("Cache-Control", "private, no-store");
     res.setHeader("X-Cache", cache);
+    countPageCache(cache);
     if (page.shared && !page.wire) page.wire = wireHeaders(res, page);
     sendPrecompressed(req, res, page.content, { etag: page.status === 200 });
   }
@@ -361,6 +363,7 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
     const page = store.get(pageKey(tier, req.url ?? ""));
     const wire = page?.wire;
     if (!page || !wire) return false;
+    countPageCache("HIT");
     // The id goes into the list's last slot, not through setHeader (which would make Node merge
     // every header of the list one by one).
     const id = options.onServe?.(req, res) ?? "-";

@@ -1,6 +1,7 @@
 /**
  * A real SMTP server (smtp-server) on a free port that keeps what it receives, and can refuse
- * mail for a while to imitate an outage.
+ * mail for a while to imitate an outage. A hook set with `onceBeforeAccepting` runs after a message is kept and
+ * before the server answers 250 (a fault injected between "stored" and "accepted").
  */
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
@@ -14,6 +15,7 @@ export interface ReceivedMail {
 export async function startSmtpSink() {
   const received: ReceivedMail[] = [];
   let refusing = false;
+  let beforeAccepting: ((mail: ReceivedMail) => Promise<void>) | null = null;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -31,12 +33,12 @@ export async function startSmtpSink() {
       stream.setEncoding("utf8");
       stream.on("data", (chunk: string) => (raw += chunk));
       stream.on("end", () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw,
-        });
-        callback();
+        const mail = { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw };
+        received.push(mail);
+        const hook = beforeAccepting;
+        beforeAccepting = null;
+        if (!hook) return callback();
+        hook(mail).then(() => callback(), (error: Error) => callback(error));
       });
     },
   });
@@ -47,6 +49,10 @@ export async function startSmtpSink() {
     received,
     refuse(on: boolean) {
       refusing = on;
+    },
+    /** Runs `hook` once, on the next message, before the server accepts it. */
+    onceBeforeAccepting(hook: (mail: ReceivedMail) => Promise<void>) {
+      beforeAccepting = hook;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

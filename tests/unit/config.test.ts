@@ -30,6 +30,12 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ NODE_ENV: "production" })).not.toThrow();
   });
 
+  it("takes a METRICS_TOKEN of 16 characters or more, and none by default", () => {
+    expect(loadConfig({}).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: "0123456789abcdef" }).METRICS_TOKEN).toBe("0123456789abcdef");
+    expect(() => loadConfig({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
+  });
+
   it("requires both Stripe keys or neither", () => {
     expect(() => loadConfig({ STRIPE_SECRET_KEY: "sk_test_x" })).toThrow(/STRIPE_PUBLISHABLE_KEY/);
   });
