@@ -9,6 +9,12 @@
  *
  * Stored visitor pages are answered by the plain Node server before Express sees the request
  * (`serveStoredPage`); everything else goes through the Express app.
+ *
+ * Stopping drains first (decision 020): on SIGTERM a serving process answers /readyz 503 and
+ * closes every connection after its answer (`Connection: close`) for DRAIN_SECONDS, so the proxy
+ * stops reusing its connections while it still gets answers; then it stops listening, finishes
+ * what is in flight (STOP_TIMEOUT_MS at most) and exits. An uncaught error is logged as one JSON
+ * line (level fatal, with its stack) before the process exits.
  */
 import cluster from "node:cluster";
 import { createServer } from "node:http";
@@ -31,10 +37,20 @@ try {
   throw error;
 }
 
-/** How long a stopping process waits for in-flight requests before it gives up. */
+/** How long a stopping process waits for in-flight requests, after draining, before it gives up. */
 const STOP_TIMEOUT_MS = 10_000;
+const DRAIN_MS = config.DRAIN_SECONDS * 1000;
 
 const logger = createLogger(config.LOG_LEVEL);
+
+// An error nothing caught (or a rejection nothing handled) leaves the process in an unknown state:
+// it is written as one JSON line, synchronously, and the process exits (a cluster's primary
+// replaces the worker). `origin` says which of the two it was.
+process.on("uncaughtException", (error, origin) => {
+  const err = error instanceof Error ? error : new Error(`non-error thrown: ${String(error)}`);
+  logger.fatal({ err, origin, pid: process.pid, worker: cluster.worker?.id }, "uncaught error; exiting");
+  exit(1);
+});
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 /** WEB_CONCURRENCY, checked like the other variables: workers on PostgreSQL, one process on PGlite. */
@@ -84,7 +100,8 @@ async function runPrimary(count: number, log: Logger) {
       }
       return;
     }
-    log.error({ pid: worker.process.pid, code, signal }, "worker died; starting another");
+    // code: the exit code (null when killed by a signal); signal: the signal's name (or null).
+    log.error({ pid: worker.process.pid, workerId: worker.id, code, signal: signal ?? null }, "worker died; starting another");
     const now = Date.now();
     recentDeaths.push(now);
     while (recentDeaths.length && recentDeaths[0] < now - 60_000) recentDeaths.shift();
@@ -109,7 +126,7 @@ async function runPrimary(count: number, log: Logger) {
       log.error("workers did not stop in time");
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
       exit(1);
-    }, STOP_TIMEOUT_MS + 2_000).unref();
+    }, DRAIN_MS + STOP_TIMEOUT_MS + 2_000).unref();
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
@@ -119,13 +136,16 @@ async function runPrimary(count: number, log: Logger) {
 async function runServer(log: Logger) {
   const services = await boot({ config, logger: log, migrationsFolder: here("../../drizzle") });
   const build = (await import(new URL("../server/index.js", import.meta.url).href)) as ServerBuild;
-  const app = createApp({ services, build, clientDir: here("../client") });
+  let draining = false;
+  const app = createApp({ services, build, clientDir: here("../client"), draining: () => draining });
   await services.catalogChanges.start();
   services.outbox.start();
   services.housekeeping.start();
 
   // Stored pages first, straight from Node's HTTP server (signed-in people after their session is checked); the rest through Express.
   const server = createServer((req, res) => {
+    // Draining: the proxy must not send another request on this connection (decision 020).
+    if (draining) res.setHeader("Connection", "close");
     const served = app.serveStoredPage(req, res);
     if (served === false) app(req, res);
     else if (served !== true) served.then((done) => done || app(req, res), () => app(req, res));
@@ -136,13 +156,18 @@ async function runServer(log: Logger) {
     log.info({ port, url: config.PUBLIC_URL }, `museum site listening on http://localhost:${port}`);
   });
 
-  let stopping = false;
   async function shutdown(signal: string) {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "shutting down");
-    const force = setTimeout(() => exit(1), STOP_TIMEOUT_MS);
+    if (draining) return;
+    draining = true;
+    log.info({ signal, drainSeconds: config.DRAIN_SECONDS }, "draining: not ready, closing connections after each answer");
+    const force = setTimeout(() => {
+      log.error("in-flight requests did not finish in time");
+      exit(1);
+    }, DRAIN_MS + STOP_TIMEOUT_MS);
     force.unref();
+    // Keep-alive connections idle meanwhile are closed by the proxy (its keepalive_timeout is shorter).
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
+    log.info("shutting down");
     server.close(async () => {
       await services.catalogChanges.stop();
       await services.outbox.stop();
