@@ -11,13 +11,14 @@
  * (`serveStoredPage`); everything else goes through the Express app.
  *
  * Stopping drains first (decision 020): on SIGTERM a serving process answers /readyz 503 and
- * closes every connection after its answer (`Connection: close`) for DRAIN_SECONDS, so the proxy
- * stops reusing its connections while it still gets answers; then it stops listening, finishes
- * what is in flight (STOP_TIMEOUT_MS at most) and exits. An uncaught error is logged as one JSON
+ * keeps serving for DRAIN_SECONDS; then it stops listening, answers what comes on its open
+ * connections with `Connection: close` (so the proxy stops reusing them) until the proxy has
+ * closed them all, and exits (STOP_TIMEOUT_MS at most after the drain). An uncaught error is logged as one JSON
  * line (level fatal, with its stack) before the process exits.
  */
 import cluster from "node:cluster";
 import { createServer } from "node:http";
+import net from "node:net";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
@@ -137,6 +138,7 @@ async function runServer(log: Logger) {
   const services = await boot({ config, logger: log, migrationsFolder: here("../../drizzle") });
   const build = (await import(new URL("../server/index.js", import.meta.url).href)) as ServerBuild;
   let draining = false;
+  let listening = true;
   const app = createApp({ services, build, clientDir: here("../client"), draining: () => draining });
   await services.catalogChanges.start();
   services.outbox.start();
@@ -144,8 +146,8 @@ async function runServer(log: Logger) {
 
   // Stored pages first, straight from Node's HTTP server (signed-in people after their session is checked); the rest through Express.
   const server = createServer((req, res) => {
-    // Draining: the proxy must not send another request on this connection (decision 020).
-    if (draining) res.setHeader("Connection", "close");
+    // Stopping: the proxy must not send another request on this connection (decision 020).
+    if (!listening) res.setHeader("Connection", "close");
     const served = app.serveStoredPage(req, res);
     if (served === false) app(req, res);
     else if (served !== true) served.then((done) => done || app(req, res), () => app(req, res));
@@ -159,24 +161,31 @@ async function runServer(log: Logger) {
   async function shutdown(signal: string) {
     if (draining) return;
     draining = true;
-    log.info({ signal, drainSeconds: config.DRAIN_SECONDS }, "draining: not ready, closing connections after each answer");
+    log.info({ signal, drainSeconds: config.DRAIN_SECONDS }, "draining: not ready, still serving");
     const force = setTimeout(() => {
-      log.error("in-flight requests did not finish in time");
+      log.error("requests did not finish in time");
       exit(1);
     }, DRAIN_MS + STOP_TIMEOUT_MS);
     force.unref();
-    // Keep-alive connections idle meanwhile are closed by the proxy (its keepalive_timeout is shorter).
+    // A proxy that asks /readyz stops sending new connections meanwhile; nginx goes on reusing its
+    // keep-alive connections, so few new ones are being opened when listening stops.
     await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
-    log.info("shutting down");
-    server.close(async () => {
-      await services.catalogChanges.stop();
-      await services.outbox.stop();
-      await services.housekeeping.stop();
-      await services.database.close();
-      log.info("stopped");
-      exit(0);
+    log.info("no longer listening; closing each connection after its answer");
+    listening = false;
+    // net.Server's close, not http.Server's: Node's own also closes idle keep-alive connections at
+    // once, racing a proxy about to send a POST on one (nginx answers 502 and does not retry a
+    // POST). Instead each connection ends after its next answer (Connection: close), and one left
+    // idle is closed by the proxy first (its keepalive_timeout, 4 s, is below Node's 5 s).
+    net.Server.prototype.close.call(server, () => {
+      void (async () => {
+        await services.catalogChanges.stop();
+        await services.outbox.stop();
+        await services.housekeeping.stop();
+        await services.database.close();
+        log.info("stopped");
+        exit(0);
+      })();
     });
-    server.closeIdleConnections();
   }
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
