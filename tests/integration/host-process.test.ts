@@ -37,8 +37,10 @@ describe("compiled host", () => {
           }
         });
       });
-      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
-      expect(await health.json()).toEqual({ status: "ok", database: "pglite" });
+      const live = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(await live.json()).toEqual({ status: "ok" });
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(await ready.json()).toEqual({ status: "ready", database: "pglite" });
       const home = await fetch(`http://127.0.0.1:${port}/`);
       expect(home.status).toBe(200);
       host.child.kill("SIGTERM");
