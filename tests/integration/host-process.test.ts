@@ -23,6 +23,7 @@ function runHost(env: Record<string, string>) {
 }
 
 describe("compiled host", () => {
+  // PGlite boots slowly on a busy machine, and a stop drains for DRAIN_SECONDS (6 s) first.
   it("starts on an empty DATA_DIR, answers, and exits 0 on SIGTERM", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "museum-host-"));
     try {
@@ -49,7 +50,7 @@ describe("compiled host", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
   it("refuses to start with a wrong variable and names it", async () => {
     const host = runHost({ PORT: "eighty" });
