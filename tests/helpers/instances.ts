@@ -3,11 +3,14 @@
  * that run several instances or stop one (multi-instance, graceful drain, connection faults).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { openDatabase, type DatabaseHandle } from "../../server/db/client";
+import { createPostgresDatabase, isPostgresReachable } from "./databases";
 
 export const HOST = path.resolve("build/host/index.js");
 
@@ -161,6 +164,67 @@ export async function startNginx(dir: string, listen: number, upstreams: number[
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGQUIT");
       await new Promise((r) => child.once("exit", r));
+    },
+  };
+}
+
+/** Why the nginx tests cannot run here (nginx or PostgreSQL missing), or null; in CI a missing one throws. */
+export async function missingForNginxTests(what: string): Promise<string | null> {
+  const missing = !findNginx()
+    ? "nginx is not installed (apt-get install -y nginx)"
+    : !(await isPostgresReachable())
+      ? "PostgreSQL is unreachable"
+      : null;
+  if (missing && process.env.CI) throw new Error(`the ${what} test needs nginx and PostgreSQL in CI: ${missing}`);
+  if (missing) console.warn(`[tests] skipping the ${what} test: ${missing}`);
+  return missing;
+}
+
+export interface TwoInstances {
+  dir: string;
+  database: { url: string; drop(): Promise<void> };
+  /** A connection pool of the test's own on the instances' database. */
+  handle: DatabaseHandle;
+  a: Instance;
+  b: Instance;
+  nginx: Awaited<ReturnType<typeof startNginx>>;
+  nginxPort: number;
+  /** Stops what still runs and removes the database and the directory. */
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh PostgreSQL database, instance A (it migrates and loads the demo collection), then B on
+ * the same database, and nginx in front of both; `env` is given to both, `envA`/`envB` to one.
+ */
+export async function startTwoInstances(name: string, env: Record<string, string>, envA: Record<string, string>, envB: Record<string, string>): Promise<TwoInstances> {
+  const dir = mkdtempSync(path.join(tmpdir(), `museum-${name}-`));
+  const database = await createPostgresDatabase();
+  const [portA, portB, nginxPort] = [await freePort(), await freePort(), await freePort()];
+  const shared = { DATABASE_URL: database.url, PUBLIC_URL: `http://127.0.0.1:${nginxPort}`, TRUST_PROXY: "1", ...env };
+  const a = await startInstance("A", portA, { ...shared, DATA_DIR: path.join(dir, "a"), ...envA });
+  const b = await startInstance("B", portB, { ...shared, DATA_DIR: path.join(dir, "b"), ...envB });
+  const nginx = await startNginx(dir, nginxPort, [portA, portB]);
+  const handle = await openDatabase({ databaseUrl: database.url, poolSize: 2 });
+  return {
+    dir,
+    database,
+    handle,
+    a,
+    b,
+    nginx,
+    nginxPort,
+    async close() {
+      for (const instance of [a, b]) {
+        if (instance.child.exitCode === null && instance.child.signalCode === null) {
+          instance.child.kill("SIGTERM");
+          await instance.exited;
+        }
+      }
+      await nginx.stop();
+      await handle.close();
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

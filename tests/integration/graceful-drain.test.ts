@@ -9,24 +9,16 @@
  *
  * Needs PostgreSQL and nginx: outside CI a missing one skips with the reason, in CI it fails.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import path from "node:path";
 import { like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type DatabaseHandle } from "../../server/db/client";
+import type { DatabaseHandle } from "../../server/db/client";
 import { contactMessages } from "../../server/db/schema";
-import { createPostgresDatabase, isPostgresReachable } from "../helpers/databases";
-import { call, findNginx, freePort, startInstance, startNginx, type Instance } from "../helpers/instances";
+import { call, missingForNginxTests, startTwoInstances, type Instance, type TwoInstances } from "../helpers/instances";
 
-const missing = !findNginx()
-  ? "nginx is not installed (apt-get install -y nginx)"
-  : !(await isPostgresReachable())
-    ? "PostgreSQL is unreachable"
-    : null;
-if (missing && process.env.CI) throw new Error(`the graceful-drain test needs nginx and PostgreSQL in CI: ${missing}`);
-if (missing) console.warn(`[tests] skipping the graceful-drain test: ${missing}`);
+const missing = await missingForNginxTests("graceful-drain");
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -44,45 +36,18 @@ function fetch(port: number, pathName: string, agent: Agent): Promise<{ status: 
 }
 
 describe.skipIf(missing !== null)("SIGTERM to one of two instances behind nginx under a stream of posts", () => {
-  let dir: string;
-  let database: { url: string; drop(): Promise<void> };
+  let site: TwoInstances;
   let handle: DatabaseHandle;
   let a: Instance;
-  let b: Instance;
-  let nginx: Awaited<ReturnType<typeof startNginx>>;
   let nginxPort: number;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "museum-drain-"));
-    database = await createPostgresDatabase();
-    const [portA, portB] = [await freePort(), await freePort()];
-    nginxPort = await freePort();
-    const env = {
-      DATABASE_URL: database.url,
-      SESSION_SECRET: "graceful-drain-secret-graceful-drain-secret",
-      PUBLIC_URL: `http://127.0.0.1:${nginxPort}`,
-      TRUST_PROXY: "1",
-      LOG_LEVEL: "info",
-    };
-    // A (two workers: the primary passes SIGTERM on) migrates; B joins the same database.
-    a = await startInstance("A", portA, { ...env, DATA_DIR: path.join(dir, "a"), WEB_CONCURRENCY: "2" });
-    b = await startInstance("B", portB, { ...env, DATA_DIR: path.join(dir, "b"), WEB_CONCURRENCY: "1" });
-    nginx = await startNginx(dir, nginxPort, [portA, portB]);
-    handle = await openDatabase({ databaseUrl: database.url, poolSize: 2 });
+    // A has two workers: its primary passes SIGTERM on to them.
+    site = await startTwoInstances("drain", { SESSION_SECRET: "graceful-drain-secret-graceful-drain-secret", LOG_LEVEL: "info" }, { WEB_CONCURRENCY: "2" }, { WEB_CONCURRENCY: "1" });
+    ({ handle, a, nginxPort } = site);
   }, 180_000);
 
-  afterAll(async () => {
-    for (const instance of [a, b]) {
-      if (instance && instance.child.exitCode === null && instance.child.signalCode === null) {
-        instance.child.kill("SIGTERM");
-        await instance.exited;
-      }
-    }
-    await nginx?.stop();
-    await handle?.close();
-    await database?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => site?.close(), 60_000);
 
   it("answers no 5xx and stores every acknowledged post while one instance drains and stops", async () => {
     const run = `drain-${Date.now()}`;
@@ -136,7 +101,7 @@ describe.skipIf(missing !== null)("SIGTERM to one of two instances behind nginx 
     const byStatus = writes.reduce<Record<string, number>>((m, w) => ({ ...m, [w.status]: (m[w.status] ?? 0) + 1 }), {});
     const duringDrain = writes.filter((w) => w.at > termAt && w.at < exitAt).length;
     console.info(`[graceful-drain] ${writes.length} posts (${duringDrain} answered between SIGTERM and A's exit ${Math.round(exitAt - termAt)} ms later): ${JSON.stringify(byStatus)}`);
-    if (writes.some((w) => w.status !== 201)) console.info(JSON.stringify({ termAt, exitAt, failed: writes.filter((w) => w.status !== 201) }), readFileSync(path.join(dir, "error.log"), "utf8"));
+    if (writes.some((w) => w.status !== 201)) console.info(JSON.stringify({ termAt, exitAt, failed: writes.filter((w) => w.status !== 201) }), readFileSync(path.join(site.dir, "error.log"), "utf8"));
     expect(writes.filter((w) => w.status !== 201)).toEqual([]);
     expect(duringDrain).toBeGreaterThan(20);
     const stored = await handle.db.select({ message: contactMessages.message }).from(contactMessages).where(like(contactMessages.message, `${run} %`));

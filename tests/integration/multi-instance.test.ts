@@ -8,70 +8,36 @@
  *
  * Needs PostgreSQL and nginx: outside CI a missing one skips with the reason, in CI it fails.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
 import { eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCatalogChangeFeed, LISTENER_APPLICATION_NAME, notifyCatalogChanged } from "../../server/catalog/change-feed";
 import { openDatabase, queryRows, type DatabaseHandle } from "../../server/db/client";
 import { contactMessages, teams } from "../../server/db/schema";
 import { createLogger } from "../../server/logger";
-import { createPostgresDatabase, isPostgresReachable } from "../helpers/databases";
-import { call, findNginx, freePort, startInstance, startNginx, type Answer, type Instance } from "../helpers/instances";
+import { call, missingForNginxTests, startTwoInstances, type Answer, type Instance, type TwoInstances } from "../helpers/instances";
 
 const SECRET = "multi-instance-secret-multi-instance-secret";
 
-const missing = !findNginx()
-  ? "nginx is not installed (apt-get install -y nginx)"
-  : !(await isPostgresReachable())
-    ? "PostgreSQL is unreachable"
-    : null;
-if (missing && process.env.CI) throw new Error(`the multi-instance test needs nginx and PostgreSQL in CI: ${missing}`);
-if (missing) console.warn(`[tests] skipping the multi-instance test: ${missing}`);
+const missing = await missingForNginxTests("multi-instance");
 
 const cookieOf = (a: Answer) => String((a.headers["set-cookie"] as string[] | undefined)?.[0] ?? "").split(";")[0];
 
 describe.skipIf(missing !== null)("several instances behind nginx on one PostgreSQL", () => {
-  let dir: string;
-  let database: { url: string; drop(): Promise<void> };
+  let site: TwoInstances;
   let handle: DatabaseHandle;
   let a: Instance;
   let b: Instance;
-  let nginx: Awaited<ReturnType<typeof startNginx>>;
   let nginxPort: number;
   const viaNginx = (p: string, o: Parameters<typeof call>[2] = {}) => call(nginxPort, p, o);
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "museum-multi-"));
-    database = await createPostgresDatabase();
-    const [portA, portB] = [await freePort(), await freePort()];
-    nginxPort = await freePort();
-    const env = {
-      DATABASE_URL: database.url,
-      SESSION_SECRET: SECRET,
-      PUBLIC_URL: `http://127.0.0.1:${nginxPort}`,
-      TRUST_PROXY: "1",
-    };
     // A migrates and loads the demo collection; B (two workers) joins the same database.
-    a = await startInstance("A", portA, { ...env, DATA_DIR: path.join(dir, "a"), WEB_CONCURRENCY: "1" });
-    b = await startInstance("B", portB, { ...env, DATA_DIR: path.join(dir, "b"), WEB_CONCURRENCY: "2" });
-    nginx = await startNginx(dir, nginxPort, [portA, portB]);
-    handle = await openDatabase({ databaseUrl: database.url, poolSize: 2 });
+    site = await startTwoInstances("multi", { SESSION_SECRET: SECRET }, { WEB_CONCURRENCY: "1" }, { WEB_CONCURRENCY: "2" });
+    ({ handle, a, b, nginxPort } = site);
   }, 180_000);
 
-  afterAll(async () => {
-    for (const instance of [a, b]) {
-      if (instance && instance.child.exitCode === null && instance.child.signalCode === null) {
-        instance.child.kill("SIGTERM");
-        await instance.exited;
-      }
-    }
-    await nginx?.stop();
-    await handle?.close();
-    await database?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => site?.close(), 60_000);
 
   it("serves the site through nginx from both instances", async () => {
     for (const port of [nginxPort, a.port, b.port]) {
