@@ -82,10 +82,9 @@ const envSchema = z.object({
   /** How long each instance serves a rendered page to visitors who are not signed in (0 = off). */
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /**
-   * On SIGTERM, how long a process keeps serving while reporting not ready and closing each
-   * connection after its answer, before it stops listening (decision 020). Longer than the
-   * proxy's upstream keepalive_timeout (4 s in the README), so the proxy holds no idle
-   * connection to it when it stops listening.
+   * On SIGTERM, how long a process keeps serving, /readyz answering 503, before it stops
+   * listening and closes each connection after its next answer (decision 020): time for a proxy
+   * that asks /readyz to stop choosing it.
    */
   DRAIN_SECONDS: z.coerce.number().int().min(0).max(120).default(6),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

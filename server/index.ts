@@ -13,8 +13,8 @@
  * Stopping drains first (decision 020): on SIGTERM a serving process answers /readyz 503 and
  * keeps serving for DRAIN_SECONDS; then it stops listening, answers what comes on its open
  * connections with `Connection: close` (so the proxy stops reusing them) until the proxy has
- * closed them all, and exits (STOP_TIMEOUT_MS at most after the drain). An uncaught error is logged as one JSON
- * line (level fatal, with its stack) before the process exits.
+ * closed them all, and exits (STOP_TIMEOUT_MS at most after the drain). An uncaught error is
+ * logged as one JSON line (level fatal, with its stack) before the process exits.
  */
 import cluster from "node:cluster";
 import { createServer } from "node:http";
