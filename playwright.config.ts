@@ -59,7 +59,7 @@ export default defineConfig({
     ? {
         // The first admin is made by the documented command before the site starts (PGlite: one process at a time).
         command: `node build/host/admin-cli.js --email e2e-admin@museum.example --link-file ${JSON.stringify(path.join(dataDir, "admin-link.txt"))} && node build/host/index.js`,
-        url: `http://127.0.0.1:${PORT}/healthz`,
+        url: `http://127.0.0.1:${PORT}/readyz`,
         reuseExistingServer: false,
         timeout: 120_000,
         stdout: "ignore",

@@ -1,7 +1,7 @@
 /**
  * The Express application, composed from named middleware in this order: stored visitor pages
  * (with the headers of their first answer), request log, security headers, the page cache, body
- * limits, compression, static files, health check, rate limits, the viewer, images, the JSON
+ * limits, compression, static files, liveness and readiness, rate limits, the viewer, images, the JSON
  * API, and the pages (React Router).
  */
 import path from "node:path";
@@ -18,7 +18,7 @@ import { sendError } from "./api/http-errors";
 import { createMessagesApi } from "./api/messages-api";
 import { createSearchApi } from "./api/search-api";
 import { enforceBodyLimits, readJsonBody } from "./http/body-limits";
-import { healthCheck } from "./http/health";
+import { crashProbe, liveness, readinessCheck } from "./http/health";
 import { apiErrorHandler, pageErrorHandler } from "./http/host-errors";
 import { createPageHandler, fetchRequestFrom, sendFetchResponse } from "./http/page-handler";
 import { logRequest, requestLog } from "./http/request-log";
@@ -45,6 +45,8 @@ export interface AppOptions {
   clientDir?: string;
   /** Extra middleware placed before the page handler (Vite's, in development). */
   devMiddleware?: RequestHandler;
+  /** True once the process is stopping: /readyz answers 503 (server/index.ts, decision 020). */
+  draining?: () => boolean;
 }
 
 export function publicSettings(services: Services): PublicSettings {
@@ -62,7 +64,7 @@ export function publicSettings(services: Services): PublicSettings {
 
 const viewerOf = (res: Response) => (res.locals.viewer as SignedInViewer | null | undefined) ?? null;
 
-export function createApp({ services, build, clientDir, devMiddleware }: AppOptions) {
+export function createApp({ services, build, clientDir, devMiddleware, draining }: AppOptions) {
   const { config, logger } = services;
   const production = !devMiddleware;
   const mode = production ? "production" : "development";
@@ -135,7 +137,10 @@ export function createApp({ services, build, clientDir, devMiddleware }: AppOpti
     app.use((req, res, next) => (path.extname(req.path) ? topLevelFiles(req, res, next) : next()));
   }
 
-  app.get("/healthz", healthCheck(services.database, logger));
+  // Liveness and readiness (decision 020); the crash probe only for tests.
+  app.get("/healthz", liveness);
+  app.get("/readyz", readinessCheck({ database: services.database, logger, draining }));
+  if (config.ENABLE_ERROR_PROBE) app.get("/__crash-probe", crashProbe);
 
   // PGlite is one process's database, so one instance: its counters need not leave memory.
   app.use(createHostRateLimiter(services.database.db, config.RATE_LIMIT_RELAXED, services.database.kind === "pglite" ? "memory" : "database"));

@@ -21,7 +21,7 @@ export async function boot({ config, logger, migrationsFolder }: BootOptions): P
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     pgliteDir: path.join(config.DATA_DIR, "pglite"),
-    onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
+    onConnectionError: (error) => logger.warn({ err: error }, "database connection lost"),
   });
   logger.info({ database: database.kind }, "database opened");
   await runMigrations(database, migrationsFolder);

@@ -81,6 +81,12 @@ const envSchema = z.object({
   CATALOG_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /** How long each instance serves a rendered page to visitors who are not signed in (0 = off). */
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /**
+   * On SIGTERM, how long a process keeps serving, /readyz answering 503, before it stops
+   * listening and closes each connection after its next answer (decision 020): time for a proxy
+   * that asks /readyz to stop choosing it.
+   */
+  DRAIN_SECONDS: z.coerce.number().int().min(0).max(120).default(6),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Mounts /__error-probe, a route that throws, so tests can see the error fallback. */
   ENABLE_ERROR_PROBE: booleanFromEnv.default(false),

@@ -9,9 +9,16 @@
  *
  * Stored visitor pages are answered by the plain Node server before Express sees the request
  * (`serveStoredPage`); everything else goes through the Express app.
+ *
+ * Stopping drains first (decision 020): on SIGTERM a serving process answers /readyz 503 and
+ * keeps serving for DRAIN_SECONDS; then it stops listening, answers what comes on its open
+ * connections with `Connection: close` (so the proxy stops reusing them) until the proxy has
+ * closed them all, and exits (STOP_TIMEOUT_MS at most after the drain). An uncaught error is
+ * logged as one JSON line (level fatal, with its stack) before the process exits.
  */
 import cluster from "node:cluster";
 import { createServer } from "node:http";
+import net from "node:net";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
@@ -32,10 +39,20 @@ try {
   throw error;
 }
 
-/** How long a stopping process waits for in-flight requests before it gives up. */
+/** How long a stopping process waits for in-flight requests, after draining, before it gives up. */
 const STOP_TIMEOUT_MS = 10_000;
+const DRAIN_MS = config.DRAIN_SECONDS * 1000;
 
 const logger = createLogger(config.LOG_LEVEL);
+
+// An error nothing caught (or a rejection nothing handled) leaves the process in an unknown state:
+// it is written as one JSON line, synchronously, and the process exits (a cluster's primary
+// replaces the worker). `origin` says which of the two it was.
+process.on("uncaughtException", (error, origin) => {
+  const err = error instanceof Error ? error : new Error(`non-error thrown: ${String(error)}`);
+  logger.fatal({ err, origin, pid: process.pid, worker: cluster.worker?.id }, "uncaught error; exiting");
+  exit(1);
+});
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 /** WEB_CONCURRENCY, checked like the other variables: workers on PostgreSQL, one process on PGlite. */
@@ -87,7 +104,8 @@ async function runPrimary(count: number, log: Logger) {
       }
       return;
     }
-    log.error({ pid: worker.process.pid, code, signal }, "worker died; starting another");
+    // code: the exit code (null when killed by a signal); signal: the signal's name (or null).
+    log.error({ pid: worker.process.pid, workerId: worker.id, code, signal: signal ?? null }, "worker died; starting another");
     clusterMetrics.workerRestarted();
     const now = Date.now();
     recentDeaths.push(now);
@@ -113,7 +131,7 @@ async function runPrimary(count: number, log: Logger) {
       log.error("workers did not stop in time");
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
       exit(1);
-    }, STOP_TIMEOUT_MS + 2_000).unref();
+    }, DRAIN_MS + STOP_TIMEOUT_MS + 2_000).unref();
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
@@ -123,13 +141,17 @@ async function runPrimary(count: number, log: Logger) {
 async function runServer(log: Logger) {
   const services = await boot({ config, logger: log, migrationsFolder: here("../../drizzle") });
   const build = (await import(new URL("../server/index.js", import.meta.url).href)) as ServerBuild;
-  const app = createApp({ services, build, clientDir: here("../client") });
+  let draining = false;
+  let listening = true;
+  const app = createApp({ services, build, clientDir: here("../client"), draining: () => draining });
   await services.catalogChanges.start();
   services.outbox.start();
   services.housekeeping.start();
 
   // Stored pages first, straight from Node's HTTP server (signed-in people after their session is checked); the rest through Express.
   const server = createServer((req, res) => {
+    // Stopping: the proxy must not send another request on this connection (decision 020).
+    if (!listening) res.setHeader("Connection", "close");
     const served = app.serveStoredPage(req, res);
     if (served === false) app(req, res);
     else if (served !== true) served.then((done) => done || app(req, res), () => app(req, res));
@@ -140,22 +162,41 @@ async function runServer(log: Logger) {
     log.info({ port, url: config.PUBLIC_URL }, `museum site listening on http://localhost:${port}`);
   });
 
-  let stopping = false;
   async function shutdown(signal: string) {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "shutting down");
-    const force = setTimeout(() => exit(1), STOP_TIMEOUT_MS);
+    if (draining) {
+      // A person pressing Ctrl-C a second time does not want to wait for the drain.
+      if (signal === "SIGINT") {
+        log.warn("second interrupt: stopping now");
+        exit(130);
+      }
+      return;
+    }
+    draining = true;
+    log.info({ signal, drainSeconds: config.DRAIN_SECONDS }, "draining: not ready, still serving");
+    const force = setTimeout(() => {
+      log.error("requests did not finish in time");
+      exit(1);
+    }, DRAIN_MS + STOP_TIMEOUT_MS);
     force.unref();
-    server.close(async () => {
-      await services.catalogChanges.stop();
-      await services.outbox.stop();
-      await services.housekeeping.stop();
-      await services.database.close();
-      log.info("stopped");
-      exit(0);
+    // A proxy that asks /readyz stops sending new connections meanwhile; nginx goes on reusing its
+    // keep-alive connections, so few new ones are being opened when listening stops.
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
+    log.info("no longer listening; closing each connection after its answer");
+    listening = false;
+    // net.Server's close, not http.Server's: Node's own also closes idle keep-alive connections at
+    // once, racing a proxy about to send a POST on one (nginx answers 502 and does not retry a
+    // POST). Instead each connection ends after its next answer (Connection: close), and one left
+    // idle is closed by the proxy first (its keepalive_timeout, 4 s, is below Node's 5 s).
+    net.Server.prototype.close.call(server, () => {
+      void (async () => {
+        await services.catalogChanges.stop();
+        await services.outbox.stop();
+        await services.housekeeping.stop();
+        await services.database.close();
+        log.info("stopped");
+        exit(0);
+      })();
     });
-    server.closeIdleConnections();
   }
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -39,15 +39,18 @@ export interface OpenDatabaseOptions {
   /** Directory for PGlite files; omitted = in-memory PGlite (tests). */
   pgliteDir?: string;
   poolSize?: number;
-  /** Errors of idle PostgreSQL connections (a restart, a killed backend); without a listener they would crash the process. */
-  onIdleError?: (error: Error) => void;
+  /**
+   * A PostgreSQL connection that ended (a restart, a failover, a killed backend), idle or checked
+   * out: reported here, never thrown. Without a listener the client's 'error' event would end the process.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** LOG_SQL=true prints every statement (diagnostics only). */
 const sqlLogging = () => process.env.LOG_SQL === "true";
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onIdleError);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onConnectionError);
   return openPglite(options.pgliteDir);
 }
 
@@ -93,7 +96,7 @@ export const POSTGRES_TIMEOUTS = {
   queryMs: 12_000,
 } as const;
 
-async function openPostgres(url: string, poolSize: number, onIdleError?: (error: Error) => void): Promise<DatabaseHandle> {
+async function openPostgres(url: string, poolSize: number, onConnectionError?: (error: Error) => void): Promise<DatabaseHandle> {
   const t = POSTGRES_TIMEOUTS;
   const pool = new pg.Pool({
     connectionString: url,
@@ -105,8 +108,17 @@ async function openPostgres(url: string, poolSize: number, onIdleError?: (error:
     idle_in_transaction_session_timeout: t.idleInTransactionMs,
     keepAlive: true,
   });
-  // The pool replaces a broken idle connection on next use; the error itself must not go unhandled.
-  pool.on("error", (error) => onIdleError?.(error));
+  // Every pooled connection keeps an 'error' listener for its whole life (decision 020). pg-pool
+  // listens only while a connection is idle and removes its listener while it is checked out
+  // (inside a transaction, between statements, or held by withExclusiveLock), so a server that
+  // ends the connection then would emit an unhandled 'error' and end the process. The failed
+  // query rejects on its own (answered 503), the connection is no longer queryable, and the pool
+  // drops it on release and opens a new one on the next checkout.
+  pool.on("connect", (client) => {
+    client.on("error", (error) => onConnectionError?.(error));
+  });
+  // Idle connections: reported by the listener above; the pool's own event must be listened to too.
+  pool.on("error", () => undefined);
   const db = drizzlePg({ client: pool, schema, logger: sqlLogging() }) as unknown as Database;
   return {
     db,

@@ -9,9 +9,14 @@ function* causes(error: unknown): Generator<{ code?: unknown; message?: unknown 
   }
 }
 
-export function isUniqueViolation(error: unknown): boolean {
-  for (const e of causes(error)) if (e.code === "23505") return true;
+/** Whether the error, or one it wraps, carries the SQLSTATE `code`. */
+export function hasSqlState(error: unknown, code: string): boolean {
+  for (const e of causes(error)) if (e.code === code) return true;
   return false;
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return hasSqlState(error, "23505");
 }
 
 /** SQLSTATEs and socket errors that mean the database cannot answer now, not that the request is wrong. */

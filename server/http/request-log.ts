@@ -30,7 +30,7 @@ export function redactUrl(url: string | undefined): string {
 
 /** Requests not logged: health checks and fingerprinted assets. */
 function unlogged(url: string): boolean {
-  return url === "/healthz" || url.startsWith("/assets/");
+  return url === "/healthz" || url === "/readyz" || url.startsWith("/assets/");
 }
 
 /**

@@ -220,7 +220,7 @@ describe.runIf(drivers.includes("postgres"))("database time limits on postgres",
   });
   afterAll(() => server?.close());
 
-  it("answers 503 with the error page, not a hang, while a lock is held, and /healthz within 2 s", async () => {
+  it("answers 503 with the error page, not a hang, while a lock is held, and /readyz within 2 s", async () => {
     const member = await createSignedInAccount(server.services, { validThrough: dateFromToday(10) });
     const holder = new pg.Client({ connectionString: server.database.url });
     await holder.connect();
@@ -236,7 +236,7 @@ describe.runIf(drivers.includes("postgres"))("database time limits on postgres",
       const api = await fetch(`${server.url}/api/users/relogin`, { method: "POST", headers: { cookie: member.cookie } });
       expect(api.status).toBe(503);
       const healthStarted = Date.now();
-      const health = await fetch(`${server.url}/healthz`);
+      const health = await fetch(`${server.url}/readyz`);
       expect([200, 503]).toContain(health.status);
       expect(Date.now() - healthStarted).toBeLessThan(2000);
     } finally {

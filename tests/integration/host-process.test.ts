@@ -23,6 +23,7 @@ function runHost(env: Record<string, string>) {
 }
 
 describe("compiled host", () => {
+  // PGlite boots slowly on a busy machine, and a stop drains for DRAIN_SECONDS (6 s) first.
   it("starts on an empty DATA_DIR, answers, and exits 0 on SIGTERM", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "museum-host-"));
     try {
@@ -37,8 +38,10 @@ describe("compiled host", () => {
           }
         });
       });
-      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
-      expect(await health.json()).toEqual({ status: "ok", database: "pglite" });
+      const live = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(await live.json()).toEqual({ status: "ok" });
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(await ready.json()).toEqual({ status: "ready", database: "pglite" });
       const home = await fetch(`http://127.0.0.1:${port}/`);
       expect(home.status).toBe(200);
       host.child.kill("SIGTERM");
@@ -47,7 +50,7 @@ describe("compiled host", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
   it("refuses to start with a wrong variable and names it", async () => {
     const host = runHost({ PORT: "eighty" });

@@ -8,216 +8,36 @@
  *
  * Needs PostgreSQL and nginx: outside CI a missing one skips with the reason, in CI it fails.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
-import { createServer, type AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { readdirSync, readFileSync } from "node:fs";
 import { eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCatalogChangeFeed, LISTENER_APPLICATION_NAME, notifyCatalogChanged } from "../../server/catalog/change-feed";
 import { openDatabase, queryRows, type DatabaseHandle } from "../../server/db/client";
 import { contactMessages, teams } from "../../server/db/schema";
 import { createLogger } from "../../server/logger";
-import { createPostgresDatabase, isPostgresReachable } from "../helpers/databases";
+import { call, missingForNginxTests, startTwoInstances, type Answer, type Instance, type TwoInstances } from "../helpers/instances";
 
-const HOST = path.resolve("build/host/index.js");
 const SECRET = "multi-instance-secret-multi-instance-secret";
 
-function findNginx(): string | undefined {
-  for (const candidate of ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"]) if (existsSync(candidate)) return candidate;
-  const which = spawnSync("sh", ["-c", "command -v nginx"], { encoding: "utf8" });
-  return which.status === 0 ? which.stdout.trim() : undefined;
-}
-
-const nginxBinary = findNginx();
-const missing = !nginxBinary
-  ? "nginx is not installed (apt-get install -y nginx)"
-  : !(await isPostgresReachable())
-    ? "PostgreSQL is unreachable"
-    : null;
-if (missing && process.env.CI) throw new Error(`the multi-instance test needs nginx and PostgreSQL in CI: ${missing}`);
-if (missing) console.warn(`[tests] skipping the multi-instance test: ${missing}`);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
-
-/** One HTTP request on a fresh connection, from `from` (a loopback address: a client of its own for the rate limits). */
-function call(
-  port: number,
-  pathName: string,
-  options: { method?: string; body?: unknown; cookie?: string; from?: string; timeoutMs?: number; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path: pathName,
-        method: options.method ?? (body ? "POST" : "GET"),
-        agent: false,
-        localAddress: options.from,
-        headers: {
-          ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}),
-          ...(options.cookie ? { cookie: options.cookie } : {}),
-          ...options.headers,
-        },
-        timeout: options.timeoutMs ?? 10_000,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const raw = Buffer.concat(chunks);
-          const encoding = res.headers["content-encoding"];
-          const text = (encoding === "br" ? brotliDecompressSync(raw) : encoding === "gzip" ? gunzipSync(raw) : raw).toString("utf8");
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
-        });
-        res.on("error", reject);
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error("timed out")));
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const missing = await missingForNginxTests("multi-instance");
 
 const cookieOf = (a: Answer) => String((a.headers["set-cookie"] as string[] | undefined)?.[0] ?? "").split(";")[0];
 
-interface Instance {
-  name: string;
-  port: number;
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<number | null>;
-}
-
-async function startInstance(name: string, port: number, env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, [HOST], {
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  const keep = (d: Buffer) => (out = (out + d.toString()).slice(-20_000));
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const instance = { name, port, child, output: () => out, exited };
-  for (let i = 0; i < 240; i++) {
-    if (child.exitCode !== null) throw new Error(`instance ${name} exited during start-up:\n${out}`);
-    try {
-      if ((await call(port, "/healthz", { timeoutMs: 1000 })).status === 200) return instance;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`instance ${name} did not start:\n${out}`);
-}
-
-function nginxConfig(dir: string, listen: number, upstreams: number[]): string {
-  return `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/client_body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  upstream museum {
-${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=30s;`).join("\n")}
-    keepalive 16;
-    keepalive_timeout 4s;
-  }
-  server {
-    listen 127.0.0.1:${listen};
-    location / {
-      proxy_pass http://museum;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_connect_timeout 2s;
-    }
-  }
-}
-`;
-}
-
 describe.skipIf(missing !== null)("several instances behind nginx on one PostgreSQL", () => {
-  let dir: string;
-  let database: { url: string; drop(): Promise<void> };
+  let site: TwoInstances;
   let handle: DatabaseHandle;
   let a: Instance;
   let b: Instance;
-  let nginx: ChildProcess;
   let nginxPort: number;
-  let nginxLog = "";
   const viaNginx = (p: string, o: Parameters<typeof call>[2] = {}) => call(nginxPort, p, o);
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "museum-multi-"));
-    database = await createPostgresDatabase();
-    const [portA, portB] = [await freePort(), await freePort()];
-    nginxPort = await freePort();
-    const env = {
-      DATABASE_URL: database.url,
-      SESSION_SECRET: SECRET,
-      PUBLIC_URL: `http://127.0.0.1:${nginxPort}`,
-      TRUST_PROXY: "1",
-    };
     // A migrates and loads the demo collection; B (two workers) joins the same database.
-    a = await startInstance("A", portA, { ...env, DATA_DIR: path.join(dir, "a"), WEB_CONCURRENCY: "1" });
-    b = await startInstance("B", portB, { ...env, DATA_DIR: path.join(dir, "b"), WEB_CONCURRENCY: "2" });
-    writeFileSync(path.join(dir, "nginx.conf"), nginxConfig(dir, nginxPort, [portA, portB]));
-    nginx = spawn(nginxBinary!, ["-c", path.join(dir, "nginx.conf"), "-p", dir], { stdio: ["ignore", "ignore", "pipe"] });
-    nginx.stderr?.on("data", (d: Buffer) => (nginxLog += d.toString()));
-    for (let i = 0; i < 100; i++) {
-      try {
-        if ((await viaNginx("/healthz", { timeoutMs: 1000 })).status === 200) break;
-      } catch {
-        // nginx not up yet
-      }
-      if (nginx.exitCode !== null) throw new Error(`nginx exited:\n${nginxLog}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    handle = await openDatabase({ databaseUrl: database.url, poolSize: 2 });
+    site = await startTwoInstances("multi", { SESSION_SECRET: SECRET }, { WEB_CONCURRENCY: "1" }, { WEB_CONCURRENCY: "2" });
+    ({ handle, a, b, nginxPort } = site);
   }, 180_000);
 
-  afterAll(async () => {
-    for (const instance of [a, b]) {
-      if (instance && instance.child.exitCode === null && instance.child.signalCode === null) {
-        instance.child.kill("SIGTERM");
-        await instance.exited;
-      }
-    }
-    if (nginx && nginx.exitCode === null) {
-      nginx.kill("SIGQUIT");
-      await new Promise((r) => nginx.once("exit", r));
-    }
-    await handle?.close();
-    await database?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => site?.close(), 60_000);
 
   it("serves the site through nginx from both instances", async () => {
     for (const port of [nginxPort, a.port, b.port]) {

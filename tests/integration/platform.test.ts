@@ -96,10 +96,13 @@ describe.each(drivers)("platform on %s", (kind) => {
     expect(logged?.err?.message).toContain("deliberate failure");
   });
 
-  it("answers /healthz when the database is reachable", async () => {
-    const res = await fetch(`${server.url}/healthz`);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: "ok", database: kind });
+  it("answers /healthz (alive) and /readyz (database reachable, migrations applied)", async () => {
+    const live = await fetch(`${server.url}/healthz`);
+    expect(live.status).toBe(200);
+    expect(await live.json()).toEqual({ status: "ok" });
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "ready", database: kind });
   });
 
   it("sends security headers and a nonce-based Content-Security-Policy on pages rendered per request", async () => {

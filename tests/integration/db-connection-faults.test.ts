@@ -1,0 +1,243 @@
+/**
+ * A PostgreSQL connection that ends never ends the process (issue 22, decision 020).
+ *
+ * pg-pool listens for a connection's errors only while it is idle; before the fix, a backend
+ * ended while its connection was checked out (inside a transaction, between statements, or
+ * holding the advisory lock) emitted an unhandled 'error' and the process exited. Here:
+ * - in-process: the backend of a checked-out connection is terminated (pg_terminate_backend);
+ *   the operation fails as "database unavailable", the request is answered 503 with
+ *   Retry-After, and the next one succeeds on a new connection;
+ * - the built production server with two workers, under mixed load, has all its backends
+ *   terminated several times: no worker exits, no 5xx but 503, and it answers 200 afterwards;
+ * - a worker that meets an uncaught error logs it as one JSON line (fatal, with the stack) and
+ *   the primary logs its death with code and signal.
+ *
+ * PostgreSQL only (PGlite has no connections to lose): skipped without it, a failure in CI.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows, type Database } from "../../server/db/client";
+import { isDatabaseUnavailable } from "../../server/db/errors";
+import { availableDrivers, createPostgresDatabase, openTestDatabase, type TestDatabase } from "../helpers/databases";
+import { call, freePort, startInstance, type Instance } from "../helpers/instances";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+const onPostgres = (await availableDrivers()).includes("postgres");
+if (!onPostgres) console.warn("[tests] skipping the connection-fault tests: they need PostgreSQL");
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A connection of its own to `url`, to terminate others' backends. */
+async function adminClient(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return client;
+}
+
+const backendPid = async (db: Database) => (await queryRows<{ pid: number }>(db, sql`select pg_backend_pid() as pid`))[0].pid;
+
+describe.runIf(onPostgres)("a terminated connection, in process", () => {
+  let database: TestDatabase;
+  let admin: pg.Client;
+  beforeAll(async () => {
+    database = await openTestDatabase("postgres");
+    admin = await adminClient(database.url!);
+  });
+  afterAll(async () => {
+    await admin?.end();
+    await database?.drop();
+  });
+
+  it("fails a transaction whose connection ends between statements, and the next one runs", async () => {
+    const failed = await database.handle.db
+      .transaction(async (tx) => {
+        const pid = await backendPid(tx as unknown as Database);
+        await admin.query("select pg_terminate_backend($1)", [pid]);
+        // The connection is checked out and idle in its transaction when the server ends it.
+        await sleep(300);
+        await tx.execute(sql`select 1`);
+      })
+      .then(() => null, (error: unknown) => error);
+    expect(failed).not.toBeNull();
+    expect(isDatabaseUnavailable(failed)).toBe(true);
+    const [{ ok }] = await queryRows<{ ok: number }>(database.handle.db, sql`select 1 as ok`);
+    expect(ok).toBe(1);
+  });
+
+  it("fails a job whose advisory-lock connection ends, and the lock can be taken again", async () => {
+    const failed = await database.handle
+      .withExclusiveLock(4242, async (db) => {
+        await admin.query("select pg_terminate_backend($1)", [await backendPid(db)]);
+        await sleep(300);
+      })
+      .then(() => null, (error: unknown) => error);
+    expect(isDatabaseUnavailable(failed)).toBe(true);
+    expect(await database.handle.withExclusiveLock(4242, async () => "ran")).toBe("ran");
+  });
+});
+
+describe.runIf(onPostgres)("a terminated connection under a request", () => {
+  let server: TestServer;
+  let admin: pg.Client;
+  beforeAll(async () => {
+    server = await startTestServer("postgres", {}, { seed: false });
+    admin = await adminClient(server.database.url!);
+  });
+  afterAll(async () => {
+    await admin?.end();
+    await server?.close();
+  });
+
+  const contact = (message: string) =>
+    fetch(`${server.url}/api/contact`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ firstName: "Fault", lastName: "Test", email: "fault@example.com", subject: "Question", message }),
+    });
+
+  it("answers 503 JSON with Retry-After when the request's connection ends inside its transaction, then 201", async () => {
+    // A lock makes the request's insert wait, inside its transaction, while its backend is ended.
+    await admin.query("begin; lock table contact_messages in share mode");
+    const pending = contact("the first try");
+    let victim: number | undefined;
+    for (let i = 0; i < 100 && !victim; i++) {
+      const { rows } = await admin.query<{ pid: number }>(
+        "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()",
+      );
+      victim = rows[0]?.pid;
+      if (!victim) await sleep(20);
+    }
+    expect(victim).toBeDefined();
+    await admin.query("select pg_terminate_backend($1)", [victim]);
+    const res = await pending;
+    await admin.query("rollback");
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("30");
+    expect(await res.json()).toEqual({ success: false, message: expect.stringContaining("unavailable") as unknown });
+    const again = await contact("the second try");
+    expect(again.status).toBe(201);
+    const { rows } = await admin.query<{ message: string }>("select message from contact_messages");
+    expect(rows.map((r) => r.message)).toEqual(["the second try"]);
+  });
+});
+
+describe.runIf(onPostgres)("the production server with two workers, its connections terminated under load", () => {
+  let dir: string;
+  let database: { url: string; drop(): Promise<void> };
+  let site: Instance;
+  let admin: pg.Client;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "museum-faults-"));
+    database = await createPostgresDatabase();
+    const port = await freePort();
+    site = await startInstance("faults", port, {
+      DATABASE_URL: database.url,
+      SESSION_SECRET: "connection-faults-secret-connection-faults",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dir,
+      WEB_CONCURRENCY: "2",
+      ENABLE_ERROR_PROBE: "true",
+      LOG_LEVEL: "warn",
+    });
+    admin = await adminClient(database.url);
+  }, 180_000);
+
+  afterAll(async () => {
+    if (site && site.child.exitCode === null && site.child.signalCode === null) {
+      site.child.kill("SIGTERM");
+      await site.exited;
+    }
+    await admin?.end();
+    await database?.drop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  const logLines = () =>
+    site
+      .output()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const deaths = () => logLines().filter((l) => l.msg === "worker died; starting another");
+
+  it("loses no worker, answers nothing but 503 for the faults, and answers 200 afterwards", async () => {
+    const answers: { what: string; status: number }[] = [];
+    let stop = false;
+    let n = 0;
+    const record = async (what: string, p: Promise<{ status: number }>) => {
+      const status = await p.then((r) => r.status, () => 0);
+      answers.push({ what, status });
+      return status;
+    };
+    // Each write from its own loopback address, so the per-address limits never answer it.
+    const from = (i: number) => `127.0.${2 + Math.floor(i / 250) % 200}.${1 + (i % 250)}`;
+    const writer = async () => {
+      while (!stop) {
+        const i = n++;
+        const body = { firstName: "Load", lastName: "Test", email: `load${i}@example.com`, subject: "Question", message: `fault load ${i}` };
+        await record("contact", call(site.port, "/api/contact", { body, from: from(i), timeoutMs: 20_000 }));
+      }
+    };
+    const member = async () => {
+      while (!stop) {
+        const i = n++;
+        const email = `member${i}@example.com`;
+        const signUp = { firstName: "Load", lastName: "Member", emailAddress: email, emailAddressConfirm: email, password: "Steel3rs!", passwordConfirm: "Steel3rs!", termsAndConditions: true };
+        const signedUp = await record("sign-up", call(site.port, "/api/users", { body: signUp, from: from(i), timeoutMs: 20_000 }));
+        // A sign-up answered 503 made no account to log in to.
+        if (signedUp === 201) await record("login", call(site.port, "/api/users/login", { body: { emailAddress: email, password: "Steel3rs!" }, from: from(i), timeoutMs: 20_000 }));
+      }
+    };
+    // Pages: the home page (kept by the page cache) and searches (asked of the database each time).
+    const reader = async () => {
+      for (let i = 0; !stop; i++) await record("page", call(site.port, i % 2 ? "/" : `/search?q=pirates${i}`, { timeoutMs: 20_000 }));
+    };
+    const load = [...Array.from({ length: 4 }, writer), member(), ...Array.from({ length: 2 }, reader)];
+
+    await sleep(1_000);
+    let terminated = 0;
+    for (let round = 0; round < 4; round++) {
+      const { rows } = await admin.query<{ ended: boolean }>(
+        "select pg_terminate_backend(pid) as ended from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+      );
+      terminated += rows.filter((r) => r.ended).length;
+      await sleep(1_500);
+    }
+    await sleep(1_500);
+    stop = true;
+    await Promise.all(load);
+
+    const byStatus = answers.reduce<Record<string, number>>((m, a) => ({ ...m, [a.status]: (m[a.status] ?? 0) + 1 }), {});
+    console.info(`[db-connection-faults] ${terminated} backends terminated in 4 rounds; ${answers.length} answers: ${JSON.stringify(byStatus)}; worker deaths: ${deaths().length}`);
+    expect(terminated).toBeGreaterThanOrEqual(8);
+    expect(deaths()).toEqual([]);
+    expect(answers.filter((a) => a.status === 0 || (a.status >= 500 && a.status !== 503))).toEqual([]);
+    expect(answers.filter((a) => a.status === 201).length).toBeGreaterThan(20);
+    // Every other answer is what the request asked for: no sign-up or login was refused as invalid.
+    expect(answers.filter((a) => ![200, 201, 503].includes(a.status))).toEqual([]);
+    expect((await call(site.port, "/")).status).toBe(200);
+    expect((await call(site.port, "/readyz")).status).toBe(200);
+  }, 90_000);
+
+  it("logs a worker's uncaught error as one fatal JSON line with its stack, and the primary its death with code and signal", async () => {
+    expect((await call(site.port, "/__crash-probe")).status).toBe(202);
+    for (let i = 0; i < 100 && deaths().length === 0; i++) await sleep(100);
+    const crash = logLines().filter((l) => l.msg === "uncaught error; exiting");
+    expect(crash).toHaveLength(1);
+    expect(crash[0]).toMatchObject({ level: 60, origin: "uncaughtException", worker: expect.any(Number) as unknown });
+    expect((crash[0].err as { stack: string }).stack).toMatch(/^Error: deliberate crash \(ENABLE_ERROR_PROBE\)\n\s+at /);
+    expect(deaths()).toHaveLength(1);
+    expect(deaths()[0]).toMatchObject({ level: 50, code: 1, signal: null, pid: crash[0].pid });
+    // The replacement serves.
+    for (let i = 0; i < 50; i++) {
+      if ((await call(site.port, "/readyz").then((r) => r.status, () => 0)) === 200) break;
+      await sleep(200);
+    }
+    expect((await call(site.port, "/")).status).toBe(200);
+  }, 30_000);
+});
