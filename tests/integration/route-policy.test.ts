@@ -67,7 +67,7 @@ describe.each(drivers)("route policy on %s", (kind) => {
     await relaxed?.close();
   });
 
-  const send = (s: TestServer, method: string, path: string, from: string, body?: string | Uint8Array, type = "application/x-www-form-urlencoded") =>
+  const send = (s: TestServer, method: string, path: string, from: string, body?: string, type = "application/x-www-form-urlencoded") =>
     fetch(`${s.url}${path}`, { method, redirect: "manual", headers: { "x-forwarded-for": from, ...(body !== undefined ? { "content-type": type } : {}) }, body });
 
   async function owner() {
