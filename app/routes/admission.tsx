@@ -19,7 +19,6 @@ import { useOnNewResult } from "~/lib/use-timed-result";
 import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors } from "~/lib/use-form-errors";
 import { rateLimitedAnswer, redirectMembers } from "~/lib/guards.server";
-import { sessionCookie } from "../../server/accounts/session-cookie.server";
 import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -39,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // The router follows the redirect itself; navigating from the page after the fetcher settles
   // races React Router's revalidation and can leave the old page on screen.
   return redirect("/admission/payment", {
-    headers: { "Set-Cookie": sessionCookie(result.token, context.settings.publicUrl.startsWith("https://")) },
+    headers: { "Set-Cookie": await context.services.sessionCookies.start({ cookie: request.headers.get("cookie") }, result.token) },
   });
 }
 

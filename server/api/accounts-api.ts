@@ -10,7 +10,6 @@ import { singleLineText } from "../../app/lib/text-fields";
 import { SERVER_MESSAGES } from "../../app/shared/messages";
 import { accountView } from "../accounts/accounts-service";
 import { requestSessionToken } from "../accounts/request-auth";
-import { clearedSessionCookie, sessionCookie } from "../accounts/session-cookie.server";
 import type { Viewer } from "../../app/shared/access";
 import type { Services } from "../services";
 import { requireAccount } from "./guards";
@@ -27,9 +26,8 @@ const confirmSchema = z.object({ paymentIntentId: singleLineText("paymentIntentI
 const logoutSchema = z.object({ emailAddress: singleLineText("emailAddress", { max: 254 }).optional() }).passthrough();
 
 export function createAccountsApi(services: Services): Router {
-  const { accounts, sessions, payments, config } = services;
+  const { accounts, payments, sessionCookies } = services;
   const api = Router();
-  const secure = config.PUBLIC_URL.startsWith("https://");
   const viewerOf = (res: Response) => (res.locals.viewer as SignedIn | null | undefined) ?? null;
 
   function parse<T>(schema: z.core.$ZodType<T>, req: Request, res: Response, extra: Record<string, unknown> = {}): T | null {
@@ -44,7 +42,7 @@ export function createAccountsApi(services: Services): Router {
     if (!input) return;
     const result = await accounts.signUp(input);
     if (!result.ok) return res.status(409).json({ success: false, message: SERVER_MESSAGES.emailTaken });
-    res.setHeader("Set-Cookie", sessionCookie(result.token, secure));
+    res.setHeader("Set-Cookie", await sessionCookies.start(req.headers, result.token));
     res.status(201).json({ success: true, account: result.account, message: SERVER_MESSAGES.signUpSuccess });
   });
 
@@ -58,9 +56,7 @@ export function createAccountsApi(services: Services): Router {
       return res.status(429).json({ login: false, message: SERVER_MESSAGES.loginRateLimited });
     }
     if (result.outcome === "invalid") return res.status(401).json({ login: false, message: SERVER_MESSAGES.loginFailed });
-    const old = requestSessionToken(req.headers.cookie, req.headers.authorization);
-    if (old) await sessions.destroy(old);
-    res.setHeader("Set-Cookie", sessionCookie(result.token, secure));
+    res.setHeader("Set-Cookie", await sessionCookies.start(req.headers, result.token));
     const { status, account } = result;
     res.json({
       login: status === "paid",
@@ -88,9 +84,7 @@ export function createAccountsApi(services: Services): Router {
 
   api.post("/users/logout", async (req, res) => {
     if (!parse(logoutSchema, req, res, { logout: false })) return;
-    const token = requestSessionToken(req.headers.cookie, req.headers.authorization);
-    if (token) await sessions.destroy(token);
-    res.setHeader("Set-Cookie", clearedSessionCookie(secure));
+    res.setHeader("Set-Cookie", await sessionCookies.end(req.headers));
     res.json({ logout: true, alertType: "success", message: SERVER_MESSAGES.logout });
   });
 
@@ -107,7 +101,7 @@ export function createAccountsApi(services: Services): Router {
     if (!(await accounts.resetPassword(input.token, input.password))) {
       return sendError(res, 400, SERVER_MESSAGES.resetInvalidToken);
     }
-    res.setHeader("Set-Cookie", clearedSessionCookie(secure));
+    res.setHeader("Set-Cookie", sessionCookies.cleared());
     res.json({ message: SERVER_MESSAGES.resetDone });
   });
 
