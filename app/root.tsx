@@ -33,7 +33,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   if (context.hostError) throw data(null, { status: context.hostError });
   const v = context.viewer;
   // What the layout shows of the person: the greeting's first name and the access tier, no more
-  // (pages are stored per tier and first name, server/pages/anonymous-page-cache.ts).
+  // (pages are stored per tier and first name, server/pages/page-cache.ts).
   const viewer: DisplayViewer | null = v ? { firstName: v.firstName, member: v.member } : null;
   return { viewer, settings: context.settings };
 }

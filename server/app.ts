@@ -1,6 +1,7 @@
 /**
  * The Express application, composed from named middleware in this order: stored visitor pages
- * (with the headers of their first answer), request log, security headers, the page cache, body
+ * (with the headers of their first answer), request log, the route and its policy
+ * (server/http/route-policy.ts, read by everything after it), security headers, the page cache, body
  * limits, compression, static files, liveness and readiness, rate limits, the viewer, images, the JSON
  * API, and the pages (React Router).
  */
@@ -23,13 +24,14 @@ import { apiErrorHandler, pageErrorHandler } from "./http/host-errors";
 import { createPageHandler, fetchRequestFrom, sendFetchResponse } from "./http/page-handler";
 import { logRequest, requestLog } from "./http/request-log";
 import { securityHeaders } from "./http/security-headers";
+import { routePolicies } from "./http/route-policy";
 import { resolveViewer } from "./http/viewer";
 import { createImageRouter } from "./images/image-routes";
 import { isMemberOnlyImage } from "./images/member-only";
 import type { PublicSettings } from "./load-context";
 import { enableMetrics, recordRequestDurations } from "./metrics/metrics";
 import { metricsEndpoint } from "./metrics/metrics-endpoint";
-import { createAnonymousPageCache, tierViewer } from "./pages/anonymous-page-cache";
+import { createPageCache, tierViewer } from "./pages/page-cache";
 import { createStripeWebhookRouter } from "./payments/stripe-webhook";
 import { createHostRateLimiter } from "./security/limits";
 import { sameOriginOnly } from "./security/same-origin";
@@ -79,6 +81,8 @@ export function createApp({ services, build, clientDir, devMiddleware, draining 
     app.get("/metrics", metricsEndpoint(config.METRICS_TOKEN));
   }
 
+  // Each request's route and its policy, resolved once from the route that matched (decision 022).
+  const policies = routePolicies(build);
   const settings = publicSettings(services);
   const loadContext = (req: Request, res: Response, viewer: AppLoadContext["viewer"], cspNonce: string): AppLoadContext => ({
     services,
@@ -97,8 +101,9 @@ export function createApp({ services, build, clientDir, devMiddleware, draining 
   // Collection pages rendered once per instance and access tier, served compressed (decisions 008, 013).
   const pageCache =
     production && config.PAGE_CACHE_SECONDS > 0
-      ? createAnonymousPageCache({
+      ? createPageCache({
           render: createFetchHandler(build, "production"),
+          cacheAddress: (req) => policies.forRequest(req).cacheAddress,
           loadContext: (req, res, tier) => loadContext(req, res, tier ? tierViewer(tier) : null, ""),
           origin: config.PUBLIC_URL,
           ttlSeconds: config.PAGE_CACHE_SECONDS,
@@ -116,6 +121,7 @@ export function createApp({ services, build, clientDir, devMiddleware, draining 
   }
 
   app.use(requestLog(logger));
+  app.use(policies.middleware);
   app.use(securityHeaders(config, { csp: production }));
   if (pageCache) app.use(pageCache.middleware);
 

@@ -7,6 +7,7 @@ import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/client";
 import type { Logger } from "./logger";
 import { createAccounts } from "./accounts/accounts-service";
+import { sessionCookies } from "./accounts/session-cookie.server";
 import { createSessionStore } from "./accounts/sessions";
 import { cacheCatalog } from "./catalog/cached-catalog";
 import { createCatalogChangeFeed } from "./catalog/change-feed";
@@ -147,6 +148,8 @@ export function createServices(deps: ServiceDeps) {
     logger,
     stripe,
     sessions,
+    /** Starts (rotating) and ends sessions with their Set-Cookie, Secure under https: every adapter's one way. */
+    sessionCookies: sessionCookies(sessions, config.PUBLIC_URL),
     catalog,
     catalogChanges,
     // Never cached: the triggers keep it current, so a change is searchable once it commits.

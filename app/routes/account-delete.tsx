@@ -10,7 +10,6 @@ import { deleteAccountSchema, settingsFieldErrors } from "~/lib/account-settings
 import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
-import { clearedSessionCookie } from "../../server/accounts/session-cookie.server";
 
 const BACK = "/login?redirectTo=%2Faccount%2Fdelete";
 
@@ -34,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (outcome === "staff") return data<FormOutcome>({ ok: false, message: ACCOUNT_MESSAGES.staffCannotDelete }, { status: 403 });
   context.logger.info({ user: viewer.userId }, "account deleted by its owner");
-  return redirect("/account/deleted", { headers: { "Set-Cookie": clearedSessionCookie(context.settings.publicUrl.startsWith("https://")) } });
+  return redirect("/account/deleted", { headers: { "Set-Cookie": context.services.sessionCookies.cleared() } });
 }
 
 export function meta() {

@@ -19,7 +19,6 @@ import { useOnNewResult } from "~/lib/use-timed-result";
 import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors } from "~/lib/use-form-errors";
 import { rateLimitedAnswer, redirectMembers } from "~/lib/guards.server";
-import { sessionCookie } from "../../server/accounts/session-cookie.server";
 import type { HydrationHandle } from "~/lib/hydration";
 import { IDEMPOTENCY_FIELD, newIdempotencyKey } from "~/shared/idempotency";
 import { actionAnswer, formKeys, redirectAnswer } from "../../server/idempotency/form-writes.server";
@@ -51,7 +50,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   // A replay signs in too: the same key and fields, password included, are what a login asks for.
   const session = answer.ref ? await sessions.create(answer.ref) : null;
-  return actionAnswer<SignUpResult>(answer, session ? { "Set-Cookie": sessionCookie(session.token, context.settings.publicUrl.startsWith("https://")) } : undefined);
+  const cookie = session ? await context.services.sessionCookies.start({ cookie: request.headers.get("cookie") }, session.token) : null;
+  return actionAnswer<SignUpResult>(answer, cookie ? { "Set-Cookie": cookie } : undefined);
 }
 
 const EMPTY = { firstName: "", lastName: "", emailAddress: "", emailAddressConfirm: "", password: "", passwordConfirm: "" };

@@ -14,7 +14,6 @@ import { pageMeta } from "~/lib/meta";
 import { fieldErrors, loginSchema, signUpSchema } from "~/shared/account-schemas";
 import { GIFT_MESSAGES, type RedeemRefusal } from "~/shared/gift-schemas";
 import { SERVER_MESSAGES } from "~/shared/messages";
-import { sessionCookie, sessionTokenFrom } from "../../server/accounts/session-cookie.server";
 
 const TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
 
@@ -44,8 +43,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (limited) return limited;
   if (!TOKEN.test(params.token)) return data<RedeemOutcome>({ ok: false, message: GIFT_MESSAGES.linkInvalid }, { status: 404 });
   const form = Object.fromEntries(await request.formData());
-  const { accounts, gifts, sessions } = context.services;
-  const secure = context.settings.publicUrl.startsWith("https://");
+  const { accounts, gifts, sessions, sessionCookies } = context.services;
+  const carrier = { cookie: request.headers.get("cookie") };
   let userId = context.viewer?.userId ?? null;
   let cookie: string | null = null;
 
@@ -55,17 +54,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const result = await accounts.startSession(parsed.data.emailAddress, parsed.data.password, context.clientIp);
     if (result.outcome === "throttled") return data<RedeemOutcome>({ ok: false, form: "signin", message: SERVER_MESSAGES.loginRateLimited }, { status: 429 });
     if (result.outcome === "invalid") return data<RedeemOutcome>({ ok: false, form: "signin", message: SERVER_MESSAGES.loginFailed }, { status: 401 });
-    const old = sessionTokenFrom(request.headers.get("cookie"));
-    if (old) await sessions.destroy(old);
     userId = result.userId;
-    cookie = sessionCookie(result.token, secure);
+    cookie = await sessionCookies.start(carrier, result.token);
   } else if (form.intent === "signup") {
     const parsed = signUpSchema.safeParse(form);
     if (!parsed.success) return data<RedeemOutcome>({ ok: false, form: "signup", message: parsed.error.issues[0].message, errors: fieldErrors(parsed.error) }, { status: 400 });
     const result = await accounts.signUp(parsed.data);
     if (!result.ok) return data<RedeemOutcome>({ ok: false, form: "signup", message: SERVER_MESSAGES.emailTaken }, { status: 409 });
     userId = await sessions.userIdFor(result.token);
-    cookie = sessionCookie(result.token, secure);
+    cookie = await sessionCookies.start(carrier, result.token);
   }
   if (!userId) return data<RedeemOutcome>({ ok: false, message: "Please sign in or create an account to redeem your gift." }, { status: 401 });
 

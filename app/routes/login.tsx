@@ -18,12 +18,11 @@ import { useOnNewResult } from "~/lib/use-timed-result";
 import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors } from "~/lib/use-form-errors";
 import { rateLimitedAnswer, redirectMembers } from "~/lib/guards.server";
-import { sessionCookie, sessionTokenFrom } from "../../server/accounts/session-cookie.server";
 import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   redirectMembers(context);
-  const flash = readFlash(request.headers.get("cookie"));
+  const flash = readFlash(request.headers.get("cookie"), context.settings.publicUrl);
   const body = { loggedOut: flash.key === "logout" ? SERVER_MESSAGES.logout : null };
   return flash.clear ? data(body, { headers: { "Set-Cookie": flash.clear } }) : body;
 }
@@ -45,14 +44,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
   const parsed = loginSchema.safeParse(form);
   if (!parsed.success) return data<LoginResult>({ login: false, message: parsed.error.issues[0].message }, { status: 400 });
-  const { accounts, sessions } = context.services;
+  const { accounts, sessionCookies } = context.services;
   // Slowed down per client IP and account (decision 010); the host limits each IP overall.
   const result = await accounts.startSession(parsed.data.emailAddress, parsed.data.password, context.clientIp);
   if (result.outcome === "throttled") return data<LoginResult>({ login: false, message: SERVER_MESSAGES.loginRateLimited }, { status: 429 });
   if (result.outcome === "invalid") return data<LoginResult>({ login: false, message: SERVER_MESSAGES.loginFailed }, { status: 401 });
-  const old = sessionTokenFrom(request.headers.get("cookie"));
-  if (old) await sessions.destroy(old);
-  const headers = { "Set-Cookie": sessionCookie(result.token, context.settings.publicUrl.startsWith("https://")) };
+  const headers = { "Set-Cookie": await sessionCookies.start({ cookie: request.headers.get("cookie") }, result.token) };
   // Staff sent here by the console's guard go back to the console page they asked for.
   const back = new URL(request.url).searchParams.get("redirectTo");
   if (back && /^\/admin(?:[/?]|$)/.test(back) && (await accounts.findById(result.userId))?.role !== "member") return redirect(back, { headers });

@@ -2,15 +2,11 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { flashCookie } from "~/lib/flash.server";
-import { clearedSessionCookie, sessionTokenFrom } from "../../server/accounts/session-cookie.server";
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const token = sessionTokenFrom(request.headers.get("cookie"));
-  if (token) await context.services.sessions.destroy(token);
-  const secure = context.settings.publicUrl.startsWith("https://");
   const headers = new Headers();
-  headers.append("Set-Cookie", clearedSessionCookie(secure));
-  headers.append("Set-Cookie", flashCookie("logout"));
+  headers.append("Set-Cookie", await context.services.sessionCookies.end({ cookie: request.headers.get("cookie") }));
+  headers.append("Set-Cookie", flashCookie("logout", context.settings.publicUrl));
   return redirect("/login", { headers });
 }
 

@@ -16,7 +16,6 @@ import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
 import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors, type FieldErrors } from "~/lib/use-form-errors";
-import { clearedSessionCookie } from "../../server/accounts/session-cookie.server";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -39,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   return data<Result>(
     { ok: true, message: SERVER_MESSAGES.resetDone },
-    { headers: { "Set-Cookie": clearedSessionCookie(context.settings.publicUrl.startsWith("https://")) } },
+    { headers: { "Set-Cookie": context.services.sessionCookies.cleared() } },
   );
 }
 

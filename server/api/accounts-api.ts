@@ -10,7 +10,6 @@ import { singleLineText } from "../../app/lib/text-fields";
 import { SERVER_MESSAGES } from "../../app/shared/messages";
 import { accountView } from "../accounts/accounts-service";
 import { requestSessionToken } from "../accounts/request-auth";
-import { clearedSessionCookie, sessionCookie } from "../accounts/session-cookie.server";
 import type { Viewer } from "../../app/shared/access";
 import type { Services } from "../services";
 import { requireAccount } from "./guards";
@@ -29,9 +28,8 @@ const confirmSchema = z.object({ paymentIntentId: singleLineText("paymentIntentI
 const logoutSchema = z.object({ emailAddress: singleLineText("emailAddress", { max: 254 }).optional() }).passthrough();
 
 export function createAccountsApi(services: Services): Router {
-  const { accounts, sessions, payments, config } = services;
+  const { accounts, payments, sessionCookies } = services;
   const api = Router();
-  const secure = config.PUBLIC_URL.startsWith("https://");
   const viewerOf = (res: Response) => (res.locals.viewer as SignedIn | null | undefined) ?? null;
   const keyed = createKeyedWrites(services.idempotency, services.database.db);
 
@@ -55,7 +53,7 @@ export function createAccountsApi(services: Services): Router {
     if (!answer) return;
     // The account is signed in by every answer that created it, a replay too: the same key and
     // body, password included, is what a login would ask for (decision 025).
-    if (answer.ref) res.setHeader("Set-Cookie", sessionCookie((await sessions.create(answer.ref)).token, secure));
+    if (answer.ref) res.setHeader("Set-Cookie", await sessionCookies.start(req.headers, (await services.sessions.create(answer.ref)).token));
     res.status(answer.status).json(answer.body);
   });
 
@@ -69,9 +67,7 @@ export function createAccountsApi(services: Services): Router {
       return res.status(429).json({ login: false, message: SERVER_MESSAGES.loginRateLimited });
     }
     if (result.outcome === "invalid") return res.status(401).json({ login: false, message: SERVER_MESSAGES.loginFailed });
-    const old = requestSessionToken(req.headers.cookie, req.headers.authorization);
-    if (old) await sessions.destroy(old);
-    res.setHeader("Set-Cookie", sessionCookie(result.token, secure));
+    res.setHeader("Set-Cookie", await sessionCookies.start(req.headers, result.token));
     const { status, account } = result;
     res.json({
       login: status === "paid",
@@ -99,9 +95,7 @@ export function createAccountsApi(services: Services): Router {
 
   api.post("/users/logout", async (req, res) => {
     if (!parse(logoutSchema, req, res, { logout: false })) return;
-    const token = requestSessionToken(req.headers.cookie, req.headers.authorization);
-    if (token) await sessions.destroy(token);
-    res.setHeader("Set-Cookie", clearedSessionCookie(secure));
+    res.setHeader("Set-Cookie", await sessionCookies.end(req.headers));
     res.json({ logout: true, alertType: "success", message: SERVER_MESSAGES.logout });
   });
 
@@ -118,7 +112,7 @@ export function createAccountsApi(services: Services): Router {
     if (!(await accounts.resetPassword(input.token, input.password))) {
       return sendError(res, 400, SERVER_MESSAGES.resetInvalidToken);
     }
-    res.setHeader("Set-Cookie", clearedSessionCookie(secure));
+    res.setHeader("Set-Cookie", sessionCookies.cleared());
     res.json({ message: SERVER_MESSAGES.resetDone });
   });
 

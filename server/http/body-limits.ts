@@ -1,16 +1,18 @@
 /**
- * The one table of request-body limits. Every request that carries a body is matched against it
- * before anything reads the body: a declared Content-Length over the limit is answered 413 at
+ * The one table of request-body limits; each route names its rule in its policy
+ * (app/shared/route-policy.ts), resolved from the route that matched. Every request that carries
+ * a body is held to its route's rule before anything reads the body: a declared Content-Length over the limit is answered 413 at
  * once, and a streamed (chunked) body is counted while it arrives and cut off at the limit by
  * the parser that reads it (body-parser for the API, the page handler for form posts).
  */
 import type { Request, RequestHandler, Response } from "express";
 import { HOST_MESSAGES } from "../../app/shared/messages";
+import type { BodyRuleName } from "../../app/shared/route-policy";
+import { routeOf } from "./route-policy";
 
 export interface BodyRule {
   /** What the rule covers, for the error message and the docs. */
-  name: string;
-  matches: (path: string) => boolean;
+  name: BodyRuleName;
   /** Largest body accepted, in bytes. */
   maxBytes: number;
   /** Content types accepted (the part before any `;`). */
@@ -24,35 +26,25 @@ export interface BodyRule {
 
 const KB = 1024;
 
-/** First match wins. */
-export const BODY_LIMITS: readonly BodyRule[] = [
+/** The rules by name; each route names its own in app/shared/route-policy.ts. */
+export const BODY_LIMITS: Readonly<Record<BodyRuleName, BodyRule>> = {
   // Console uploads (decision 015): exhibit photos (up to 12 files of at most 15 MB each) and a
   // team logo or banner image, streamed to the action, which checks each file by decoding it.
-  {
-    name: "console photo upload",
-    matches: (p) => /^\/admin\/(?:exhibits\/[0-9a-f-]{36}\/photos\/upload|media\/upload)(?:\.data)?$/.test(p),
-    maxBytes: 64 * 1024 * KB,
-    types: ["multipart/form-data"],
-    stream: true,
-  },
+  "console photo upload": { name: "console photo upload", maxBytes: 64 * 1024 * KB, types: ["multipart/form-data"], stream: true },
   // Stripe signs the raw body; its events are a few kilobytes.
-  { name: "Stripe webhook", matches: (p) => p === "/api/stripe/webhook", maxBytes: 512 * KB, types: ["application/json"] },
-  { name: "JSON API", matches: (p) => p.startsWith("/api/"), maxBytes: 64 * KB, types: ["application/json"] },
+  "Stripe webhook": { name: "Stripe webhook", maxBytes: 512 * KB, types: ["application/json"] },
+  "JSON API": { name: "JSON API", maxBytes: 64 * KB, types: ["application/json"] },
   // The reminders' one-click unsubscribe (RFC 8058): mail providers post `List-Unsubscribe=One-Click`
   // as multipart/form-data (what the RFC asks of them) or urlencoded; a few hundred bytes.
-  {
-    name: "one-click unsubscribe",
-    matches: (p) => /^\/email\/unsubscribe(?:\.data)?$/.test(p),
-    maxBytes: 8 * KB,
-    types: ["application/x-www-form-urlencoded", "multipart/form-data"],
-  },
+  "one-click unsubscribe": { name: "one-click unsubscribe", maxBytes: 8 * KB, types: ["application/x-www-form-urlencoded", "multipart/form-data"] },
   // Page forms: the longest field is a 5,000-character contact message (at most ~45 KB encoded).
-  // Pages that take files have their own, larger multipart rule above this one.
-  { name: "page form", matches: () => true, maxBytes: 64 * KB, types: ["application/x-www-form-urlencoded"] },
-];
+  // Pages that take files name the larger multipart rule above.
+  "page form": { name: "page form", maxBytes: 64 * KB, types: ["application/x-www-form-urlencoded"] },
+};
 
-export function bodyRuleFor(path: string): BodyRule {
-  return BODY_LIMITS.find((r) => r.matches(path)) ?? BODY_LIMITS[BODY_LIMITS.length - 1];
+/** The body rule of the route this request runs (resolved by server/http/route-policy.ts). */
+export function bodyRuleOf(res: Response): BodyRule {
+  return BODY_LIMITS[routeOf(res).body];
 }
 
 export function formatBytes(bytes: number): string {
@@ -75,10 +67,10 @@ function mediaType(contentType: string | undefined): string {
  */
 export const enforceBodyLimits: RequestHandler = (req, res, next) => {
   if (!hasBody(req.headers)) return next();
-  const rule = bodyRuleFor(req.path);
+  const rule = bodyRuleOf(res);
   const send = (status: number, message: string) => {
     res.setHeader("Connection", "close");
-    if (req.path.startsWith("/api/")) res.status(status).json({ message, success: false });
+    if (routeOf(res).host) res.status(status).json({ message, success: false });
     else res.status(status).type("text/plain").send(message);
   };
   const declared = Number(req.headers["content-length"]);
@@ -96,7 +88,7 @@ export const enforceBodyLimits: RequestHandler = (req, res, next) => {
  * Resolves null when it has answered.
  */
 export function readLimitedBody(req: Request, res: Response): Promise<Buffer | null> {
-  const rule = bodyRuleFor(req.path);
+  const rule = bodyRuleOf(res);
   return new Promise((resolve, reject) => {
     const encoding = (req.headers["content-encoding"] ?? "identity").toLowerCase();
     if (encoding !== "identity") {
@@ -118,7 +110,7 @@ export function readLimitedBody(req: Request, res: Response): Promise<Buffer | n
       if (size <= rule.maxBytes) return void chunks.push(chunk);
       res.setHeader("Connection", "close");
       const message = HOST_MESSAGES.bodyTooLarge(formatBytes(rule.maxBytes));
-      if (req.path.startsWith("/api/")) res.status(413).json({ message, success: false });
+      if (routeOf(res).host) res.status(413).json({ message, success: false });
       else res.status(413).type("text/plain").send(message);
       req.pause();
       res.once("finish", () => req.socket?.destroySoon?.());

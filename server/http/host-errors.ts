@@ -7,7 +7,8 @@
 import type { ErrorRequestHandler, Request, Response } from "express";
 import { HOST_MESSAGES } from "../../app/shared/messages";
 import { isDatabaseUnavailable, isUntranslatableText } from "../db/errors";
-import { bodyRuleFor, formatBytes } from "./body-limits";
+import { BODY_LIMITS, formatBytes } from "./body-limits";
+import type { ResolvedRoute } from "./route-policy";
 
 interface HttpishError {
   status?: number;
@@ -19,7 +20,7 @@ interface HttpishError {
 export function classifyError(err: unknown, req: Request): { status: number; message: string } {
   const e = (err ?? {}) as HttpishError;
   const status = e.status ?? e.statusCode ?? 500;
-  if (e.type === "entity.too.large" || status === 413) return { status: 413, message: HOST_MESSAGES.bodyTooLarge(formatBytes(bodyRuleFor(req.path).maxBytes)) };
+  if (e.type === "entity.too.large" || status === 413) return { status: 413, message: HOST_MESSAGES.bodyTooLarge(formatBytes(BODY_LIMITS[(req.res?.locals.route as ResolvedRoute | undefined)?.body ?? "page form"].maxBytes)) };
   if (e.type === "entity.parse.failed") return { status: 400, message: "The request body is not valid JSON." };
   if (status >= 400 && status < 500) return { status, message: HOST_MESSAGES.badRequest };
   if (isUntranslatableText(err)) return { status: 400, message: HOST_MESSAGES.badRequest };

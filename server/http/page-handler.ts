@@ -1,7 +1,7 @@
 /**
  * Hands page requests (documents and React Router's `.data` calls) to React Router. Only GET,
  * HEAD and POST reach it (anything else: 405); a posted form is read here, within the body limit
- * of server/http/body-limits.ts, before React Router sees it, so no page action can be made to
+ * its route names (server/http/body-limits.ts), before React Router sees it, so no page action can be made to
  * buffer an unbounded body. A rule marked `stream` (a file upload) is handed over as a stream
  * cut off at its limit instead, for the route to parse part by part. Every answer depends on the session, so none may be stored by a
  * browser or a proxy unless the route says otherwise.
@@ -10,7 +10,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { writeReadableStreamToWritable } from "@react-router/node";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { HOST_MESSAGES } from "../../app/shared/messages";
-import { bodyRuleFor, hasBody, limitedBodyStream, readBody } from "./body-limits";
+import { bodyRuleOf, hasBody, limitedBodyStream, readBody } from "./body-limits";
 
 const PAGE_METHODS = ["GET", "HEAD", "POST"];
 
@@ -78,7 +78,7 @@ export function createPageHandler({ build, mode, getLoadContext }: PageHandlerOp
   };
   const render: RequestHandler = async (req, res, next) => {
     try {
-      const rule = bodyRuleFor(req.path);
+      const rule = bodyRuleOf(res);
       const body = rule.stream && req.method === "POST" && hasBody(req.headers) ? limitedBodyStream(req, rule.maxBytes) : Buffer.isBuffer(req.body) ? req.body : undefined;
       const response = await handle(fetchRequestFrom(req, res, body), getLoadContext(req, res));
       await sendFetchResponse(res, response);
@@ -87,6 +87,6 @@ export function createPageHandler({ build, mode, getLoadContext }: PageHandlerOp
     }
   };
   // A rule marked `stream` (file uploads) leaves the body unread here: the route reads the limited stream.
-  const readPageBody: RequestHandler = (req, res, next) => (bodyRuleFor(req.path).stream ? next() : readBody(req, res, next));
+  const readPageBody: RequestHandler = (req, res, next) => (bodyRuleOf(res).stream ? next() : readBody(req, res, next));
   return [onlyPageMethods, readPageBody, render];
 }

@@ -12,6 +12,7 @@ import type { RequestHandler, Response } from "express";
 import helmet from "helmet";
 import type { Config } from "../config";
 import { cspNonce } from "../security/csp-nonce";
+import { routeOf } from "./route-policy";
 
 /** Outside origins the pages may use: Stripe.js and reCAPTCHA, only when configured. */
 export function thirdPartyOrigins(config: Config) {
@@ -47,27 +48,18 @@ export function permissionsPolicy(config: Config): string {
   ].join(", ");
 }
 
-/**
- * Pages that open their own browsing context group (`Cross-Origin-Opener-Policy: same-origin`):
- * every page where a password, a card, a token from an email or a member's or the staff's own
- * data is typed or shown. The public pages that show the collection to anyone do not: on a phone
- * the header costs a new renderer process on the way in (decision 016, addendum 3), and no other
- * site gains anything from holding a window of a page every visitor may read.
- */
-const OPENER_ISOLATED = /^\/(?:login|logout|admission|gift\/[^/]+\/pay|gift\/redeem|password|account|admin|email)(?:\/|$)/;
-
-export function opensOwnBrowsingContextGroup(pathname: string): boolean {
-  return OPENER_ISOLATED.test(pathname);
-}
-
 export function securityHeaders(config: Config, { csp }: { csp: boolean }): RequestHandler[] {
   const thirdParty = thirdPartyOrigins(config);
   const https = config.PUBLIC_URL.startsWith("https://");
   const policy = permissionsPolicy(config);
-  const nonce: RequestHandler = (req, res, next) => {
+  const nonce: RequestHandler = (_req, res, next) => {
     res.locals.cspNonce = cspNonce();
     res.setHeader("Permissions-Policy", policy);
-    if (opensOwnBrowsingContextGroup(req.path)) res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+    // Pages where a password, a card, an emailed token or personal data is typed or shown open
+    // their own browsing context group; public collection pages do not (on a phone the header
+    // costs a new renderer process on the way in, decision 016 addendum 3). Each route says which
+    // (`isolated` in app/shared/route-policy.ts).
+    if (routeOf(res).isolated) res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
     next();
   };
   const headers = helmet({

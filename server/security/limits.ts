@@ -1,7 +1,9 @@
 /**
  * One host-level rate limiter, in tiers, for every request that changes state or costs real
  * work, pages and API alike: login and password reset tightest, the contact and newsletter
- * forms next, other writes generous, image renders per minute. Counted per client IP (IPv6 by
+ * forms next, other writes generous, image renders per minute. Which tier a request counts
+ * against is its route's policy (app/shared/route-policy.ts), resolved from the route that
+ * matched (server/http/route-policy.ts), so every spelling of a path meets the same limit. Counted per client IP (IPv6 by
  * /56). On PostgreSQL the counters are in the database, so every instance counts the same hits;
  * on PGlite, one process's database and so always one instance, they are in that process's
  * memory (express-rate-limit's MemoryStore), which spares every counted request a write (about
@@ -11,13 +13,15 @@
  * An API call over its limit is answered 429 here. A page action is not: React Router's client
  * can only read an answer shaped by the action, so the request goes on with
  * `res.locals.rateLimited` set, and the action answers with the message (see
- * app/lib/action-guards.server.ts) without doing any work.
+ * `rateLimitedAnswer` in app/lib/guards.server.ts) without doing any work.
  */
 import type { Request, RequestHandler } from "express";
 import { ipKeyGenerator, MemoryStore, rateLimit, type RateLimitRequestHandler } from "express-rate-limit";
 import { SERVER_MESSAGES } from "../../app/shared/messages";
 import { SEARCH_MESSAGES } from "../../app/lib/search";
+import type { RateTierName } from "../../app/shared/route-policy";
 import type { Database } from "../db/client";
+import { routeOf, type ResolvedRoute } from "../http/route-policy";
 import { DatabaseRateLimitStore } from "./rate-limit-store";
 
 export interface LimitTier {
@@ -29,7 +33,7 @@ export interface LimitTier {
 
 const MINUTE = 60_000;
 
-export const LIMIT_TIERS = {
+export const LIMIT_TIERS: Record<RateTierName, LimitTier> = {
   login: { name: "login-ip", windowMs: 15 * MINUTE, limit: 20, message: SERVER_MESSAGES.loginRateLimited },
   passwordReset: { name: "reset", windowMs: 15 * MINUTE, limit: 5, message: SERVER_MESSAGES.tooManyRequests },
   forms: { name: "forms", windowMs: 10 * MINUTE, limit: 20, message: SERVER_MESSAGES.tooManyRequests },
@@ -38,36 +42,11 @@ export const LIMIT_TIERS = {
   images: { name: "images", windowMs: MINUTE, limit: 600, message: SERVER_MESSAGES.tooManyRequests },
   /** Searches and suggestions (issue 14): reads, but each one costs more than a stored page. */
   search: { name: "search", windowMs: MINUTE, limit: 120, message: SEARCH_MESSAGES.rateLimited },
-} satisfies Record<string, LimitTier>;
+};
 
-type TierName = keyof typeof LIMIT_TIERS;
-
-/** Which tier a request counts against; null for requests that are not limited. */
-const ROUTES: [method: string, path: RegExp, tier: TierName][] = [
-  ["POST", /^\/api\/stripe\/webhook$/, "writes"],
-  // The console's password check before sensitive actions is a password guess like a login.
-  // So are the account's own forms that check the current password (issue 13).
-  ["POST", /^\/(?:login|api\/users\/login|admin\/confirm-password|account\/(?:password|email|delete))$/, "login"],
-  ["POST", /^\/(?:password\/(?:request|reset)|api\/users\/(?:request-reset|reset-password))$/, "passwordReset"],
-  // A gift's sign-in or sign-up on its redeem page is a password guess like a login (issue 13).
-  ["POST", /^\/gift\/redeem\/[^/]+$/, "login"],
-  ["POST", /^\/(?:gift|gift\/[^/]+\/pay|contact|subscribe|api\/email\/contact|api\/contact|api\/mc\/subscribe|api\/subscribes)$/, "forms"],
-  ["GET", /^\/images\//, "images"],
-  ["GET", /^\/(?:search|api\/search(?:\/suggest)?)$/, "search"],
-];
-
-/** The page a `.data` call belongs to: `/login.data` → `/login`, `/_root.data` → `/`. */
-export function pagePath(path: string): string {
-  const p = path.replace(/\/_root\.data$/, "/").replace(/\.data$/, "");
-  return p.length > 1 ? p.replace(/\/+$/, "") : p;
-}
-
-export function tierFor(method: string, path: string): LimitTier | null {
-  const m = method === "HEAD" ? "GET" : method;
-  const p = pagePath(path);
-  if (m === "POST" && p === "/api/stripe/webhook") return null; // Stripe's own retries; signed
-  for (const [routeMethod, re, tier] of ROUTES) if (routeMethod === m && re.test(p)) return LIMIT_TIERS[tier];
-  return m === "GET" || m === "OPTIONS" ? null : LIMIT_TIERS.writes;
+/** The tier a resolved request counts against (its route's policy, app/shared/route-policy.ts), or null. */
+export function limitTierOf(route: ResolvedRoute): LimitTier | null {
+  return route.tier ? LIMIT_TIERS[route.tier] : null;
 }
 
 /** Where the counters live: the database (shared by every instance) or this process's memory (PGlite: one process). */
@@ -86,8 +65,8 @@ export function createHostRateLimiter(db: Database, relaxed: boolean, counters: 
         legacyHeaders: false,
         store: counters === "memory" ? new MemoryStore() : new DatabaseRateLimitStore(db, tier.name, now),
         keyGenerator: (req: Request) => ipKeyGenerator(req.ip ?? "unknown"),
-        handler: (req, res, next) => {
-          if (req.path.startsWith("/api/") || req.path.startsWith("/images/")) {
+        handler: (_req, res, next) => {
+          if (routeOf(res).host) {
             res.status(429).json({ message: tier.message, login: false, success: false });
             return;
           }
@@ -98,7 +77,7 @@ export function createHostRateLimiter(db: Database, relaxed: boolean, counters: 
     );
   }
   return (req, res, next) => {
-    const tier = tierFor(req.method, req.path);
+    const tier = limitTierOf(routeOf(res));
     if (!tier) return next();
     limiters.get(tier.name)!(req, res, next);
   };

@@ -9,6 +9,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 import { createApp } from "../../server/app";
+import { createRouteResolver, type RouteResolver } from "../../server/http/route-policy";
 import { loadConfig, type Config } from "../../server/config";
 import { createLogger, type Logger } from "../../server/logger";
 import { createServices, type Services } from "../../server/services";
@@ -20,6 +21,11 @@ const SERVER_BUILD = path.resolve("build/server/index.js");
 export async function loadServerBuild(): Promise<ServerBuild> {
   if (!existsSync(SERVER_BUILD)) throw new Error("build/server/index.js is missing: run `npm run build` first");
   return (await import(pathToFileURL(SERVER_BUILD).href)) as ServerBuild;
+}
+
+/** What the host resolves for a request (route id and policy, decision 022), over the built route table. */
+export async function routeResolver(): Promise<RouteResolver> {
+  return createRouteResolver(await loadServerBuild());
 }
 
 export interface TestServer {

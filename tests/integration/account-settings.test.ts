@@ -9,16 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_MESSAGES, VALIDATION } from "~/shared/messages";
 import { queryRows } from "../../server/db/client";
 import { emailChangeTokens, outbox, subscribers, users } from "../../server/db/schema";
-import { tierFor, LIMIT_TIERS } from "../../server/security/limits";
+import { limitTierOf, LIMIT_TIERS } from "../../server/security/limits";
 import { availableDrivers } from "../helpers/databases";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { routeResolver, startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
 let seq = 0;
 const PASSWORD = "Steel3rs!";
 
 describe("account forms and the host limiter", () => {
-  it("counts the password-checking forms as logins and the others as writes", () => {
+  it("counts the password-checking forms as logins and the others as writes", async () => {
+    const routes = await routeResolver();
+    const tierFor = (method: string, path: string) => limitTierOf(routes.resolve(method, path));
     for (const path of ["/account/password", "/account/email", "/account/delete", "/account/password.data"]) expect(tierFor("POST", path)).toBe(LIMIT_TIERS.login);
     for (const path of ["/account/name", "/account/email/confirm"]) expect(tierFor("POST", path)).toBe(LIMIT_TIERS.writes);
   });

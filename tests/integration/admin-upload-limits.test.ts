@@ -1,12 +1,13 @@
 /**
- * The host's streamed upload body (server/http/body-limits.ts): a rule marked `stream` hands the
- * page a stream that errors the moment the body passes the rule's limit, and only console
+ * The host's streamed upload body (server/http/body-limits.ts): a rule marked `stream` (named by
+ * the route's policy, app/shared/route-policy.ts) hands the page a stream that errors the moment the body passes the rule's limit, and only console
  * photo uploads have such a rule; every other page form keeps its buffered 64 KB rule.
  */
 import { Readable } from "node:stream";
 import type { Request } from "express";
 import { describe, expect, it } from "vitest";
-import { bodyRuleFor, BodyTooLargeError, limitedBodyStream } from "../../server/http/body-limits";
+import { BODY_LIMITS, BodyTooLargeError, limitedBodyStream } from "../../server/http/body-limits";
+import { routeResolver } from "../helpers/test-server";
 
 function fakeRequest(chunks: number, size: number) {
   let sent = 0;
@@ -42,7 +43,9 @@ describe("streamed upload bodies", () => {
     expect(sent()).toBeLessThan(40);
   });
 
-  it("applies only to console photo uploads", () => {
+  it("applies only to console photo uploads", async () => {
+    const routes = await routeResolver();
+    const bodyRuleFor = (path: string) => BODY_LIMITS[routes.resolve("POST", path).body];
     const upload = bodyRuleFor("/admin/exhibits/0b0f1c3e-5a5e-4a57-9f0e-2f1f7f2a9c11/photos/upload");
     expect(upload.stream).toBe(true);
     expect(upload.types).toEqual(["multipart/form-data"]);

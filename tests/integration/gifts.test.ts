@@ -13,11 +13,11 @@ import { GIFT_MESSAGES } from "~/shared/gift-schemas";
 import { SERVER_MESSAGES, VALIDATION } from "~/shared/messages";
 import { auditLog, gifts, outbox, paymentIncidents, users } from "../../server/db/schema";
 import type { EmailJob } from "../../server/outbox/outbox";
-import { LIMIT_TIERS, tierFor } from "../../server/security/limits";
+import { LIMIT_TIERS, limitTierOf } from "../../server/security/limits";
 import { availableDrivers } from "../helpers/databases";
 import { createStaffAccount } from "../helpers/admin-fixtures";
 import { createSignedInAccount, museumToday } from "../helpers/fixtures";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { routeResolver, startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
 const DAY = 86_400_000;
@@ -298,6 +298,8 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
 
 describe("gift forms' rate limits", () => {
   it("counts /gift and its payment page as forms and the redeem page (passwords) as logins, and answers over the limit with 429 and the message", async () => {
+    const routes = await routeResolver();
+    const tierFor = (method: string, path: string) => limitTierOf(routes.resolve(method, path));
     expect(tierFor("POST", "/gift")).toBe(LIMIT_TIERS.forms);
     expect(tierFor("POST", "/gift.data")).toBe(LIMIT_TIERS.forms);
     expect(tierFor("POST", `/gift/${crypto.randomUUID()}/pay`)).toBe(LIMIT_TIERS.forms);

@@ -8,7 +8,10 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import type { AppLoadContext } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
-import { createAnonymousPageCache, type PageTier } from "../../server/pages/anonymous-page-cache";
+import { createPageCache, type PageTier } from "../../server/pages/page-cache";
+import { routeResolver } from "../helpers/test-server";
+
+const routes = await routeResolver();
 
 const TOKEN = "t".repeat(43);
 const cookie = `museum_session=${TOKEN}`;
@@ -19,7 +22,8 @@ afterEach(async () => {
 
 async function stand(tierOf: (token: string) => Promise<PageTier | null>) {
   const checks: string[] = [];
-  const cache = createAnonymousPageCache({
+  const cache = createPageCache({
+    cacheAddress: (req) => routes.resolve(req.method ?? "GET", (req.url ?? "/").split("?")[0]).cacheAddress,
     render: async (_request, context) =>
       new Response(`<p>${context.viewer ? `Hello ${context.viewer.firstName} (${context.viewer.member ? "member" : "account"})` : "visitor"}</p>`, {
         headers: { "Content-Type": "text/html; charset=utf-8" },

@@ -21,9 +21,9 @@ import { formText, requireConsole } from "./guard.server";
 const KINDS = { exhibits: "exhibit", teams: "team", categories: "category", enshrinees: "enshrinee", banner: "banner" } as const;
 type Kind = (typeof KINDS)[keyof typeof KINDS];
 
-/** The kind of page from the address: /admin/<kind>/.../preview. */
+/** The kind of page from the address: /admin/<kind>/.../preview (in any case, as the route matched it). */
 function kindOf(request: Request): Kind {
-  const segment = new URL(request.url).pathname.split("/")[2] as keyof typeof KINDS;
+  const segment = new URL(request.url).pathname.split("/")[2]?.toLowerCase() as keyof typeof KINDS;
   const kind = KINDS[segment];
   if (!kind) throw data(null, { status: 404 });
   return kind;

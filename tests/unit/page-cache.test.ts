@@ -1,5 +1,5 @@
 /**
- * The anonymous page cache in front of a stand-in renderer: who is served from it, what is
+ * The page cache in front of a stand-in renderer: who is served from it, what is
  * stored, how long, and the CSP hashes of a stored page's inline scripts.
  */
 import { createHash } from "node:crypto";
@@ -7,13 +7,12 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import type { AppLoadContext } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  createAnonymousPageCache,
-  inlineScriptHashes,
-  isAnonymousPage,
-  isStorableAddress,
-  withScriptHashes,
-} from "../../server/pages/anonymous-page-cache";
+import { createPageCache, inlineScriptHashes, isStorableAddress, withScriptHashes } from "../../server/pages/page-cache";
+import { routeResolver } from "../helpers/test-server";
+
+const routes = await routeResolver();
+/** The address the host stores a page under (its route's policy), as createApp gives the cache. */
+const cacheAddress = (req: { method?: string; url?: string }) => routes.resolve(req.method ?? "GET", (req.url ?? "/").split("?")[0]).cacheAddress;
 
 const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
 const CSP = "default-src 'self';script-src 'self' 'nonce-abc123==';object-src 'none'";
@@ -34,7 +33,8 @@ afterEach(async () => {
 async function stand(answer: (path: string, context: AppLoadContext, request: Request) => Response | Promise<Response>): Promise<Stand> {
   const renders: string[] = [];
   const clock = { ms: 1_000_000 };
-  const cache = createAnonymousPageCache({
+  const cache = createPageCache({
+    cacheAddress,
     render: async (request, context) => {
       renders.push(new URL(request.url).pathname);
       return answer(new URL(request.url).pathname, context, request);
@@ -73,11 +73,19 @@ describe("which requests the page cache serves", () => {
   it("takes the collection, About and legal pages, not forms, accounts or the API", () => {
     for (const p of ["/", "/teams/t1", "/teams/t1/c1", "/teams/t1/some-title/e1", "/enshrinees", "/enshrinees/roberto-clemente/x1",
       "/roberto-clemente/x1/exhibit/e1", "/favoritestories", "/favoritestories/exhibit/e1", "/about", "/termsandconditions",
-      "/privacypolicy", "/sitemap.xml", "/robots.txt"]) expect(isAnonymousPage(p), p).toBe(true);
+      "/privacypolicy", "/sitemap.xml", "/robots.txt"]) expect(cacheAddress({ url: p }), p).toBe(p);
     for (const p of ["/contact", "/login", "/logout", "/subscribe", "/admission", "/admission/payment", "/password/request",
       "/password/reset", "/api/teams/", "/api/x/exhibit/y", "/images/view/a.svg", "/assets/a/b/exhibit/c", "/__error-probe"]) {
-      expect(isAnonymousPage(p), p).toBe(false);
+      expect(cacheAddress({ url: p }), p).toBeNull();
     }
+  });
+
+  it("keeps every spelling of a cached route under the route's own address (decision 022)", () => {
+    for (const p of ["/ABOUT", "/about/", "/%61bout", "/About.data", "/x/../about"]) expect(cacheAddress({ url: p }), p).toBe("/about");
+    expect(cacheAddress({ url: "/_root.data" })).toBe("/");
+    expect(cacheAddress({ url: "/TEAMS/t1/" })).toBe("/teams/t1");
+    for (const p of ["/LOGIN", "/Contact/", "/API/teams"]) expect(cacheAddress({ url: p }), p).toBeNull();
+    expect(cacheAddress({ method: "POST", url: "/about" })).toBeNull();
   });
 
   it("sends anyone with a session cookie or a Bearer token to the normal handler", async () => {

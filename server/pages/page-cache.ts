@@ -1,12 +1,19 @@
 /**
- * Anonymous page cache. Everyone who is not signed in sees the same collection pages, so each
- * instance renders such a page once, keeps it for PAGE_CACHE_SECONDS (compressed ahead, with an
- * ETag) and serves it to the next visitors without rendering React again.
+ * The page cache (decisions 008 and 013). Collection pages differ between readers only by their
+ * access tier (a visitor, an account without a ticket, a member) and the greeting's first name,
+ * so each instance renders such a page once per tier and first name, keeps it for
+ * PAGE_CACHE_SECONDS (compressed ahead, with an ETag) and serves it to the next readers of that
+ * tier without rendering React again.
  *
- * - Only GET/HEAD requests that carry no session token (cookie or Bearer) are served from here;
- *   members always get a fresh render through the normal handler, so nothing member-only can
- *   end up in a cached page and no visitor is ever shown a member's page.
- * - Pages are rendered without cookies or credentials, as a visitor.
+ * - Which pages: those whose route's policy says `cached` (app/shared/route-policy.ts), resolved
+ *   from the route that matched (server/http/route-policy.ts). A page is stored under its
+ *   route's own spelling (`cacheAddress`: `/ABOUT`, `/about/` and `/%61bout` all run the About
+ *   route and share the page stored under `/about`), and rendered at that spelling, so what is
+ *   stored is exactly the page of that address. The fast path before Express (`serveStored`)
+ *   only finds a page asked for by that exact spelling; any other goes through the whole host.
+ * - Only GET/HEAD requests. Visitors (no session token) are served before the rest of the chain;
+ *   signed-in people after their session is checked, from the page stored for their tier, which
+ *   was rendered with nothing of theirs but the first name and the tier (`tierViewer`).
  * - A cached page cannot carry a per-request CSP nonce; its inline scripts are allowed by their
  *   SHA-256 hashes instead (see docs/decisions/008-anonymous-page-cache.md).
  * - Only a complete 200 answer without Set-Cookie is stored; a page shown without some data
@@ -27,23 +34,7 @@ import { requestSessionToken } from "../accounts/request-auth";
 import { etagMatches } from "../http/etag";
 import { precompress, precompressedSize, sendPrecompressed, type Precompressed } from "../http/precompressed";
 import { countPageCache } from "../metrics/metrics";
-
-/** Paths of the pages every visitor sees alike (the collection, About, the legal pages). */
-const ANONYMOUS_PAGES = [
-  /^\/$/,
-  /^\/teams\/[^/]+(?:\/[^/]+){0,2}\/?$/,
-  /^\/enshrinees(?:\/[^/]+\/[^/]+)?\/?$/,
-  /^\/[^/]+\/[^/]+\/exhibit\/[^/]+\/?$/,
-  /^\/favoritestories(?:\/exhibit\/[^/]+)?\/?$/,
-  /^\/(?:about|termsandconditions|privacypolicy|sitemap\.xml|robots\.txt)\/?$/,
-];
-
-/** Paths the host serves itself, never pages. */
-const HOST_PATHS = /^\/(?:api|images|assets)\//;
-
-export function isAnonymousPage(path: string): boolean {
-  return !HOST_PATHS.test(path) && ANONYMOUS_PAGES.some((re) => re.test(path));
-}
+import { pagePath as pagePathOf } from "../http/route-policy";
 
 /** React Router's route ids, as client navigation names them in `_routes` (`root`, `routes/team`). */
 const ROUTE_ID = /^(?:root|routes\/[a-z-]+)$/;
@@ -61,19 +52,24 @@ export function isStorableAddress(path: string, query: URLSearchParams): boolean
   return ids.length <= 2 && ids.every((id) => ROUTE_ID.test(id));
 }
 
-/** The page's own address for a `.data` call (`/teams/x.data` → `/teams/x`, `/_root.data` → `/`). */
-function pageAddress(path: string): string {
-  if (path === "/_root.data") return "/";
-  return path.endsWith(".data") ? path.slice(0, -".data".length) : path;
+/**
+ * A page whose loader named its records' address (`renderState.pagePath`) is stored only when
+ * it was rendered at exactly that address: `/teams/<id>/<any text>/<exhibit>` renders the
+ * exhibit for any text, but only the real title's address is kept.
+ */
+export function isOwnAddress(address: string, pagePath: string | undefined): boolean {
+  return pagePath === undefined || address === pagePath;
 }
 
 /**
- * A page whose loader named its records' address (`renderState.pagePath`) is stored only when
- * it was asked for by exactly that address: `/teams/<id>/<any text>/<exhibit>` renders the
- * exhibit for any text, but only the real title's address is kept.
+ * The address (path and query) a page is stored under and rendered at: its route's own spelling
+ * (`cacheAddress`), as a `.data` call when one was asked for, with the query as asked.
  */
-export function isOwnAddress(path: string, pagePath: string | undefined): boolean {
-  return pagePath === undefined || pageAddress(path) === pagePath;
+export function storedAddress(cacheAddress: string, originalUrl: string): string {
+  const q = originalUrl.indexOf("?");
+  const [path, query] = q < 0 ? [originalUrl, ""] : [originalUrl.slice(0, q), originalUrl.slice(q)];
+  const data = path.endsWith(".data") ? (cacheAddress === "/" ? "/_root.data" : `${cacheAddress}.data`) : cacheAddress;
+  return data + query;
 }
 
 /** Request headers never passed to a shared render: whatever identifies or conditions the asker. */
@@ -208,11 +204,16 @@ export function tierViewer(tier: PageTier): NonNullable<AppLoadContext["viewer"]
   });
 }
 
-export interface AnonymousPageCacheOptions {
+export interface PageCacheOptions {
   /** React Router's fetch-style handler (`createRequestHandler(build)` from react-router). */
   render: (request: Request, context: AppLoadContext) => Promise<Response>;
   /** The load context of a render for a tier (null: a visitor). */
   loadContext: (req: ExpressRequest, res: ExpressResponse, tier: PageTier | null) => AppLoadContext;
+  /**
+   * The address a request's page is stored under (its route's own spelling, `cacheAddress` of
+   * server/http/route-policy.ts), or null when its route is not cached.
+   */
+  cacheAddress: (req: IncomingMessage) => string | null;
   /** Origin the render URL is resolved against (the site's public URL). */
   origin: string;
   ttlSeconds: number;
@@ -230,7 +231,7 @@ export interface AnonymousPageCacheOptions {
   onServe?: (req: IncomingMessage, res: ServerResponse) => string;
 }
 
-export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
+export function createPageCache(options: PageCacheOptions) {
   const store = new LRUCache<string, RenderedPage>({
     max: 2000,
     maxSize: options.maxBytes ?? 64 * 1024 * 1024,
@@ -245,7 +246,7 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
   // Bumped by clear(): a render that began before a change is served to its askers, never stored.
   let generation = 0;
 
-  async function renderPage(req: ExpressRequest, res: ExpressResponse, tier: PageTier | null, key: string): Promise<RenderedPage> {
+  async function renderPage(req: ExpressRequest, res: ExpressResponse, tier: PageTier | null, address: string, key: string): Promise<RenderedPage> {
     const startedIn = generation;
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
@@ -253,7 +254,8 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
       headers.set(name, Array.isArray(value) ? value.join(", ") : value);
     }
     const context = options.loadContext(req, res, tier);
-    const response = await options.render(new Request(new URL(req.originalUrl, options.origin), { headers }), context);
+    const url = new URL(address, options.origin);
+    const response = await options.render(new Request(url, { headers }), context);
     const body = Buffer.from(await response.arrayBuffer());
     const setsCookie = response.headers.has("set-cookie");
     const kept: [string, string][] = [];
@@ -261,10 +263,10 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
       if (!REWRITTEN_HEADERS.has(name)) kept.push([name, value]);
     });
     const type = response.headers.get("content-type") ?? "";
-    const storable = isStorableAddress(req.path, new URL(req.originalUrl, options.origin).searchParams);
+    const storable = isStorableAddress(url.pathname, url.searchParams);
     const shared =
       storable &&
-      isOwnAddress(req.path, context.renderState.pagePath) &&
+      isOwnAddress(pagePathOf(url.pathname), context.renderState.pagePath) &&
       response.status === 200 &&
       !setsCookie &&
       !context.renderState.loadFailed;
@@ -295,15 +297,16 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
     sendPrecompressed(req, res, page.content, { etag: page.status === 200 });
   }
 
-  async function serve(req: ExpressRequest, res: ExpressResponse, next: NextFunction, tier: PageTier | null) {
-    const key = pageKey(tier, req.originalUrl);
+  async function serve(req: ExpressRequest, res: ExpressResponse, next: NextFunction, tier: PageTier | null, cacheAddress: string) {
+    const address = storedAddress(cacheAddress, req.originalUrl);
+    const key = pageKey(tier, address);
     const stored = store.get(key);
     if (stored) return send(req, res, stored, "HIT", tier);
     try {
       let pending = inFlight.get(key);
       const waited = pending !== undefined;
       if (!pending) {
-        const render: Promise<RenderedPage> = renderPage(req, res, tier, key).finally(() => {
+        const render: Promise<RenderedPage> = renderPage(req, res, tier, address, key).finally(() => {
           if (inFlight.get(key) === render) inFlight.delete(key);
         });
         pending = render;
@@ -318,12 +321,11 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
     }
   }
 
-  const cacheable = (req: ExpressRequest) => (req.method === "GET" || req.method === "HEAD") && isAnonymousPage(req.path);
-
   /** Visitors without a session token, served before the rest of the chain. */
   const middleware: RequestHandler = async (req, res, next) => {
-    if (!cacheable(req) || requestSessionToken(req.headers.cookie, req.headers.authorization)) return next();
-    await serve(req, res, next, null);
+    const cacheAddress = options.cacheAddress(req);
+    if (cacheAddress === null || requestSessionToken(req.headers.cookie, req.headers.authorization)) return next();
+    await serve(req, res, next, null, cacheAddress);
   };
 
   /**
@@ -331,9 +333,10 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
    * checked against the database on every request, so logout, expiry and refunds count at once).
    */
   const tieredMiddleware: RequestHandler = async (req, res, next) => {
-    if (!cacheable(req) || res.locals.hostError) return next();
+    const cacheAddress = options.cacheAddress(req);
+    if (cacheAddress === null || res.locals.hostError) return next();
     const viewer = res.locals.viewer as { member: boolean; firstName: string } | null | undefined;
-    await serve(req, res, next, viewer ? { member: viewer.member, firstName: viewer.firstName } : null);
+    await serve(req, res, next, viewer ? { member: viewer.member, firstName: viewer.firstName } : null, cacheAddress);
   };
 
   /**
@@ -352,7 +355,7 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
     if (!signedIn) return false;
     // Signed in: who they are now, from the database, then their tier's stored page (decision 013).
     const tierOf = options.tierOf;
-    if (!tierOf || !isAnonymousPage((req.url ?? "").split("?")[0])) return false;
+    if (!tierOf || options.cacheAddress(req) === null) return false;
     return tierOf(token).then(
       (tier) => sendStored(req, res, tier),
       () => false,
@@ -360,6 +363,7 @@ export function createAnonymousPageCache(options: AnonymousPageCacheOptions) {
   }
 
   function sendStored(req: IncomingMessage, res: ServerResponse, tier: PageTier | null): boolean {
+    // Only the stored spelling itself: any other reaches the page through the whole host.
     const page = store.get(pageKey(tier, req.url ?? ""));
     const wire = page?.wire;
     if (!page || !wire) return false;

@@ -1,0 +1,157 @@
+/**
+ * Each route's request policy, keyed by the route's id (decision 022): the rate-limit tier its
+ * action (and, for a few, its page) counts against, the body its action takes, whether the page
+ * cache may store it, and whether it opens its own browsing context group
+ * (Cross-Origin-Opener-Policy). The host resolves the route a request runs (React Router's
+ * `matchRoutes` for pages, the Express patterns below for the JSON API) once, early, and every
+ * check reads the policy of that route: no spelling of a path (case, trailing slash, percent
+ * encoding, `.data`) runs a route without its policy.
+ *
+ * Every route of app/routes.ts must have an entry: the server refuses to start without one, and
+ * tests/unit/route-policy.test.ts names the missing id. Tier and body names are defined with
+ * their figures in server/security/limits.ts and server/http/body-limits.ts.
+ */
+
+/** The host's rate-limit tiers (figures in server/security/limits.ts). */
+export type RateTierName = "login" | "passwordReset" | "forms" | "writes" | "images" | "search";
+
+/** The host's body rules (figures in server/http/body-limits.ts). */
+export type BodyRuleName = "page form" | "console photo upload" | "one-click unsubscribe" | "JSON API" | "Stripe webhook";
+
+export interface RoutePolicy {
+  /** Tier a request that changes state (POST, an action) counts against; default `writes`; null: none (signed, retried by the sender). */
+  write?: RateTierName | null;
+  /** Tier a GET/HEAD counts against; default none. */
+  read?: RateTierName;
+  /** The body the route takes; default `page form` for pages, `JSON API` for the API. */
+  body?: BodyRuleName;
+  /** Rendered once per access tier and stored by the page cache (decisions 008, 013). */
+  cached?: boolean;
+  /** Cross-Origin-Opener-Policy: same-origin (a password, a card, an emailed token or personal data is typed or shown). */
+  isolated?: boolean;
+}
+
+/** A page every visitor sees alike: stored by the page cache. */
+const COLLECTION: RoutePolicy = { cached: true };
+/** A page with a form that checks a password: the login tier, its own browsing context group. */
+const PASSWORD_FORM: RoutePolicy = { write: "login", isolated: true };
+/** A page of one's own account, a payment or a token from an email. */
+const PRIVATE: RoutePolicy = { isolated: true };
+/** The staff console (decision 015): every page is private. */
+const CONSOLE: RoutePolicy = { isolated: true };
+
+/** Pages, by React Router route id (app/routes.ts). */
+export const PAGE_POLICIES: Record<string, RoutePolicy> = {
+  root: {},
+  "routes/home": COLLECTION,
+  "routes/team": COLLECTION,
+  "routes/category": COLLECTION,
+  "routes/exhibit": COLLECTION,
+  "routes/enshrinees": COLLECTION,
+  "routes/enshrinee": COLLECTION,
+  "routes/enshrinee-exhibit": COLLECTION,
+  "routes/favorite-stories": COLLECTION,
+  "routes/favorite-story-exhibit": COLLECTION,
+  // Searches cost more than a stored page (issue 14).
+  "routes/search": { read: "search" },
+  "routes/about": COLLECTION,
+  "routes/contact": { write: "forms" },
+  "routes/subscribe": { write: "forms" },
+  "routes/terms": COLLECTION,
+  "routes/privacy": COLLECTION,
+  "routes/admission": PRIVATE,
+  "routes/payment": PRIVATE,
+  "routes/gift": { write: "forms" },
+  "routes/gift-sent": {},
+  "routes/gift-pay": { write: "forms", isolated: true },
+  // Signing in or up on the redeem page is a password guess like a login (issue 13).
+  "routes/gift-redeem": PASSWORD_FORM,
+  "routes/login": PASSWORD_FORM,
+  "routes/logout": PRIVATE,
+  "routes/password-request": { write: "passwordReset", isolated: true },
+  "routes/password-reset": { write: "passwordReset", isolated: true },
+  "routes/account": PRIVATE,
+  "routes/account-receipt": PRIVATE,
+  "routes/account-name": PRIVATE,
+  // The account's own forms that check the current password (issue 13).
+  "routes/account-email": PASSWORD_FORM,
+  "routes/account-email-confirm": PRIVATE,
+  "routes/account-password": PASSWORD_FORM,
+  "routes/account-data": PRIVATE,
+  "routes/account-delete": PASSWORD_FORM,
+  "routes/account-deleted": PRIVATE,
+  "routes/account-reminders": PRIVATE,
+  // RFC 8058 one-click unsubscribe: mail providers post multipart or urlencoded.
+  "routes/email-unsubscribe": { body: "one-click unsubscribe", isolated: true },
+  "routes/sitemap": COLLECTION,
+  "routes/robots": COLLECTION,
+  "routes/error-probe": {},
+  "routes/admin/layout": CONSOLE,
+  "routes/admin/dashboard": CONSOLE,
+  // The console's password check before sensitive actions is a password guess like a login.
+  "routes/admin/confirm-password": PASSWORD_FORM,
+  "routes/admin/staff": CONSOLE,
+  "routes/admin/audit": CONSOLE,
+  "routes/admin/teams": CONSOLE,
+  "routes/admin/team-edit": CONSOLE,
+  "routes/admin/team-preview": CONSOLE,
+  "routes/admin/categories": CONSOLE,
+  "routes/admin/category-edit": CONSOLE,
+  "routes/admin/category-preview": CONSOLE,
+  "routes/admin/exhibits": CONSOLE,
+  "routes/admin/exhibit-edit": CONSOLE,
+  "routes/admin/exhibit-photos": CONSOLE,
+  // Uploads are streamed to the action, which checks each file by decoding it.
+  "routes/admin/exhibit-photos-upload": { ...CONSOLE, body: "console photo upload" },
+  "routes/admin/exhibit-preview": CONSOLE,
+  "routes/admin/enshrinees": CONSOLE,
+  "routes/admin/enshrinee-edit": CONSOLE,
+  "routes/admin/enshrinee-preview": CONSOLE,
+  "routes/admin/banner": CONSOLE,
+  "routes/admin/banner-preview": CONSOLE,
+  "routes/admin/media-upload": { ...CONSOLE, body: "console photo upload" },
+  "routes/admin/members": CONSOLE,
+  "routes/admin/members-export": CONSOLE,
+  "routes/admin/member": CONSOLE,
+  "routes/admin/gifts": CONSOLE,
+  "routes/admin/messages": CONSOLE,
+  "routes/admin/message": CONSOLE,
+  "routes/admin/subscribers": CONSOLE,
+  "routes/admin/subscribers-export": CONSOLE,
+  "routes/not-found": {},
+};
+
+/**
+ * The host's own routes (the JSON API under /api, Stripe's webhook, image renditions), by
+ * "METHOD pattern" as their Express routers declare them (server/api, server/payments,
+ * server/images). A request under /api or /images/view that none of them matches gets the
+ * API's default: `writes` for a write, JSON body.
+ */
+export const HOST_POLICIES: Record<string, RoutePolicy> = {
+  // Stripe's own retries; the body is signed.
+  "POST /api/stripe/webhook": { write: null, body: "Stripe webhook" },
+  "POST /api/users": {},
+  "POST /api/users/login": { write: "login" },
+  "POST /api/users/relogin": {},
+  "POST /api/users/logout": {},
+  "POST /api/users/request-reset": { write: "passwordReset" },
+  "POST /api/users/reset-password": { write: "passwordReset" },
+  "POST /api/stripe/payment": {},
+  "POST /api/stripe/payment/confirm": {},
+  "GET /api/teams": {},
+  "GET /api/teams/:id": {},
+  "GET /api/categories": {},
+  "GET /api/categories/:id": {},
+  "GET /api/exhibits": {},
+  "GET /api/exhibits/:id": {},
+  "GET /api/enshrinees": {},
+  "GET /api/enshrinees/:enshrineeID": {},
+  "GET /api/search": { read: "search" },
+  "GET /api/search/suggest": { read: "search" },
+  "POST /api/email/contact": { write: "forms" },
+  "POST /api/contact": { write: "forms" },
+  "POST /api/mc/subscribe": { write: "forms" },
+  "POST /api/subscribes": { write: "forms" },
+  // A page shows up to ~40 images; renders are the costly part, hits are cheap.
+  "GET /images/view/*file": { read: "images" },
+};
