@@ -69,6 +69,15 @@ export async function sendFetchResponse(res: Response, response: globalThis.Resp
 }
 
 
+/**
+ * A navigation inside the site to an address that does not exist asks for the not-found page's
+ * data (`/nope.data`). That data is the page saying "not found"; answered 404, the browser would
+ * also log it as a failed request (issue 26). The document itself still answers 404.
+ */
+function isNotFoundPageData(req: Request, res: Response, response: globalThis.Response): boolean {
+  return req.method === "GET" && response.status === 404 && req.path.endsWith(".data") && res.locals.routeId === "routes/not-found";
+}
+
 export function createPageHandler({ build, mode, getLoadContext }: PageHandlerOptions): RequestHandler[] {
   const handle = createRequestHandler(build, mode);
   const onlyPageMethods: RequestHandler = (req, res, next) => {
@@ -81,7 +90,7 @@ export function createPageHandler({ build, mode, getLoadContext }: PageHandlerOp
       const rule = bodyRuleOf(res);
       const body = rule.stream && req.method === "POST" && hasBody(req.headers) ? limitedBodyStream(req, rule.maxBytes) : Buffer.isBuffer(req.body) ? req.body : undefined;
       const response = await handle(fetchRequestFrom(req, res, body), getLoadContext(req, res));
-      await sendFetchResponse(res, response);
+      await sendFetchResponse(res, isNotFoundPageData(req, res, response) ? new Response(response.body, { status: 200, headers: response.headers }) : response);
     } catch (error) {
       next(error);
     }
