@@ -24,7 +24,7 @@ import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
 import { TestModeNotice } from "~/components/TestModeNotice";
 import { canSeeMemberContent, type DisplayViewer } from "~/shared/access";
-import { SITE_NAME } from "~/lib/meta";
+import { SITE_NAME } from "~/shared/site";
 
 export async function loader({ context }: Route.LoaderArgs) {
   // The host could not serve this page (the database is unavailable): the error page, with its status.

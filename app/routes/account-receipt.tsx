@@ -4,10 +4,11 @@
  */
 import { data, Link } from "react-router";
 import type { Route } from "./+types/account-receipt";
-import { longDate, longDateOfInstant, periodGranted } from "~/components/account/ticket-words";
-import { calendarDateIn } from "~/shared/access";
+import { longDate, longDateOfInstant, periodGranted } from "~/shared/ticket-words";
+import { calendarDateIn } from "~/shared/calendar";
 import { requireAccount } from "~/lib/guards.server";
-import { SITE_NAME, pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/meta";
+import { SITE_NAME } from "~/shared/site";
 import { formatPrice } from "~/shared/money";
 
 export async function loader({ context, params }: Route.LoaderArgs) {

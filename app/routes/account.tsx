@@ -5,8 +5,8 @@
  */
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/account";
-import { longDate, longDateOfInstant, ticketStatusWords } from "~/components/account/ticket-words";
-import { calendarDateIn, daysUntil } from "~/shared/access";
+import { longDate, longDateOfInstant, ticketStatusWords } from "~/shared/ticket-words";
+import { calendarDateIn, daysUntil } from "~/shared/calendar";
 import { RemindersForm } from "~/components/account/RemindersForm";
 import { requireAccount } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";

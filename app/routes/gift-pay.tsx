@@ -11,7 +11,7 @@ import type { Route } from "./+types/gift-pay";
 import { Outcome } from "~/components/account/AccountForm";
 import { SubmitButton, TextField } from "~/components/FormFields";
 import { StripeCardForm } from "~/components/StripeCardForm";
-import { longDate } from "~/components/account/ticket-words";
+import { longDate } from "~/shared/ticket-words";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { answerPayment, paymentMethodFromForm } from "~/lib/card-payment.server";
 import { requireId } from "~/lib/load.server";

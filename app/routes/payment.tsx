@@ -23,7 +23,7 @@ import { useOnNewResult } from "~/lib/use-timed-result";
 import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { answerPayment, paymentMethodFromForm } from "~/lib/card-payment.server";
-import { longDate } from "~/components/account/ticket-words";
+import { longDate } from "~/shared/ticket-words";
 import type { PaymentOutcome } from "../../server/payments/payment-service.server";
 
 export async function loader({ context }: Route.LoaderArgs) {

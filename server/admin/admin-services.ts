@@ -8,13 +8,13 @@ import { createCollectionAdmin } from "./collection-service";
 import { createDiskMediaStorage } from "../media/media-storage";
 import { createPhotoAdmin } from "./photo-service";
 import { createPreview } from "./preview";
-import type Stripe from "stripe";
-import { recordAudit, type Actor } from "./audit-log";
+import { recordAudit, type Actor } from "../audit/audit-trail";
 import { csvResponse, csvStream } from "./csv";
 import { createInbox } from "./inbox-service";
 import { createMemberAdmin } from "./member-service";
+import type { Membership } from "../membership/membership-service";
 import { createSubscriberAdmin } from "./subscriber-service";
-import type { AuditEntityType } from "../../app/routes/admin/console-areas";
+import type { AuditEntityType } from "../../app/shared/console-areas";
 import { createStaffService } from "./staff-service";
 
 export interface AdminDeps {
@@ -27,8 +27,8 @@ export interface AdminDeps {
   /** DATA_DIR/media: where uploaded originals are stored (the image routes render from it). */
   mediaDir: string;
   timeZone: string;
-  /** The Stripe client in Stripe mode (refunds), null in test mode. */
-  stripe: Stripe | null;
+  /** Complimentary tickets and refunds are the membership module's (decision 023). */
+  membership: Membership;
   /** The museum's address, replies' Reply-To. */
   museumEmail: string;
   /** The site's own reset request (accounts service): a link by email through the outbox. */
@@ -42,7 +42,7 @@ export function createAdminServices(deps: AdminDeps) {
     staff: createStaffService(deps),
     collection: createCollectionAdmin({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
     preview: createPreview(deps.db),
-    members: createMemberAdmin({ db: deps.db, timeZone: deps.timeZone, stripe: deps.stripe, now: deps.now, requestPasswordReset: deps.requestPasswordReset }),
+    members: createMemberAdmin({ db: deps.db, membership: deps.membership, now: deps.now, requestPasswordReset: deps.requestPasswordReset }),
     inbox: createInbox({ db: deps.db, museumEmail: deps.museumEmail, now: deps.now, onEnqueued: deps.onEnqueued }),
     subscribers: createSubscriberAdmin({ db: deps.db, now: deps.now, onEnqueued: deps.onEnqueued }),
     /** CSV exports of personal data: each one audited, the rows streamed. */

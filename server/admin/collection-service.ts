@@ -11,7 +11,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { slugify } from "../../app/lib/text";
 import type { Database } from "../db/client";
 import { bannerSlides, categories, enshrineeExhibits, enshrinees, exhibitPhotos, exhibits, teams } from "../db/schema";
-import { recordAudit, type Actor } from "./audit-log";
+import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 import { plainTextOf, sanitizeRichText } from "./rich-text";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -25,8 +25,6 @@ export interface CollectionDeps {
    */
   notifyChange: (tx?: Database) => Promise<void>;
 }
-
-export type Saved = { ok: true; id: string; message: string } | { ok: false; message: string; errors?: Record<string, string> };
 
 export interface ListQuery {
   q?: string;

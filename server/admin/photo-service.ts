@@ -11,8 +11,7 @@ import type { Database } from "../db/client";
 import { exhibitPhotos, exhibits } from "../db/schema";
 import type { MediaStorage } from "../media/media-storage";
 import { cleanPhoto, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, PhotoRejected } from "../media/photo-upload";
-import { recordAudit, type Actor } from "./audit-log";
-import type { Saved } from "./collection-service";
+import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 
 export interface PhotoDeps {
   db: Database;

@@ -3,13 +3,13 @@
  * and the recipient's email with the redeem link, queued on the delivery date. Visitors' words
  * (names, the message) are quoted so they cannot pass as the museum's.
  */
-import { longDate } from "../../app/components/account/ticket-words";
-import { calendarDateIn } from "../../app/shared/access";
+import { longDate } from "../../app/shared/ticket-words";
+import { calendarDateIn } from "../../app/shared/calendar";
 import { formatPrice } from "../../app/shared/money";
 import type { gifts } from "../db/schema";
 import { quotedBlock, quotedLine } from "../outbox/email-quoting";
 import type { EmailJob } from "../outbox/outbox";
-import { SITE_NAME } from "../../app/lib/meta";
+import { SITE_NAME } from "../../app/shared/site";
 
 type Gift = typeof gifts.$inferSelect;
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { mayOpen } from "~/routes/admin/console-areas";
+import { mayOpen } from "~/shared/console-areas";
 import { users } from "../../server/db/schema";
 import { createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
 import { availableDrivers } from "../helpers/databases";

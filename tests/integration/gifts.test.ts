@@ -7,8 +7,8 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays } from "../../server/membership/ticket";
-import { longDate } from "~/components/account/ticket-words";
+import { addDays } from "~/shared/calendar";
+import { longDate } from "~/shared/ticket-words";
 import { GIFT_MESSAGES } from "~/shared/gift-schemas";
 import { SERVER_MESSAGES, VALIDATION } from "~/shared/messages";
 import { auditLog, gifts, outbox, paymentIncidents, users } from "../../server/db/schema";

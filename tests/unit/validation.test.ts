@@ -11,7 +11,8 @@ import {
 } from "~/shared/account-schemas";
 import { contactSchema, mailchimpSubscribeSchema, subscribeSchema } from "~/shared/contact-schemas";
 import { TEXT_RULE_MESSAGES as T, VALIDATION as V } from "~/shared/messages";
-import { accessStatus, addDays, paymentBuysTicket, ticketValidThrough } from "../../server/membership/ticket";
+import { accessStatus, paymentBuysTicket, ticketValidThrough } from "../../server/membership/ticket";
+import { addDays } from "~/shared/calendar";
 
 const person = {
   firstName: "Ada",

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { EMAIL_MAX, EMAIL_PATTERN, NAME_MAX } from "~/shared/account-schemas";
 import { multiLineText, singleLineText } from "~/lib/text-fields";
-import { STAFF_ROLES } from "./console-areas";
+import { STAFF_ROLES } from "~/shared/console-areas";
 
 export const inviteSchema = z.object({
   email: singleLineText("Email address", { max: EMAIL_MAX, required: "Please enter the email address" }).regex(EMAIL_PATTERN, "Please check the email address format."),

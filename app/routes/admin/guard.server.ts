@@ -8,9 +8,9 @@
  */
 import { data, redirect, type AppLoadContext } from "react-router";
 import { requireStaff } from "~/lib/guards.server";
-import { calendarDateIn, clockTimeIn } from "~/shared/access";
+import { calendarDateIn, clockTimeIn } from "~/shared/calendar";
 import { sessionTokenFrom } from "../../../server/accounts/session-cookie.server";
-import { CONSOLE_AREAS, REAUTH_MAX_AGE_MS, type ConsoleArea, type StaffRole } from "./console-areas";
+import { CONSOLE_AREAS, REAUTH_MAX_AGE_MS, type ConsoleArea, type StaffRole } from "~/shared/console-areas";
 
 export interface StaffViewer {
   userId: string;
