@@ -22,7 +22,7 @@ import type { GiftInput, RedeemRefusal } from "../../app/shared/gift-schemas";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
-import { gifts, paymentIncidents, users } from "../db/schema";
+import { gifts, paymentIncidents } from "../db/schema";
 import type { Logger } from "../logger";
 import type { Membership } from "../membership/membership-service";
 import type { MuseumCalendar } from "../membership/museum-calendar";
