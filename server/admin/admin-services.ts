@@ -1,12 +1,15 @@
 /**
  * The staff console's services (decision 015), built once per process next to the others and
- * handed to the console's route modules through the load context.
+ * handed to the console's route modules through the load context. The console's own parts live
+ * here (audit log reading, staff, CSV exports, preview, the member list, inbox and subscriber
+ * screens); its writes to the collection, photos, complimentary tickets and refunds are the
+ * domain modules' (server/catalog, server/membership: decision 023), wired in here.
  */
 import type { Database } from "../db/client";
 import { createAuditLog } from "./audit-log";
-import { createCollectionAdmin } from "./collection-service";
+import { createCollectionWrites } from "../catalog/collection-writes";
 import { createDiskMediaStorage } from "../media/media-storage";
-import { createPhotoAdmin } from "./photo-service";
+import { createPhotoWrites } from "../catalog/photo-writes";
 import { createPreview } from "./preview";
 import { recordAudit, type Actor } from "../audit/audit-trail";
 import { csvResponse, csvStream } from "./csv";
@@ -40,7 +43,7 @@ export function createAdminServices(deps: AdminDeps) {
   return {
     audit: createAuditLog(deps.db, deps.timeZone),
     staff: createStaffService(deps),
-    collection: createCollectionAdmin({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
+    collection: createCollectionWrites({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
     preview: createPreview(deps.db),
     members: createMemberAdmin({ db: deps.db, membership: deps.membership, now: deps.now, requestPasswordReset: deps.requestPasswordReset }),
     inbox: createInbox({ db: deps.db, museumEmail: deps.museumEmail, now: deps.now, onEnqueued: deps.onEnqueued }),
@@ -50,7 +53,7 @@ export function createAdminServices(deps: AdminDeps) {
       record: (actor: Actor, entityType: AuditEntityType, summary: string) => recordAudit(deps.db, actor, { action: "export", entityType, entityId: null, summary }, now()),
       csv: <Row>(filename: string, header: readonly string[], batches: AsyncIterable<Row[]>, toCells: (row: Row) => unknown[]) => csvResponse(filename, csvStream(header, batches, toCells)),
     },
-    photos: createPhotoAdmin({ db: deps.db, storage: createDiskMediaStorage(deps.mediaDir), now: deps.now, notifyChange: deps.notifyCollectionChange }),
+    photos: createPhotoWrites({ db: deps.db, storage: createDiskMediaStorage(deps.mediaDir), now: deps.now, notifyChange: deps.notifyCollectionChange }),
   };
 }
 

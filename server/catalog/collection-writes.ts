@@ -1,8 +1,9 @@
 /**
- * The collection as staff edit it: teams, categories, exhibits, enshrinees and the home banner's
- * slides. Every change runs in one transaction that also writes its audit row and the change
- * notification (server/catalog/change-feed.ts), so every instance's catalog and page caches
- * forget the old collection the moment it commits, and a rolled-back change tells nobody.
+ * The catalog's writes, as staff make them from the console: teams, categories, exhibits,
+ * enshrinees and the home banner's slides. Every change runs in one transaction that also writes
+ * its audit row and the change notification (server/catalog/change-feed.ts), so every
+ * instance's catalog and page caches forget the old collection the moment it commits, and a
+ * rolled-back change tells nobody.
  * Deleting something another record depends on is refused with a message saying what.
  * Lists are paged, sorted and searched in SQL.
  */
@@ -82,7 +83,7 @@ function order(column: AnyPgColumn, dir: "asc" | "desc" | undefined) {
   return dir === "desc" ? desc(column) : asc(column);
 }
 
-export function createCollectionAdmin({ db, now = () => new Date(), notifyChange }: CollectionDeps) {
+export function createCollectionWrites({ db, now = () => new Date(), notifyChange }: CollectionDeps) {
   /** Runs a change with its audit row and the change notification, in one transaction. */
   async function change<T extends Saved>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const result = await db.transaction(async (tx) => {
@@ -404,4 +405,4 @@ export function createCollectionAdmin({ db, now = () => new Date(), notifyChange
   return { teams: teamsAdmin, categories: categoriesAdmin, exhibits: exhibitsAdmin, enshrinees: enshrineesAdmin, banner: bannerAdmin };
 }
 
-export type CollectionAdmin = ReturnType<typeof createCollectionAdmin>;
+export type CollectionWrites = ReturnType<typeof createCollectionWrites>;

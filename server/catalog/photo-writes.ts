@@ -31,7 +31,7 @@ export interface PhotoLayout {
   matching: string;
 }
 
-export function createPhotoAdmin({ db, storage, now = () => new Date(), notifyChange }: PhotoDeps) {
+export function createPhotoWrites({ db, storage, now = () => new Date(), notifyChange }: PhotoDeps) {
   type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
   async function state(tx: Pick<Database, "select">, exhibitId: string) {
@@ -165,4 +165,4 @@ export function createPhotoAdmin({ db, storage, now = () => new Date(), notifyCh
   };
 }
 
-export type PhotoAdmin = ReturnType<typeof createPhotoAdmin>;
+export type PhotoWrites = ReturnType<typeof createPhotoWrites>;
