@@ -19,7 +19,7 @@ import { pageMeta } from "~/lib/meta";
 import { SERVER_MESSAGES } from "~/shared/messages";
 import { formatPrice } from "~/shared/money";
 import type { PaymentOutcome } from "../../server/payments/payment-service.server";
-import type { PaymentPageResult, PaymentResult } from "./payment";
+import type { PaymentPageResult, PaymentResult } from "~/shared/payment-results";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const gift = await context.services.gifts.get(requireId(params.id));

@@ -9,7 +9,7 @@
  */
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { slugify } from "../../app/lib/text";
+import { slugify } from "../../app/shared/text";
 import type { Database } from "../db/client";
 import { bannerSlides, categories, enshrineeExhibits, enshrinees, exhibitPhotos, exhibits, teams } from "../db/schema";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { exhibitBackLink } from "~/lib/exhibit-links";
+import { exhibitBackLink } from "~/shared/exhibit-links";
 import { logoUrl } from "~/shared/images";
-import { slugify, truncateAtWord } from "~/lib/text";
+import { slugify, truncateAtWord } from "~/shared/text";
 import { sortByYear } from "../../server/catalog/catalog-service";
 import { gateEnshrinee, gateExhibit } from "../../server/catalog/gating";
 import { MEMBER_ONLY_EXHIBIT_FIELDS, type ExhibitView } from "~/shared/catalog-types";

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { EMAIL_MAX, EMAIL_PATTERN, NAME_MAX } from "~/shared/account-schemas";
-import { multiLineText, singleLineText } from "~/lib/text-fields";
+import { multiLineText, singleLineText } from "~/shared/text-fields";
 import { STAFF_ROLES } from "~/shared/console-areas";
 
 export const inviteSchema = z.object({
