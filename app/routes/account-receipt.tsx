@@ -9,7 +9,7 @@ import { calendarDateIn } from "~/shared/calendar";
 import { requireAccount } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { SITE_NAME } from "~/shared/site";
-import { formatPrice } from "~/shared/money";
+import { formatAmount } from "~/shared/money";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const viewer = requireAccount(context, `/login?redirectTo=${encodeURIComponent(`/account/receipts/${params.paymentId}`)}`);
@@ -22,7 +22,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     museum: SITE_NAME,
     name: r.name,
     date: longDateOfInstant(r.paidAt, timeZone),
-    amount: `${formatPrice(r.amountCents)} ${r.currency.toUpperCase()}`,
+    amount: formatAmount(r.amountCents, r.currency),
     card: r.cardLast4 ? `${brand} ending in ${r.cardLast4}` : null,
     days: r.daysGranted,
     periodFrom: longDate(period.from),

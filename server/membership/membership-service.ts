@@ -15,7 +15,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { isUuid } from "../../app/shared/ids";
-import { formatPrice } from "../../app/shared/money";
+import { formatAmount } from "../../app/shared/money";
 import { SITE_NAME } from "../../app/shared/site";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 import type { Database } from "../db/client";
@@ -173,7 +173,7 @@ export function createMembership({ db, calendar, provider, ticketDays, priceCent
             action: "payment.refund",
             entityType: "payment",
             entityId: refunded.id,
-            summary: `Refunded ${formatPrice(refunded.amountCents)} ${refunded.currency.toUpperCase()} to ${taken.email ?? "a deleted account"} (${refunded.daysGranted} days taken back)`,
+            summary: `Refunded ${formatAmount(refunded.amountCents, refunded.currency)} to ${taken.email ?? "a deleted account"} (${refunded.daysGranted} days taken back)`,
             before: { payment: { ...payment }, validThrough: taken.before },
             after: { payment: refunded, validThrough: taken.after },
           },
@@ -250,7 +250,7 @@ export function createMembership({ db, calendar, provider, ticketDays, priceCent
               "",
               `    ${quotedLine(`${user.firstName} ${user.lastName}`)}`,
               "",
-              `Museum ticket (${ticketDays} days): ${formatPrice(g.amountCents)} ${g.currency.toUpperCase()}`,
+              `Museum ticket (${ticketDays} days): ${formatAmount(g.amountCents, g.currency)}`,
               g.cardLast4 ? `Paid with ${g.cardBrand ?? "card"} ending in ${g.cardLast4}` : "",
               `Payment reference: ${g.providerPaymentId}`,
               `Your access is valid through ${validThrough}.`,

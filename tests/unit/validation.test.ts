@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod/mini";
 import {
-  fieldErrors,
   loginSchema,
   multiLineText,
   passwordResetRequestSchema,
@@ -13,6 +12,7 @@ import { contactSchema, mailchimpSubscribeSchema, subscribeSchema } from "~/shar
 import { TEXT_RULE_MESSAGES as T, VALIDATION as V } from "~/shared/messages";
 import { accessStatus, paymentBuysTicket, ticketValidThrough } from "../../server/membership/ticket";
 import { addDays } from "~/shared/calendar";
+import { fieldErrors } from "~/shared/form-errors";
 
 const person = {
   firstName: "Ada",

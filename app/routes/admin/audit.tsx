@@ -7,7 +7,8 @@ import type { Route } from "./+types/audit";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
 import { ConsoleHeading, Pager } from "~/components/admin/ConsoleUi";
 import { auditEntityTypesFor, type AuditEntityType } from "~/shared/console-areas";
-import { museumClock, pageParam, requireConsole } from "./guard.server";
+import { museumClock, requireConsole } from "./guard.server";
+import { pageParam } from "./list-query";
 import { isCalendarDay } from "~/shared/calendar";
 import { isUuid } from "~/shared/ids";
 

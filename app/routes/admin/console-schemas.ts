@@ -16,16 +16,6 @@ export const inviteSchema = z.object({
 
 export const uuidSchema = z.string().uuid("Unknown record");
 
-/** The first message per field, for the form's inline errors. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
-
 // ---- the collection ------------------------------------------------------------------------------
 
 const checkbox = z
