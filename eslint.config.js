@@ -36,6 +36,25 @@ export default tseslint.config(
     },
   },
   {
+    // The server shares with the app only through app/shared (issue 23): never a route, a
+    // component, app/lib or the app's root. The import circles rule is dependency-cruiser's
+    // (.dependency-cruiser.cjs, run by `npm run lint`).
+    files: ["server/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "(^|/)app/(?!shared/)|^~/(?!shared/)",
+              message: "server/ imports from app/ only through app/shared: move what both need there.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // An effect's return value is its cleanup: `useEffect(() => el.scrollIntoView())` hands React
     // whatever the call returns (Chromium's scroll methods now return a Promise), and React then
     // calls it on the next render: "... is not a function" and the error page (issue 10).
@@ -51,6 +70,7 @@ export default tseslint.config(
     },
   },
   { files: ["**/*.{js,mjs}"], languageOptions: { globals: globals.node } },
+  { files: ["**/*.cjs"], languageOptions: { globals: globals.node, sourceType: "commonjs" } },
   // Runs in the browser, inlined into pages (vite-plugins/inline-script.ts).
   { files: ["app/**/*.js"], languageOptions: { globals: globals.browser } },
 );

@@ -24,7 +24,7 @@ import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
 import { TestModeNotice } from "~/components/TestModeNotice";
 import { canSeeMemberContent, type DisplayViewer } from "~/shared/access";
-import { SITE_NAME } from "~/lib/meta";
+import { SITE_NAME } from "~/shared/site";
 import { useTrackDocumentLocation } from "~/lib/use-redirect-after";
 import { useFocusNewPage } from "~/lib/use-focus-new-page";
 

@@ -14,7 +14,7 @@ import path from "node:path";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4410);
 const BURST = Number(process.env.BENCH_BURST ?? 30);
-/** The tallest rendition heights, tallest first (IMAGE_HEIGHTS in app/lib/images.ts). */
+/** The tallest rendition heights, tallest first (IMAGE_HEIGHTS in app/shared/images.ts). */
 const TALL_HEIGHTS = (process.env.BENCH_HEIGHTS ?? "1000,800").split(",").map(Number);
 /** BENCH_LOGINS=false leaves logins out of the bursts, so the memory figures are the images' alone. */
 const LOGINS = process.env.BENCH_LOGINS !== "false";

@@ -12,8 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { createAdminServices } from "./admin/admin-services";
-import { notifyCatalogChanged } from "./catalog/change-feed";
+import { createStaffService } from "./admin/staff-service";
 import { loadConfig } from "./config";
 import { openDatabase } from "./db/client";
 import { runMigrations } from "./db/migrate";
@@ -63,8 +62,8 @@ if (!config.DATABASE_URL && existsSync(path.join(pgliteDir, "postmaster.pid"))) 
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir });
 try {
   await runMigrations(database, fileURLToPath(new URL("../../drizzle", import.meta.url)));
-  const admin = createAdminServices({ db: database.db, publicUrl: config.PUBLIC_URL, notifyCollectionChange: (tx) => notifyCatalogChanged(tx ?? database.db), mediaDir: path.join(config.DATA_DIR, "media"), timeZone: config.MUSEUM_TIME_ZONE, stripe: null, museumEmail: config.CONTACT_EMAIL_TO, requestPasswordReset: async () => undefined });
-  const { link, created } = await admin.staff.createAdmin({ email: email.data, firstName: firstName.data, lastName: lastName.data });
+  const staff = createStaffService({ db: database.db, publicUrl: config.PUBLIC_URL });
+  const { link, created } = await staff.createAdmin({ email: email.data, firstName: firstName.data, lastName: lastName.data });
   if (args["link-file"]) writeFileSync(args["link-file"], `${link}\n`, { mode: 0o600 });
   process.stdout.write(
     [

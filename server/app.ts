@@ -37,7 +37,6 @@ import { createHostRateLimiter } from "./security/limits";
 import { sameOriginOnly } from "./security/same-origin";
 import type { Services } from "./services";
 
-export { thirdPartyOrigins } from "./http/security-headers";
 
 export interface AppOptions {
   services: Services;

@@ -17,6 +17,7 @@ import { createImageService } from "./images/image-service";
 import { createMediaObjects } from "./media/media-objects";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { createMembership } from "./membership/membership-service";
+import { createMuseumCalendar } from "./membership/museum-calendar";
 import { createReminders } from "./membership/reminders";
 import { createNewsletter } from "./newsletter/newsletter-service";
 import { createOutboxWorker, type JobHandlers } from "./outbox/outbox";
@@ -79,17 +80,19 @@ export function createServices(deps: ServiceDeps) {
   const timeZone = config.MUSEUM_TIME_ZONE;
   const mailer = deps.mailer ?? createMailer({ smtpUrl: config.MAIL === "smtp" ? config.SMTP_URL : undefined, from: config.MAIL_FROM, logger, messageIdHost: new URL(config.PUBLIC_URL).hostname });
   const stripe = stripeClientFrom(config);
+  /** The museum's clock: the one "today" every service asks (decision 023). */
+  const calendar = createMuseumCalendar(timeZone, now);
+  const provider = deps.paymentProvider ?? paymentProviderFrom(config, stripe);
   const reminders = createReminders({
     db,
     mailer,
     offsets: config.REMINDER_DAYS,
-    timeZone,
+    calendar,
     publicUrl: config.PUBLIC_URL,
     secret: sessionSecret,
     ticketDays: config.TICKET_DAYS,
     priceCents: config.TICKET_PRICE_CENTS,
     logger,
-    now,
   });
   const outbox = createOutboxWorker({
     db,
@@ -108,9 +111,9 @@ export function createServices(deps: ServiceDeps) {
   const sessions = createSessionStore({ db, secret: sessionSecret, timeZone, now });
   const newsletter = createNewsletter({ db, now, onEnqueued });
   const accounts = createAccounts({ db, sessions, newsletter, publicUrl: config.PUBLIC_URL, timeZone, now, onEnqueued, relaxedLimits: config.RATE_LIMIT_RELAXED });
-  const membership = createMembership({ db, ticketDays: config.TICKET_DAYS, priceCents: config.TICKET_PRICE_CENTS, timeZone, publicUrl: config.PUBLIC_URL, now, onEnqueued, logger });
+  const membership = createMembership({ db, calendar, provider, ticketDays: config.TICKET_DAYS, priceCents: config.TICKET_PRICE_CENTS, publicUrl: config.PUBLIC_URL, onEnqueued, logger });
   const payments = createPaymentService({
-    provider: deps.paymentProvider ?? paymentProviderFrom(config, stripe),
+    provider,
     membership,
     priceCents: config.TICKET_PRICE_CENTS,
     logger,
@@ -118,14 +121,13 @@ export function createServices(deps: ServiceDeps) {
   /** Gift tickets (issue 13, decision 018): bought by anyone, delivered on their date, redeemed once. */
   const gifts = createGifts({
     db,
-    provider: payments.provider,
-    stripe,
+    provider,
+    membership,
+    calendar,
     priceCents: config.TICKET_PRICE_CENTS,
     ticketDays: config.TICKET_DAYS,
-    timeZone,
     publicUrl: config.PUBLIC_URL,
     logger,
-    now,
     onEnqueued,
   });
   const cachedCatalog = config.CATALOG_CACHE_SECONDS > 0 ? cacheCatalog(createCatalog(db), config.CATALOG_CACHE_SECONDS * 1000) : null;
@@ -185,7 +187,7 @@ export function createServices(deps: ServiceDeps) {
       mediaDir: path.join(config.DATA_DIR, "media"),
       mediaObjects,
       timeZone,
-      stripe,
+      membership,
       museumEmail: config.CONTACT_EMAIL_TO,
       requestPasswordReset: (email) => accounts.requestPasswordReset(email),
     }),

@@ -1,7 +1,7 @@
 /** The category page's body (routes/category.tsx), also shown by the console's preview. */
 import { Link } from "react-router";
 import { ExhibitList } from "~/components/ExhibitList";
-import { exhibitPath, teamPath } from "~/lib/exhibit-links";
+import { exhibitPath, teamPath } from "~/shared/exhibit-links";
 import type { CategoryView, ExhibitView, TeamView } from "~/shared/catalog-types";
 
 export function CategoryPage({ team, category, exhibits, member }: { team: TeamView; category: CategoryView; exhibits: ExhibitView[]; member: boolean }) {

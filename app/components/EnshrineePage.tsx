@@ -2,8 +2,8 @@
 import { Link } from "react-router";
 import { BackToTop } from "~/components/BackToTop";
 import { TicketBanner } from "~/components/TicketBanner";
-import { enshrineeExhibitPath } from "~/lib/exhibit-links";
-import { paragraphs } from "~/lib/text";
+import { enshrineeExhibitPath } from "~/shared/exhibit-links";
+import { paragraphs } from "~/shared/text";
 import type { EnshrineeView } from "~/shared/catalog-types";
 
 export function EnshrineePage({ enshrinee }: { enshrinee: EnshrineeView }) {

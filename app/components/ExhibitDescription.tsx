@@ -1,6 +1,6 @@
 /** The exhibit text cut at 500 characters on a word boundary, with Read More / Condense Text. */
 import { useId, useState } from "react";
-import { paragraphs, truncateAtWord } from "~/lib/text";
+import { paragraphs, truncateAtWord } from "~/shared/text";
 
 export function ExhibitDescription({ text, html }: { text: string; html?: string | null }) {
   const [expanded, setExpanded] = useState(false);

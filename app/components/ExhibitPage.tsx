@@ -4,9 +4,9 @@
  */
 import { Link } from "react-router";
 import type { ExhibitView } from "~/shared/catalog-types";
-import type { BackLink } from "~/lib/exhibit-links";
+import type { BackLink } from "~/shared/exhibit-links";
 import { seoMeta } from "~/lib/meta";
-import { truncateAtWord } from "~/lib/text";
+import { truncateAtWord } from "~/shared/text";
 import { ExhibitDescription } from "./ExhibitDescription";
 import { PhotoCarousel } from "./PhotoCarousel";
 import { TicketBanner } from "./TicketBanner";

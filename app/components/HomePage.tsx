@@ -1,7 +1,7 @@
 /** The home page's body (routes/home.tsx): banner carousels, welcome line, team cards; also shown by the console's preview. */
 import { Link } from "react-router";
 import { BannerCarousel } from "~/components/BannerCarousel";
-import { teamPath } from "~/lib/exhibit-links";
+import { teamPath } from "~/shared/exhibit-links";
 import type { BannerSlideView, TeamView } from "~/shared/catalog-types";
 import { LOGO_HEIGHT } from "~/shared/images";
 

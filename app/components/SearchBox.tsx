@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useId, useRef, useState, type ComponentType, type RefObject } from "react";
 import { Form, useLocation } from "react-router";
-import { SEARCH_LIMITS } from "~/lib/search-limits";
+import { SEARCH_LIMITS } from "~/shared/search-limits";
 import type { SearchSuggestionsProps } from "./SearchSuggestions";
 
 type SuggestionsComponent = ComponentType<SearchSuggestionsProps>;

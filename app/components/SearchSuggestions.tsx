@@ -7,7 +7,7 @@
  */
 import { useEffect, useState, type RefObject } from "react";
 import { useNavigate } from "react-router";
-import { SEARCH_LIMITS, type Suggestion } from "~/lib/search";
+import { SEARCH_LIMITS, type Suggestion } from "~/shared/search";
 
 const DEBOUNCE_MS = 120;
 /** What was suggested for each text typed during this visit. */

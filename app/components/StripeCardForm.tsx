@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { FetcherWithComponents } from "react-router";
-import type { PaymentPageResult } from "~/routes/payment";
+import type { PaymentPageResult } from "~/shared/payment-results";
 import { SubmitButton } from "./FormFields";
 import { useNonce } from "./nonce";
 

@@ -1,8 +1,8 @@
 /** The team page's body (routes/team.tsx), also shown by the console's preview. */
 import { Link } from "react-router";
 import { BackToTop } from "~/components/BackToTop";
-import { categoryPath } from "~/lib/exhibit-links";
-import { paragraphs } from "~/lib/text";
+import { categoryPath } from "~/shared/exhibit-links";
+import { paragraphs } from "~/shared/text";
 import type { CategoryView, TeamView } from "~/shared/catalog-types";
 import { LOGO_HEIGHT } from "~/shared/images";
 

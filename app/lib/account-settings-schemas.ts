@@ -47,9 +47,3 @@ export const emailChangeTokenSchema = z.object({
   token: singleLineText("The link's token", { max: 200, required: A.emailLinkInvalid }).check(z.minLength(10, A.emailLinkInvalid)),
 });
 
-/** First message per field, for showing next to inputs. */
-export function settingsFieldErrors(error: z.core.$ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) out[String(issue.path[0] ?? "form")] ??= issue.message;
-  return out;
-}

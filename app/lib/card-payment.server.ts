@@ -4,7 +4,7 @@
  * outcome with the status the page's client reads.
  */
 import { data } from "react-router";
-import type { PaymentResult } from "~/routes/payment";
+import type { PaymentResult } from "~/shared/payment-results";
 import type { PaymentOutcome } from "../../server/payments/payment-service.server";
 import { testPaymentMethodFor } from "../../server/payments/test-cards.server";
 

@@ -3,7 +3,7 @@
  * canonical address (the team route) whichever route reached it.
  */
 import type { AppLoadContext } from "react-router";
-import { enshrineeExhibitPath, exhibitBackLink, exhibitPath, favoriteStoryPath, type ExhibitOrigin } from "./exhibit-links";
+import { enshrineeExhibitPath, exhibitBackLink, exhibitPath, favoriteStoryPath, type ExhibitOrigin } from "~/shared/exhibit-links";
 import { seesMemberContent } from "./guards.server";
 import { namePagePath, notFoundUnless, requireId } from "./load.server";
 

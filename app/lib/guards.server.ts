@@ -5,7 +5,7 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import { canSeeMemberContent } from "../shared/access";
 
-/** Whether member-only content may go into this answer (the one access rule, app/lib/access.ts). */
+/** Whether member-only content may go into this answer (the one access rule, app/shared/access.ts). */
 export function seesMemberContent(context: AppLoadContext): boolean {
   return canSeeMemberContent(context.viewer);
 }

@@ -4,11 +4,10 @@
  * loads are ignored) instead of crashing the page.
  */
 import { data, type AppLoadContext } from "react-router";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "~/shared/ids";
 
 export function requireId(value: string | undefined): string {
-  if (!value || !UUID.test(value)) throw data(null, { status: 404 });
+  if (!value || !isUuid(value)) throw data(null, { status: 404 });
   return value;
 }
 

@@ -1,5 +1,5 @@
 /** Page titles and descriptions in one shape for every route's `meta`. */
-export const SITE_NAME = "Pittsburgh Sports Museum & Hall of Fame";
+import { SITE_NAME } from "~/shared/site";
 
 export function pageMeta(title: string, description: string) {
   return [

@@ -6,10 +6,11 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/account-delete";
 import { AccountForm, AccountFormPage, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
-import { deleteAccountSchema, settingsFieldErrors } from "~/lib/account-settings-schemas";
+import { deleteAccountSchema } from "~/lib/account-settings-schemas";
 import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
+import { fieldErrors } from "~/shared/form-errors";
 
 const BACK = "/login?redirectTo=%2Faccount%2Fdelete";
 
@@ -24,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireAccount(context, BACK);
   const parsed = deleteAccountSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
-    const errors = settingsFieldErrors(parsed.error);
+    const errors = fieldErrors(parsed.error);
     return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors }, { status: 400 });
   }
   const outcome = await context.services.accountLifecycle.deleteAccount(viewer.userId, parsed.data.currentPassword);

@@ -6,10 +6,11 @@ import { data } from "react-router";
 import type { Route } from "./+types/account-email";
 import { AccountForm, AccountFormPage, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
-import { changeEmailSchema, settingsFieldErrors } from "~/lib/account-settings-schemas";
+import { changeEmailSchema } from "~/lib/account-settings-schemas";
 import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
+import { fieldErrors } from "~/shared/form-errors";
 
 const BACK = "/login?redirectTo=%2Faccount%2Femail";
 
@@ -24,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireAccount(context, BACK);
   const parsed = changeEmailSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
-    const errors = settingsFieldErrors(parsed.error);
+    const errors = fieldErrors(parsed.error);
     return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors }, { status: 400 });
   }
   const r = await context.services.accountSettings.requestEmailChange(viewer.userId, parsed.data.emailAddress, parsed.data.currentPassword);

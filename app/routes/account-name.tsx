@@ -3,10 +3,11 @@ import { data } from "react-router";
 import type { Route } from "./+types/account-name";
 import { AccountForm, AccountFormPage, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
-import { changeNameSchema, settingsFieldErrors } from "~/lib/account-settings-schemas";
+import { changeNameSchema } from "~/lib/account-settings-schemas";
 import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
+import { fieldErrors } from "~/shared/form-errors";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireAccount(context, "/login?redirectTo=%2Faccount%2Fname");
@@ -19,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireAccount(context, "/login?redirectTo=%2Faccount%2Fname");
   const parsed = changeNameSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
-    const errors = settingsFieldErrors(parsed.error);
+    const errors = fieldErrors(parsed.error);
     return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors }, { status: 400 });
   }
   await context.services.accountSettings.changeName(viewer.userId, parsed.data);

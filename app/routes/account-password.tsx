@@ -3,11 +3,12 @@ import { data } from "react-router";
 import type { Route } from "./+types/account-password";
 import { AccountForm, AccountFormPage, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
-import { changePasswordSchema, settingsFieldErrors } from "~/lib/account-settings-schemas";
+import { changePasswordSchema } from "~/lib/account-settings-schemas";
 import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
 import { sessionTokenFrom } from "../../server/accounts/session-cookie.server";
+import { fieldErrors } from "~/shared/form-errors";
 
 const BACK = "/login?redirectTo=%2Faccount%2Fpassword";
 
@@ -22,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireAccount(context, BACK);
   const parsed = changePasswordSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
-    const errors = settingsFieldErrors(parsed.error);
+    const errors = fieldErrors(parsed.error);
     return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors }, { status: 400 });
   }
   const token = sessionTokenFrom(request.headers.get("cookie")) ?? "";

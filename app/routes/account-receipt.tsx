@@ -4,11 +4,12 @@
  */
 import { data, Link } from "react-router";
 import type { Route } from "./+types/account-receipt";
-import { longDate, longDateOfInstant, periodGranted } from "~/components/account/ticket-words";
-import { calendarDateIn } from "~/shared/access";
+import { longDate, longDateOfInstant, periodGranted } from "~/shared/ticket-words";
+import { calendarDateIn } from "~/shared/calendar";
 import { requireAccount } from "~/lib/guards.server";
-import { SITE_NAME, pageMeta } from "~/lib/meta";
-import { formatPrice } from "~/shared/money";
+import { pageMeta } from "~/lib/meta";
+import { SITE_NAME } from "~/shared/site";
+import { formatAmount } from "~/shared/money";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const viewer = requireAccount(context, `/login?redirectTo=${encodeURIComponent(`/account/receipts/${params.paymentId}`)}`);
@@ -21,7 +22,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     museum: SITE_NAME,
     name: r.name,
     date: longDateOfInstant(r.paidAt, timeZone),
-    amount: `${formatPrice(r.amountCents)} ${r.currency.toUpperCase()}`,
+    amount: formatAmount(r.amountCents, r.currency),
     card: r.cardLast4 ? `${brand} ending in ${r.cardLast4}` : null,
     days: r.daysGranted,
     periodFrom: longDate(period.from),

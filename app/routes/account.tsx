@@ -5,8 +5,8 @@
  */
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/account";
-import { longDate, longDateOfInstant, ticketStatusWords } from "~/components/account/ticket-words";
-import { calendarDateIn, daysUntil } from "~/shared/access";
+import { longDate, longDateOfInstant, ticketStatusWords } from "~/shared/ticket-words";
+import { isTicketValid } from "~/shared/access";
 import { RemindersForm } from "~/components/account/RemindersForm";
 import { requireAccount } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
@@ -19,8 +19,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const overview = await context.services.accountData.overview(viewer.userId);
   if (!overview) throw data(null, { status: 404 });
   const timeZone = context.services.config.MUSEUM_TIME_ZONE;
-  const today = calendarDateIn(timeZone, new Date());
-  const valid = overview.validThrough !== null && daysUntil(overview.validThrough, today) >= 0;
+  const today = context.services.membership.today();
+  const valid = isTicketValid(overview.validThrough, today);
   return {
     name: `${overview.firstName} ${overview.lastName}`,
     emailAddress: overview.emailAddress,

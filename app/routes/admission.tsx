@@ -10,7 +10,7 @@ import { useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/admission";
 import { useAlert } from "~/components/AlertBanner";
 import { CheckboxField, PasswordField, SubmitButton, TextField } from "~/components/FormFields";
-import { EMAIL_PATTERN, fieldErrors, PASSWORD_MAX, PASSWORD_MIN, signUpSchema } from "~/shared/account-schemas";
+import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, signUpSchema } from "~/shared/account-schemas";
 import { pageMeta } from "~/lib/meta";
 import { PAGE_MESSAGES, SERVER_MESSAGES } from "~/shared/messages";
 import { formatPrice } from "~/shared/money";
@@ -22,6 +22,7 @@ import { rateLimitedAnswer, redirectMembers } from "~/lib/guards.server";
 import type { HydrationHandle } from "~/lib/hydration";
 import { IDEMPOTENCY_FIELD, newIdempotencyKey } from "~/shared/idempotency";
 import { actionAnswer, formKeys, redirectAnswer } from "../../server/idempotency/form-writes.server";
+import { fieldErrors } from "~/shared/form-errors";
 
 export async function loader({ context }: Route.LoaderArgs) {
   redirectMembers(context);

@@ -1,7 +1,7 @@
 /** Category page: the team's active exhibits in one category, with a count. */
 import { CategoryPage } from "~/components/CategoryPage";
 import type { Route } from "./+types/category";
-import { categoryPath } from "~/lib/exhibit-links";
+import { categoryPath } from "~/shared/exhibit-links";
 import { namePagePath, notFoundUnless, requireId, softLoad } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
 import { seoMeta } from "~/lib/meta";

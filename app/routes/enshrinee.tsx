@@ -1,11 +1,11 @@
 /** An enshrinee: name, biography (members), Exhibits and Mentions sorted by year ascending. */
 import { EnshrineePage } from "~/components/EnshrineePage";
 import type { Route } from "./+types/enshrinee";
-import { enshrineePath } from "~/lib/exhibit-links";
+import { enshrineePath } from "~/shared/exhibit-links";
 import { namePagePath, notFoundUnless, requireId } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
 import { seoMeta } from "~/lib/meta";
-import { truncateAtWord } from "~/lib/text";
+import { truncateAtWord } from "~/shared/text";
 import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ params, context }: Route.LoaderArgs) {

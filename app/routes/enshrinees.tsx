@@ -1,7 +1,7 @@
 /** Wall of Fame: every enshrinee, names in upper case. */
 import { Link } from "react-router";
 import type { Route } from "./+types/enshrinees";
-import { enshrineePath } from "~/lib/exhibit-links";
+import { enshrineePath } from "~/shared/exhibit-links";
 import { softLoad } from "~/lib/load.server";
 import { seoMeta } from "~/lib/meta";
 import type { HydrationHandle } from "~/lib/hydration";

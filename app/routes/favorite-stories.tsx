@@ -1,7 +1,7 @@
 /** Favorite stories: exhibits flagged as favorites, with a count; access as for categories. */
 import type { Route } from "./+types/favorite-stories";
 import { ExhibitList } from "~/components/ExhibitList";
-import { favoriteStoryPath } from "~/lib/exhibit-links";
+import { favoriteStoryPath } from "~/shared/exhibit-links";
 import { softLoad } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
 import { seoMeta } from "~/lib/meta";

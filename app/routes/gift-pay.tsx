@@ -11,7 +11,7 @@ import type { Route } from "./+types/gift-pay";
 import { Outcome } from "~/components/account/AccountForm";
 import { SubmitButton, TextField } from "~/components/FormFields";
 import { StripeCardForm } from "~/components/StripeCardForm";
-import { longDate } from "~/components/account/ticket-words";
+import { longDate } from "~/shared/ticket-words";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { answerPayment, paymentMethodFromForm } from "~/lib/card-payment.server";
 import { requireId } from "~/lib/load.server";
@@ -19,7 +19,7 @@ import { pageMeta } from "~/lib/meta";
 import { SERVER_MESSAGES } from "~/shared/messages";
 import { formatPrice } from "~/shared/money";
 import type { PaymentOutcome } from "../../server/payments/payment-service.server";
-import type { PaymentPageResult, PaymentResult } from "./payment";
+import type { PaymentPageResult, PaymentResult } from "~/shared/payment-results";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const gift = await context.services.gifts.get(requireId(params.id));

@@ -11,9 +11,10 @@ import { Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { CheckboxField, PasswordField, SubmitButton, TextField } from "~/components/FormFields";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
-import { fieldErrors, loginSchema, signUpSchema } from "~/shared/account-schemas";
+import { loginSchema, signUpSchema } from "~/shared/account-schemas";
 import { GIFT_MESSAGES, type RedeemRefusal } from "~/shared/gift-schemas";
 import { SERVER_MESSAGES } from "~/shared/messages";
+import { fieldErrors } from "~/shared/form-errors";
 
 const TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
 

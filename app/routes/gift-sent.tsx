@@ -1,15 +1,14 @@
 /** After paying for a gift ticket (issue 13): what happens next, and another gift. */
 import { Link } from "react-router";
 import type { Route } from "./+types/gift-sent";
-import { longDate } from "~/components/account/ticket-words";
+import { longDate } from "~/shared/ticket-words";
 import { pageMeta } from "~/lib/meta";
 import { GIFT_MESSAGES } from "~/shared/gift-schemas";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "~/shared/ids";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const id = new URL(request.url).searchParams.get("gift") ?? "";
-  const gift = UUID.test(id) ? await context.services.gifts.get(id) : null;
+  const gift = isUuid(id) ? await context.services.gifts.get(id) : null;
   if (!gift || gift.status === "unpaid") return { paid: null };
   return { paid: { recipient: gift.recipientFirstName, deliverOn: longDate(gift.deliverOn), buyerEmail: gift.buyerEmail } };
 }

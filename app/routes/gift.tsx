@@ -10,11 +10,12 @@ import { AccountForm, Outcome, type FormOutcome } from "~/components/account/Acc
 import { TextField } from "~/components/FormFields";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
-import { fieldErrors } from "~/shared/account-schemas";
+
 import { deliverOnProblem, GIFT_MESSAGE_MAX, giftFieldsSchema, lastDeliveryDay } from "~/shared/gift-schemas";
 import { formatPrice } from "~/shared/money";
 import { IDEMPOTENCY_FIELD, newIdempotencyKey } from "~/shared/idempotency";
 import { actionAnswer, formKeys, redirectAnswer } from "../../server/idempotency/form-writes.server";
+import { fieldErrors } from "~/shared/form-errors";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const v = context.viewer;

@@ -6,7 +6,8 @@ import { HomePage, teamCard } from "~/components/HomePage";
 import type { Route } from "./+types/home";
 import { softLoad } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
-import { seoMeta, SITE_NAME } from "~/lib/meta";
+import { seoMeta } from "~/lib/meta";
+import { SITE_NAME } from "~/shared/site";
 import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ context }: Route.LoaderArgs) {

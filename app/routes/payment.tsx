@@ -23,8 +23,9 @@ import { useOnNewResult } from "~/lib/use-timed-result";
 import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { answerPayment, paymentMethodFromForm } from "~/lib/card-payment.server";
-import { longDate } from "~/components/account/ticket-words";
+import { longDate } from "~/shared/ticket-words";
 import type { PaymentOutcome } from "../../server/payments/payment-service.server";
+import type { PaymentPageResult, PaymentResult } from "~/shared/payment-results";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const v = context.viewer;
@@ -43,11 +44,6 @@ export async function loader({ context }: Route.LoaderArgs) {
     publishableKey: provider.publishableKey,
   };
 }
-
-export type PaymentResult =
-  | { status: "succeeded"; message: string }
-  | { status: "requires_action"; clientSecret: string; paymentIntentId: string }
-  | { status: "card_error" | "server_error" | "not_logged_in"; message: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const limited = rateLimitedAnswer<PaymentResult>(context, (message) => ({ status: "server_error", message }));
@@ -80,9 +76,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 function answer(outcome: PaymentOutcome) {
   return answerPayment(outcome, (message) => data<PaymentResult>({ status: "succeeded", message }));
 }
-
-/** What the page can meet: the action's answers, or no answer at all. */
-export type PaymentPageResult = PaymentResult | { status: "no_answer"; message: string };
 
 /**
  * In the browser the card form posts through here. When no answer comes back (a dropped

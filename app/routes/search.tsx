@@ -10,7 +10,7 @@ import type { Route } from "./+types/search";
 import { seesMemberContent } from "~/lib/guards.server";
 import { softLoad } from "~/lib/load.server";
 import { seoMeta } from "~/lib/meta";
-import { parseSearchPage } from "~/lib/search-schemas";
+import { parseSearchPage } from "~/shared/search-schemas";
 import {
   emptySearchAnswer,
   searchHref,
@@ -20,7 +20,7 @@ import {
   type SearchAnswer,
   type SearchHit,
   type SearchRequest,
-} from "~/lib/search";
+} from "~/shared/search";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { request: search, invalid, tooLong } = parseSearchPage(new URL(request.url).searchParams);

@@ -1,6 +1,6 @@
 /** sitemap.xml: every public page (static pages, teams, categories, exhibits, enshrinees). */
 import type { Route } from "./+types/sitemap";
-import { categoryPath, enshrineePath, exhibitPath, teamPath } from "~/lib/exhibit-links";
+import { categoryPath, enshrineePath, exhibitPath, teamPath } from "~/shared/exhibit-links";
 
 const STATIC_PATHS = ["/", "/about", "/enshrinees", "/favoritestories", "/contact", "/admission", "/subscribe", "/termsandconditions", "/privacypolicy"];
 

@@ -1,7 +1,7 @@
 /** Team page: headline, logo, Summary and description, buttons to categories with active exhibits. */
 import { TeamPage } from "~/components/TeamPage";
 import type { Route } from "./+types/team";
-import { teamPath } from "~/lib/exhibit-links";
+import { teamPath } from "~/shared/exhibit-links";
 import { namePagePath, notFoundUnless, requireId, softLoad } from "~/lib/load.server";
 import { seoMeta } from "~/lib/meta";
 import type { HydrationHandle } from "~/lib/hydration";

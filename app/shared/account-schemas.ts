@@ -149,12 +149,3 @@ export const passwordResetSchema = z
   })
   .check(z.refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: V.resetPasswordsMismatch }));
 
-/** First message per field, for showing next to inputs. */
-export function fieldErrors(error: z.core.$ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    out[key] ??= issue.message;
-  }
-  return out;
-}

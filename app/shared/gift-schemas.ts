@@ -6,7 +6,7 @@
  */
 import * as z from "zod/mini";
 import { EMAIL_MAX, EMAIL_PATTERN, NAME_MAX, multiLineText, singleLineText } from "./account-schemas";
-import { isCalendarDay } from "./access";
+import { isCalendarDay } from "./calendar";
 import { VALIDATION as V } from "./messages";
 
 export const GIFT_MESSAGE_MAX = 1000;

@@ -6,6 +6,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { payments, subscribers, users } from "../db/schema";
+import { isUuid } from "../../app/shared/ids";
 
 export interface AccountPayment {
   id: string;
@@ -52,8 +53,6 @@ function paymentView(p: PaymentRow): AccountPayment {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function createAccountData({ db }: { db: Database }) {
   return {
     /** The account page's data; null when the account no longer exists. */
@@ -81,7 +80,7 @@ export function createAccountData({ db }: { db: Database }) {
 
     /** One payment of this account (its receipt); null for a malformed id or anyone else's payment. */
     async receipt(userId: string, paymentId: string): Promise<(AccountPayment & { name: string; receiptEmail: string }) | null> {
-      if (!UUID.test(paymentId)) return null;
+      if (!isUuid(paymentId)) return null;
       const [row] = await db
         .select({ payment: payments, firstName: users.firstName, lastName: users.lastName })
         .from(payments)

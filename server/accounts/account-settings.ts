@@ -18,7 +18,7 @@ import { quotedLine } from "../outbox/email-quoting";
 import { enqueue } from "../outbox/outbox";
 import { hashPassword, verifyPassword } from "./passwords";
 import type { SessionStore } from "./sessions";
-import { SITE_NAME } from "../../app/lib/meta";
+import { SITE_NAME } from "../../app/shared/site";
 
 export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
 

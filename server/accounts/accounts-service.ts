@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { SignUpInput } from "../../app/shared/account-schemas";
-import { calendarDateIn } from "../../app/shared/access";
+import { calendarDateIn } from "../../app/shared/calendar";
 import type { Database } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { passwordResetTokens, users } from "../db/schema";
@@ -21,7 +21,7 @@ import type { NewsletterService } from "../newsletter/newsletter-service";
 import { clientKey, createSlowDown, type SlowDownRule } from "../security/throttle";
 import { decoyHash, hashPassword, verifyPassword } from "./passwords";
 import type { SessionStore } from "./sessions";
-import { SITE_NAME } from "../../app/lib/meta";
+import { SITE_NAME } from "../../app/shared/site";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 

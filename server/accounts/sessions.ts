@@ -4,7 +4,8 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
-import { calendarDateIn, isTicketValid, type Viewer } from "../../app/shared/access";
+import { isTicketValid, type Viewer } from "../../app/shared/access";
+import { calendarDateIn } from "../../app/shared/calendar";
 import type { Database } from "../db/client";
 import { sessions, users } from "../db/schema";
 

@@ -1,21 +1,24 @@
 /**
  * The staff console's services (decision 015), built once per process next to the others and
- * handed to the console's route modules through the load context.
+ * handed to the console's route modules through the load context. The console's own parts live
+ * here (audit log reading, staff, CSV exports, preview, the member list, inbox and subscriber
+ * screens); its writes to the collection, photos, complimentary tickets and refunds are the
+ * domain modules' (server/catalog, server/membership: decision 023), wired in here.
  */
 import type { Database } from "../db/client";
 import { createAuditLog } from "./audit-log";
-import { createCollectionAdmin } from "./collection-service";
+import { createCollectionWrites } from "../catalog/collection-writes";
 import { createMediaStorage } from "../media/media-storage";
 import type { MediaObjects } from "../media/media-objects";
-import { createPhotoAdmin } from "./photo-service";
+import { createPhotoWrites } from "../catalog/photo-writes";
 import { createPreview } from "./preview";
-import type Stripe from "stripe";
-import { recordAudit, type Actor } from "./audit-log";
+import { recordAudit, type Actor } from "../audit/audit-trail";
 import { csvResponse, csvStream } from "./csv";
 import { createInbox } from "./inbox-service";
 import { createMemberAdmin } from "./member-service";
+import type { Membership } from "../membership/membership-service";
 import { createSubscriberAdmin } from "./subscriber-service";
-import type { AuditEntityType } from "../../app/routes/admin/console-areas";
+import type { AuditEntityType } from "../../app/shared/console-areas";
 import { createStaffService } from "./staff-service";
 
 export interface AdminDeps {
@@ -30,8 +33,8 @@ export interface AdminDeps {
   /** With DATABASE_URL: the originals in PostgreSQL, where every instance reads them (decision 024). */
   mediaObjects?: MediaObjects;
   timeZone: string;
-  /** The Stripe client in Stripe mode (refunds), null in test mode. */
-  stripe: Stripe | null;
+  /** Complimentary tickets and refunds are the membership module's (decision 023). */
+  membership: Membership;
   /** The museum's address, replies' Reply-To. */
   museumEmail: string;
   /** The site's own reset request (accounts service): a link by email through the outbox. */
@@ -43,9 +46,9 @@ export function createAdminServices(deps: AdminDeps) {
   return {
     audit: createAuditLog(deps.db, deps.timeZone),
     staff: createStaffService(deps),
-    collection: createCollectionAdmin({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
+    collection: createCollectionWrites({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
     preview: createPreview(deps.db),
-    members: createMemberAdmin({ db: deps.db, timeZone: deps.timeZone, stripe: deps.stripe, now: deps.now, requestPasswordReset: deps.requestPasswordReset }),
+    members: createMemberAdmin({ db: deps.db, membership: deps.membership, now: deps.now, requestPasswordReset: deps.requestPasswordReset }),
     inbox: createInbox({ db: deps.db, museumEmail: deps.museumEmail, now: deps.now, onEnqueued: deps.onEnqueued }),
     subscribers: createSubscriberAdmin({ db: deps.db, now: deps.now, onEnqueued: deps.onEnqueued }),
     /** CSV exports of personal data: each one audited, the rows streamed. */
@@ -53,7 +56,7 @@ export function createAdminServices(deps: AdminDeps) {
       record: (actor: Actor, entityType: AuditEntityType, summary: string) => recordAudit(deps.db, actor, { action: "export", entityType, entityId: null, summary }, now()),
       csv: <Row>(filename: string, header: readonly string[], batches: AsyncIterable<Row[]>, toCells: (row: Row) => unknown[]) => csvResponse(filename, csvStream(header, batches, toCells)),
     },
-    photos: createPhotoAdmin({ db: deps.db, storage: createMediaStorage(deps.mediaDir, deps.mediaObjects), now: deps.now, notifyChange: deps.notifyCollectionChange }),
+    photos: createPhotoWrites({ db: deps.db, storage: createMediaStorage(deps.mediaDir, deps.mediaObjects), now: deps.now, notifyChange: deps.notifyCollectionChange }),
   };
 }
 

@@ -1,51 +1,14 @@
 /**
- * The audit log: every console change writes one row in the transaction that makes the change
- * (who, when, which entity, the record before and after), and the audit page reads it back,
+ * The audit log as the console reads it: every staff change writes one row in the transaction
+ * that makes the change (server/audit/audit-trail.ts), and the audit page reads them back,
  * filtered by staff member, entity type and dates, newest first, a page at a time.
  */
 import { and, count, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
-import type { AuditEntityType } from "../../app/routes/admin/console-areas";
+import type { AuditEntityType } from "../../app/shared/console-areas";
 import type { Database } from "../db/client";
-import { addDays } from "../membership/ticket";
+import { addDays } from "../../app/shared/calendar";
 import { auditLog, users } from "../db/schema";
 
-/** The staff member making a change, as the console's guard proved it. */
-export interface Actor {
-  userId: string | null;
-  email: string;
-}
-
-export interface AuditEntry {
-  action: string;
-  entityType: AuditEntityType;
-  entityId: string | null;
-  summary: string;
-  before?: unknown;
-  after?: unknown;
-}
-
-/** Anything that can insert: the database or an open transaction. */
-type Writer = Pick<Database, "insert">;
-
-/** Writes one audit row; call it with the transaction that makes the change. */
-export async function recordAudit(tx: Writer, actor: Actor, entry: AuditEntry, at: Date): Promise<void> {
-  await tx.insert(auditLog).values({
-    at,
-    actorId: actor.userId,
-    actorEmail: actor.email,
-    action: entry.action,
-    entityType: entry.entityType,
-    entityId: entry.entityId,
-    summary: entry.summary,
-    before: entry.before === undefined ? null : jsonSafe(entry.before),
-    after: entry.after === undefined ? null : jsonSafe(entry.after),
-  });
-}
-
-/** Dates become ISO strings, undefined fields go: what jsonb keeps is what the page shows. */
-function jsonSafe(value: unknown): unknown {
-  return value === null ? null : (JSON.parse(JSON.stringify(value)) as unknown);
-}
 
 export interface AuditFilter {
   actorId?: string;

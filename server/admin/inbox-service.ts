@@ -8,9 +8,8 @@ import type { Database } from "../db/client";
 import { contactMessages, contactReplies } from "../db/schema";
 import { quotedBlock, oneLine } from "../outbox/email-quoting";
 import { enqueue } from "../outbox/outbox";
-import { recordAudit, type Actor } from "./audit-log";
-import type { Saved } from "./collection-service";
-import { SITE_NAME } from "../../app/lib/meta";
+import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
+import { SITE_NAME } from "../../app/shared/site";
 
 export const MESSAGE_STATUSES = ["new", "answered", "archived"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];

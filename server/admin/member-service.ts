@@ -1,23 +1,16 @@
 /**
  * Members as admins see them (decision 015): search by name or email (prefix, indexed), filter
  * by ticket state, a member's payments and complimentary tickets, password reset links,
- * complimentary tickets with a reason, refunds, and the filtered list as CSV. Every change runs
- * in one transaction with its audit row.
- *
- * A refund goes to Stripe first in Stripe mode (the SDK, one idempotency key per payment), then
- * takes back exactly the days the payment gave: the days it added, and the purchase day itself
- * when the payment started a ticket rather than extending one. The webhook's `charge.refunded`
- * that follows finds the payment refunded already and does nothing.
+ * complimentary tickets with a reason, refunds, and the filtered list as CSV. The reads are the
+ * console's own; complimentary tickets and refunds are the membership module's
+ * (server/membership/membership-service.ts, decision 023), which writes each with its audit row.
  */
 import { and, asc, count, desc, eq, gt, gte, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import type Stripe from "stripe";
-import { calendarDateIn } from "../../app/shared/access";
+import { isTicketValid } from "../../app/shared/access";
 import type { Database } from "../db/client";
-import { queryRows } from "../db/client";
 import { complimentaryTickets, payments, users } from "../db/schema";
-import { ticketValidThrough, validThroughAfterRefund } from "../membership/ticket";
-import { recordAudit, type Actor } from "./audit-log";
-import type { Saved } from "./collection-service";
+import type { Membership } from "../membership/membership-service";
+import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 
 export type MemberState = "valid" | "expired" | "unpaid";
 
@@ -32,16 +25,16 @@ export interface MemberQuery {
 
 export interface MemberDeps {
   db: Database;
-  timeZone: string;
-  stripe: Stripe | null;
+  /** Owns complimentary tickets, refunds and the museum's today. */
+  membership: Membership;
   now?: () => Date;
   requestPasswordReset: (email: string) => Promise<void>;
 }
 
 const prefix = (q: string) => `${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export function createMemberAdmin({ db, timeZone, stripe, now = () => new Date(), requestPasswordReset }: MemberDeps) {
-  const today = () => calendarDateIn(timeZone, now());
+export function createMemberAdmin({ db, membership, now = () => new Date(), requestPasswordReset }: MemberDeps) {
+  const { today } = membership;
 
   function where(query: Pick<MemberQuery, "q" | "state">): SQL {
     const conditions: SQL[] = [eq(users.role, "member")];
@@ -74,7 +67,7 @@ export function createMemberAdmin({ db, timeZone, stripe, now = () => new Date()
   };
 
   function stateOf(validThrough: string | null): MemberState {
-    return validThrough === null ? "unpaid" : validThrough >= today() ? "valid" : "expired";
+    return validThrough === null ? "unpaid" : isTicketValid(validThrough, today()) ? "valid" : "expired";
   }
 
   return {
@@ -132,71 +125,11 @@ export function createMemberAdmin({ db, timeZone, stripe, now = () => new Date()
       return { ok: true, id, message: `A password reset link is on its way to ${user.email}.` };
     },
 
-    /** A complimentary ticket: `days` added as a purchase would, with the reason kept. */
-    grantComplimentary(actor: Actor, id: string, days: number, reason: string): Promise<Saved> {
-      return db.transaction(async (tx) => {
-        const [before] = await queryRows<{ id: string; email: string; valid_through: string | null }>(
-          tx as unknown as Database,
-          sql`select id, email, valid_through::text as valid_through from ${users} where id = ${id} and role = 'member' for update`,
-        );
-        if (!before) return { ok: false, message: "No such member." };
-        const validThrough = ticketValidThrough(before.valid_through, today(), days);
-        await tx.update(users).set({ validThrough }).where(eq(users.id, id));
-        await tx.insert(complimentaryTickets).values({ userId: id, days, reason, grantedBy: actor.email, validThroughAfter: validThrough, createdAt: now() });
-        await recordAudit(
-          tx,
-          actor,
-          { action: "member.complimentary", entityType: "member", entityId: id, summary: `Complimentary ticket of ${days} days for ${before.email}: ${reason}`, before: { validThrough: before.valid_through }, after: { validThrough, days, reason } },
-          now(),
-        );
-        return { ok: true, id, message: `${before.email} is a member through ${validThrough}.` };
-      });
-    },
+    /** A complimentary ticket (the membership module's grant, audited). */
+    grantComplimentary: membership.grantComplimentary,
 
-    /**
-     * Refunds a payment: Stripe's refund in Stripe mode, then the payment marked refunded and
-     * exactly its days taken back, with the audit row, in one transaction.
-     */
-    async refund(actor: Actor, paymentId: string): Promise<Saved> {
-      const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId)).limit(1);
-      if (!payment || !payment.userId) return { ok: false, message: "No such payment." };
-      if (payment.status !== "succeeded") return { ok: false, message: "This payment was refunded already." };
-      if (payment.provider === "stripe") {
-        if (!stripe) return { ok: false, message: "Stripe is not configured on this site: refund this payment in Stripe's dashboard." };
-        await stripe.refunds.create({ payment_intent: payment.providerPaymentId }, { idempotencyKey: `museum-refund-${payment.id}` });
-      }
-      return db.transaction(async (tx) => {
-        const [refunded] = await tx
-          .update(payments)
-          .set({ status: "refunded", refundedAt: now() })
-          .where(and(eq(payments.id, paymentId), eq(payments.status, "succeeded")))
-          .returning();
-        if (!refunded) return { ok: false, message: "This payment was refunded already." };
-        const [user] = await queryRows<{ email: string; valid_through: string | null }>(
-          tx as unknown as Database,
-          sql`select email, valid_through::text as valid_through from ${users} where id = ${payment.userId} for update`,
-        );
-        let validThrough = user?.valid_through ?? null;
-        if (validThrough) {
-          validThrough = validThroughAfterRefund(validThrough, { ...refunded, grantDay: calendarDateIn(timeZone, refunded.createdAt) });
-          await tx.update(users).set({ validThrough }).where(eq(users.id, payment.userId!));
-        }
-        await recordAudit(
-          tx,
-          actor,
-          {
-            action: "payment.refund",
-            entityType: "payment",
-            entityId: paymentId,
-            summary: `Refunded ${(refunded.amountCents / 100).toFixed(2)} ${refunded.currency.toUpperCase()} to ${user?.email ?? "a deleted account"} (${refunded.daysGranted} days taken back)`,
-            before: { payment: { ...payment }, validThrough: user?.valid_through ?? null },
-            after: { payment: refunded, validThrough },
-          },
-          now(),
-        );
-        return { ok: true, id: paymentId, message: `Refunded. ${user?.email ?? "The account"} is now valid through ${validThrough ?? "never"}.` };
-      });
-    },
+    /** A refund: at the provider, then the one refund rule (decision 023), audited. */
+    refund: membership.refund,
   };
 }
 

@@ -13,8 +13,8 @@ import { bannerSlideView, createCatalog, teamView } from "../catalog/catalog-ser
 import { gateEnshrinee, gateExhibit } from "../catalog/gating";
 import type { Database } from "../db/client";
 import { categories, exhibits, teams } from "../db/schema";
-import type { BannerSlideInput, CategoryInput, EnshrineeInput, TeamInput } from "./collection-service";
-import { plainTextOf, sanitizeRichText } from "./rich-text";
+import type { BannerSlideInput, CategoryInput, EnshrineeInput, TeamInput } from "../catalog/collection-writes";
+import { plainTextOf, sanitizeRichText } from "../catalog/rich-text";
 
 export interface ExhibitDraft {
   teamId: string;

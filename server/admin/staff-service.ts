@@ -6,14 +6,14 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, inArray, max, ne, sql } from "drizzle-orm";
-import type { StaffRole } from "../../app/routes/admin/console-areas";
+import type { StaffRole } from "../../app/shared/console-areas";
 import type { Database } from "../db/client";
 import { passwordResetTokens, sessions, users } from "../db/schema";
 import { verifyPassword } from "../accounts/passwords";
 import { enqueue } from "../outbox/outbox";
 import { quotedLine } from "../outbox/email-quoting";
-import { recordAudit, type Actor } from "./audit-log";
-import { SITE_NAME } from "../../app/lib/meta";
+import { recordAudit, type Actor } from "../audit/audit-trail";
+import { SITE_NAME } from "../../app/shared/site";
 
 /** How long an invitation's (or the first admin's) one-time link stays valid. */
 export const INVITE_TTL_MS = 72 * 60 * 60_000;

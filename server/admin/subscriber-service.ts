@@ -7,8 +7,7 @@ import { and, asc, count, desc, eq, gt, inArray, or, sql, type SQL } from "drizz
 import type { Database } from "../db/client";
 import { outbox, subscribers } from "../db/schema";
 import { enqueue } from "../outbox/outbox";
-import { recordAudit, type Actor } from "./audit-log";
-import type { Saved } from "./collection-service";
+import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 
 export type SyncState = { state: "pending" | "synced" | "failed" | "not-sent"; reason: string | null; attempts: number };
 

@@ -6,7 +6,7 @@
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
 import { loginSchema, passwordResetRequestSchema, passwordResetSchema, signUpSchema } from "../../app/shared/account-schemas";
-import { singleLineText } from "../../app/lib/text-fields";
+import { singleLineText } from "../../app/shared/text-fields";
 import { SERVER_MESSAGES } from "../../app/shared/messages";
 import { accountView } from "../accounts/accounts-service";
 import { requestSessionToken } from "../accounts/request-auth";

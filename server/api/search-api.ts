@@ -7,7 +7,7 @@
  */
 import { Router, type Response } from "express";
 import { canSeeMemberContent, type Viewer } from "../../app/shared/access";
-import { searchRequestSchema, suggestRequestSchema } from "../../app/lib/search-schemas";
+import { searchRequestSchema, suggestRequestSchema } from "../../app/shared/search-schemas";
 import type { Search } from "../search/search-service";
 import { sendError, zodMessage } from "./http-errors";
 

@@ -3,13 +3,13 @@
  * and the recipient's email with the redeem link, queued on the delivery date. Visitors' words
  * (names, the message) are quoted so they cannot pass as the museum's.
  */
-import { longDate } from "../../app/components/account/ticket-words";
-import { calendarDateIn } from "../../app/shared/access";
-import { formatPrice } from "../../app/shared/money";
+import { longDate } from "../../app/shared/ticket-words";
+import { calendarDateIn } from "../../app/shared/calendar";
+import { formatAmount } from "../../app/shared/money";
 import type { gifts } from "../db/schema";
 import { quotedBlock, quotedLine } from "../outbox/email-quoting";
 import type { EmailJob } from "../outbox/outbox";
-import { SITE_NAME } from "../../app/lib/meta";
+import { SITE_NAME } from "../../app/shared/site";
 
 type Gift = typeof gifts.$inferSelect;
 
@@ -29,7 +29,7 @@ export function giftReceiptEmail(g: Gift, publicUrl: string): EmailJob {
       "",
       `    ${quotedLine(`${g.recipientFirstName} ${g.recipientLastName}`)}`,
       "",
-      `Gift ticket (${g.daysGranted} days): ${formatPrice(g.amountCents)} ${g.currency.toUpperCase()}`,
+      `Gift ticket (${g.daysGranted} days): ${formatAmount(g.amountCents, g.currency)}`,
       g.cardLast4 ? `Paid with ${g.cardBrand ?? "card"} ending in ${g.cardLast4}` : "",
       `Payment reference: ${g.providerPaymentId ?? ""}`,
       `The recipient's email with the link to redeem it goes out on ${longDate(g.deliverOn)}.`,

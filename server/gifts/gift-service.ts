@@ -9,26 +9,29 @@
  * transaction that marks it done: the token exists nowhere but in that email, and a gift revoked
  * before its date is never sent. Redeeming is one conditional update too: the first account to
  * redeem gets the ticket (from max(today, current end), the membership rule), and the link is
- * spent. A refund before redemption revokes the gift; after, it takes back the days it gave.
+ * spent. A refund before redemption revokes the gift; after, it takes back the days it gave by
+ * the membership module's one refund rule (decision 023), refunded at the provider first
+ * through the payment provider interface. Paying holds the draft's row lock while the card is
+ * charged, so two pay pages open for one draft charge it once.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
-import type Stripe from "stripe";
-import { calendarDateIn } from "../../app/shared/access";
 import { formatPrice } from "../../app/shared/money";
 import { SERVER_MESSAGES } from "../../app/shared/messages";
 import type { GiftInput, RedeemRefusal } from "../../app/shared/gift-schemas";
-import { recordAudit, type Actor } from "../admin/audit-log";
-import type { Saved } from "../admin/collection-service";
+import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
-import { gifts, paymentIncidents, users } from "../db/schema";
+import { gifts, paymentIncidents } from "../db/schema";
 import type { Logger } from "../logger";
-import { paymentBuysTicket, TICKET_CURRENCY, ticketValidThrough, validThroughAfterRefund } from "../membership/ticket";
+import type { Membership } from "../membership/membership-service";
+import type { MuseumCalendar } from "../membership/museum-calendar";
+import { paymentBuysTicket, TICKET_CURRENCY } from "../membership/ticket";
 import { enqueue, type GiftDeliveryJob } from "../outbox/outbox";
 import type { PaymentOutcome } from "../payments/payment-service.server";
 import type { PaymentProvider } from "../payments/provider";
 import { giftEmail, giftReceiptEmail } from "./gift-emails";
+import { isUuid } from "../../app/shared/ids";
 
 export const GIFT_LINK_TTL_MS = 365 * 86_400_000;
 
@@ -38,28 +41,17 @@ export type GiftState = "unpaid" | "scheduled" | "sent" | "redeemed" | "expired"
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
-/** The instant a calendar day starts in `timeZone` (its local midnight). */
-export function startOfDayIn(date: string, timeZone: string): Date {
-  const utcMidnight = Date.parse(`${date}T00:00:00Z`);
-  const offsetAt = (t: number) => {
-    const name = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }).formatToParts(new Date(t)).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
-    const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
-    return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
-  };
-  const guess = utcMidnight - offsetAt(utcMidnight);
-  return new Date(utcMidnight - offsetAt(guess));
-}
-
 export interface GiftDeps {
   db: Database;
   provider: PaymentProvider;
-  stripe: Stripe | null;
+  /** Grants a redeemed gift's days and takes them back on a refund (one rule, decision 023). */
+  membership: Membership;
+  /** The museum's clock: the only "today". */
+  calendar: MuseumCalendar;
   priceCents: number;
   ticketDays: number;
-  timeZone: string;
   publicUrl: string;
   logger: Logger;
-  now?: () => Date;
   onEnqueued?: () => void;
 }
 
@@ -71,8 +63,8 @@ interface PaidWith {
   cardLast4: string | null;
 }
 
-export function createGifts({ db, provider, stripe, priceCents, ticketDays, timeZone, publicUrl, logger, now = () => new Date(), onEnqueued }: GiftDeps) {
-  const today = () => calendarDateIn(timeZone, now());
+export function createGifts({ db, provider, membership, calendar, priceCents, ticketDays, publicUrl, logger, onEnqueued }: GiftDeps) {
+  const { today, now } = calendar;
 
   function stateOf(g: Pick<GiftRow, "status" | "deliveredAt" | "tokenExpiresAt" | "redeemedAt">): GiftState {
     if (g.status === "unpaid") return "unpaid";
@@ -83,16 +75,16 @@ export function createGifts({ db, provider, stripe, priceCents, ticketDays, time
   }
 
   /** Marks the draft paid (once) and queues the receipt and the delivery, in one transaction. */
-  async function markPaid(giftId: string, p: PaidWith): Promise<{ paid: boolean; refused?: boolean }> {
+  async function markPaid(giftId: string, p: PaidWith, from: Database = db): Promise<{ paid: boolean; refused?: boolean }> {
     if (!paymentBuysTicket(p, priceCents)) {
-      await db
+      await from
         .insert(paymentIncidents)
         .values({ provider: provider.kind, providerPaymentId: p.providerPaymentId, kind: "amount_mismatch", details: { giftId, amountCents: p.amountCents, currency: p.currency, priceCents }, createdAt: now() })
         .onConflictDoNothing();
       logger.warn({ gift: giftId, payment: p.providerPaymentId }, "gift payment recorded for staff: amount does not buy a ticket");
       return { paid: false, refused: true };
     }
-    const done = await db.transaction(async (tx) => {
+    const done = await from.transaction(async (tx) => {
       const [gift] = await tx
         .update(gifts)
         .set({ status: "paid", provider: provider.kind, providerPaymentId: p.providerPaymentId, cardBrand: p.cardBrand, cardLast4: p.cardLast4, paidAt: now() })
@@ -113,7 +105,7 @@ export function createGifts({ db, provider, stripe, priceCents, ticketDays, time
         return { paid: existing.paymentId === p.providerPaymentId, queued: false };
       }
       await enqueue(tx, { kind: "email", payload: giftReceiptEmail(gift, publicUrl) }, now());
-      const due = startOfDayIn(gift.deliverOn, timeZone);
+      const due = calendar.startOf(gift.deliverOn);
       await enqueue(tx, { kind: "gift-delivery", payload: { giftId } }, due > now() ? due : now());
       return { paid: true, queued: true };
     });
@@ -121,8 +113,8 @@ export function createGifts({ db, provider, stripe, priceCents, ticketDays, time
     return { paid: done.paid, refused: "refused" in done ? done.refused : undefined };
   }
 
-  async function outcomeOf(giftId: string, p: PaidWith): Promise<PaymentOutcome> {
-    const r = await markPaid(giftId, p);
+  async function outcomeOf(giftId: string, p: PaidWith, from: Database = db): Promise<PaymentOutcome> {
+    const r = await markPaid(giftId, p, from);
     if (r.refused) return { status: "server_error", message: SERVER_MESSAGES.paymentNeedsReview };
     if (!r.paid) return { status: "card_error", message: "This gift was paid for already." };
     return { status: "succeeded", validThrough: null, message: "Thank you! Your gift ticket is paid." };
@@ -153,9 +145,9 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
     const [gift] = await db.select().from(gifts).where(eq(gifts.id, giftId)).limit(1);
     if (!gift || gift.status === "unpaid") return { ok: false, message: "No such gift." };
     if (gift.status === "refunded") return { ok: false, message: "This gift was refunded already." };
-    if ((options.refundAtProvider ?? true) && gift.provider === "stripe") {
-      if (!stripe) return { ok: false, message: "Stripe is not configured on this site: refund this payment in Stripe's dashboard." };
-      await stripe.refunds.create({ payment_intent: gift.providerPaymentId! }, { idempotencyKey: `museum-gift-refund-${gift.id}` });
+    if ((options.refundAtProvider ?? true) && gift.provider && gift.providerPaymentId) {
+      const refused = await membership.refundAtProvider(gift.provider, gift.providerPaymentId, `museum-gift-refund-${gift.id}`);
+      if (refused) return { ok: false, message: refused };
     }
     return db.transaction(async (t) => {
       const tx = t as unknown as Database;
@@ -167,11 +159,8 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
       if (!refunded) return { ok: false, message: "This gift was refunded already." };
       let validThrough: string | null = null;
       if (refunded.redeemedBy && refunded.redeemedAt && refunded.validThroughAfter) {
-        const [user] = await queryRows<{ valid_through: string | null }>(tx, sql`select valid_through::text as valid_through from ${users} where id = ${refunded.redeemedBy} for update`);
-        if (user?.valid_through) {
-          validThrough = validThroughAfterRefund(user.valid_through, { validThroughAfter: refunded.validThroughAfter, daysGranted: refunded.daysGranted, grantDay: calendarDateIn(timeZone, refunded.redeemedAt) });
-          await tx.update(users).set({ validThrough }).where(eq(users.id, refunded.redeemedBy));
-        }
+        const taken = await membership.takeBackDays(tx, refunded.redeemedBy, { validThroughAfter: refunded.validThroughAfter, daysGranted: refunded.daysGranted, grantedAt: refunded.redeemedAt });
+        validThrough = taken.after;
       }
       const summary = gift.status === "redeemed"
         ? `Refunded the gift from ${gift.buyerEmail} to ${gift.recipientEmail} (${formatPrice(gift.amountCents)}); ${gift.daysGranted} days taken back from its redeemer`
@@ -200,24 +189,36 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
       return row ?? null;
     },
 
-    /** Charges the card for the draft (idempotency key per attempt) and marks it paid. */
+    /**
+     * Charges the card for the draft (idempotency key per attempt) and marks it paid, holding the
+     * draft's row lock from the status check to the mark: a second pay request for the same
+     * draft (another tab, a double submit) waits, then finds it paid and charges nothing.
+     */
     async pay(o: { giftId: string; paymentMethodId: string; idempotencyKey: string }): Promise<PaymentOutcome> {
       try {
-        const [gift] = await db.select().from(gifts).where(eq(gifts.id, o.giftId)).limit(1);
-        if (!gift) return { status: "card_error", message: "This gift could not be found." };
-        if (gift.status !== "unpaid") return { status: "succeeded", validThrough: null, message: "Thank you! Your gift ticket is paid." };
-        const result = await provider.charge({
-          amountCents: priceCents,
-          currency: TICKET_CURRENCY,
-          paymentMethodId: o.paymentMethodId,
-          receiptEmail: gift.buyerEmail,
-          userId: gift.buyerUserId ?? "",
-          giftId: gift.id,
-          idempotencyKey: o.idempotencyKey,
-          description: "Pittsburgh Sports Museum gift ticket",
+        if (!isUuid(o.giftId)) return { status: "card_error", message: "This gift could not be found." };
+        const outcome: PaymentOutcome = await db.transaction(async (t) => {
+          const tx = t as unknown as Database;
+          const [locked] = await queryRows<{ id: string }>(tx, sql`select id from ${gifts} where id = ${o.giftId} for update`);
+          const [gift] = locked ? await tx.select().from(gifts).where(eq(gifts.id, locked.id)) : [];
+          if (!gift) return { status: "card_error", message: "This gift could not be found." };
+          if (gift.status !== "unpaid") return { status: "succeeded", validThrough: null, message: "Thank you! Your gift ticket is paid." };
+          const result = await provider.charge({
+            amountCents: priceCents,
+            currency: TICKET_CURRENCY,
+            paymentMethodId: o.paymentMethodId,
+            receiptEmail: gift.buyerEmail,
+            userId: gift.buyerUserId ?? "",
+            giftId: gift.id,
+            idempotencyKey: o.idempotencyKey,
+            description: "Pittsburgh Sports Museum gift ticket",
+          });
+          if (result.status !== "succeeded") return result;
+          return await outcomeOf(gift.id, { ...result, amountCents: priceCents, currency: TICKET_CURRENCY }, tx);
         });
-        if (result.status !== "succeeded") return result;
-        return await outcomeOf(gift.id, { ...result, amountCents: priceCents, currency: TICKET_CURRENCY });
+        // The receipt and delivery jobs were queued inside the lock's transaction: wake the outbox now that they committed.
+        if (outcome.status === "succeeded") onEnqueued?.();
+        return outcome;
       } catch (error) {
         logger.error({ err: error }, "gift payment failed");
         return { status: "server_error", message: SERVER_MESSAGES.paymentServerError };
@@ -269,17 +270,19 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
         const gift = await byToken(token, tx);
         const refusal = refusalOf(gift);
         if (refusal || !gift) return { ok: false, reason: refusal ?? "invalid" };
-        const [user] = await queryRows<{ valid_through: string | null }>(tx, sql`select valid_through::text as valid_through from ${users} where id = ${userId} for update`);
-        if (!user) return { ok: false, reason: "invalid" };
-        const validThrough = ticketValidThrough(user.valid_through, today(), gift.daysGranted);
-        const [claimed] = await tx
-          .update(gifts)
-          .set({ status: "redeemed", redeemedBy: userId, redeemedAt: now(), validThroughAfter: validThrough })
-          .where(and(eq(gifts.id, gift.id), eq(gifts.status, "paid")))
-          .returning({ id: gifts.id });
-        if (!claimed) return { ok: false, reason: "redeemed" };
-        await tx.update(users).set({ validThrough }).where(eq(users.id, userId));
-        return { ok: true, validThrough };
+        const grant = await membership.grantDays(tx, userId, gift.daysGranted, {
+          record: async (validThrough) => {
+            const claimed = await tx
+              .update(gifts)
+              .set({ status: "redeemed", redeemedBy: userId, redeemedAt: now(), validThroughAfter: validThrough })
+              .where(and(eq(gifts.id, gift.id), eq(gifts.status, "paid")))
+              .returning({ id: gifts.id });
+            return claimed.length > 0;
+          },
+        });
+        if (!grant) return { ok: false, reason: "invalid" };
+        if (!grant.granted) return { ok: false, reason: "redeemed" };
+        return { ok: true, validThrough: grant.validThrough };
       });
     },
 

@@ -1,7 +1,7 @@
 /**
  * GET /images/view/<file>?height=N: serves cached renditions from the image service with
  * content negotiation (Vary: Accept), strong ETags and 304s, and keeps member-only images
- * (exhibit photos) behind a valid ticket. N must be one of IMAGE_HEIGHTS (app/lib/images.ts).
+ * (exhibit photos) behind a valid ticket. N must be one of IMAGE_HEIGHTS (app/shared/images.ts).
  * Client mistakes get 4xx JSON, never a 500; a full render queue answers 503 with Retry-After.
  */
 import { pipeline } from "node:stream/promises";

@@ -29,6 +29,7 @@ import { IDEMPOTENCY_TTL_MS } from "../idempotency/idempotency";
 import { gifts, idempotencyKeys, outbox, passwordResetTokens, processedWebhookEvents, rateLimits, sessions } from "../db/schema";
 import type { Logger } from "../logger";
 import type { Reminders } from "../membership/reminders";
+import { createJobLoop } from "./scheduler";
 
 export const HOUSEKEEPING_LOCK_ID = 7_172_009;
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
@@ -128,36 +129,21 @@ export function createHousekeeping({ database, logger, now = () => new Date(), r
     return { ran: true, counts: run };
   }
 
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = true;
-
-  function schedule(ms: number) {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(tick, ms);
-    timer.unref();
-  }
-  function tick() {
-    running = runOnce()
-      .catch((error) => logger.error({ err: error }, "housekeeping failed"))
-      .finally(() => schedule(intervalMs));
-  }
+  const loop = createJobLoop({
+    run: runOnce,
+    after: () => intervalMs,
+    afterError: (error) => {
+      logger.error({ err: error }, "housekeeping failed");
+      return intervalMs;
+    },
+  });
 
   return {
     runOnce,
     /** Runs after `firstRunMs`, then every `intervalMs` (hourly by default). */
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule(firstRunMs);
-    },
+    start: () => loop.start(firstRunMs),
     /** Stops the schedule and waits for a run in progress. */
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
+    stop: loop.stop,
   };
 }
 

@@ -14,9 +14,9 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { calendarDateIn, daysUntil } from "../../app/shared/access";
+import { addDays, daysUntil } from "../../app/shared/calendar";
 import { formatPrice } from "../../app/shared/money";
-import { longDate, shiftDate, ticketStatusWords } from "../../app/components/account/ticket-words";
+import { longDate, ticketStatusWords } from "../../app/shared/ticket-words";
 import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
 import { outbox, payments, ticketReminders, users } from "../db/schema";
@@ -24,26 +24,27 @@ import type { Logger } from "../logger";
 import type { Mailer } from "../mail/mailer";
 import { quotedLine } from "../outbox/email-quoting";
 import type { EmailJob, JobContext, ReminderJob } from "../outbox/outbox";
-import { SITE_NAME } from "../../app/lib/meta";
+import { SITE_NAME } from "../../app/shared/site";
+import { isUuid } from "../../app/shared/ids";
+import type { MuseumCalendar } from "./museum-calendar";
 
 export interface RemindersDeps {
   db: Database;
   mailer: Pick<Mailer, "send">;
   /** REMINDER_DAYS, parsed (config.ts). */
   offsets: number[];
-  timeZone: string;
+  /** The museum's clock: the only "today". */
+  calendar: MuseumCalendar;
   publicUrl: string;
   /** Signs the unsubscribe links (the session secret, under a label of its own). */
   secret: string;
   ticketDays: number;
   priceCents: number;
   logger: Logger;
-  now?: () => Date;
 }
 
 /** The days a reminder may be late: the day after its day still sends it. */
 const GRACE_DAYS = 1;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function reminderSubject(daysLeft: number): string {
   if (daysLeft > 1) return `Your museum ticket ends in ${daysLeft} days`;
@@ -52,7 +53,8 @@ export function reminderSubject(daysLeft: number): string {
   return "Your museum ticket has ended";
 }
 
-export function createReminders({ db, mailer, offsets, timeZone, publicUrl, secret, ticketDays, priceCents, logger, now = () => new Date() }: RemindersDeps) {
+export function createReminders({ db, mailer, offsets, calendar, publicUrl, secret, ticketDays, priceCents, logger }: RemindersDeps) {
+  const { now, timeZone } = calendar;
   const signingKey = createHmac("sha256", secret).update("unsubscribe:ticket-reminders").digest();
   const sign = (userId: string) => createHmac("sha256", signingKey).update(userId.toLowerCase()).digest("base64url");
 
@@ -65,7 +67,7 @@ export function createReminders({ db, mailer, offsets, timeZone, publicUrl, secr
   function accountOfToken(token: string | null | undefined): string | null {
     if (typeof token !== "string" || token.length > 200) return null;
     const [userId, signature, ...rest] = token.split(".");
-    if (rest.length || !userId || !signature || !UUID.test(userId)) return null;
+    if (rest.length || !userId || !signature || !isUuid(userId)) return null;
     const expected = Buffer.from(sign(userId));
     const given = Buffer.from(signature);
     return expected.length === given.length && timingSafeEqual(expected, given) ? userId.toLowerCase() : null;
@@ -121,7 +123,7 @@ export function createReminders({ db, mailer, offsets, timeZone, publicUrl, secr
     async queueDue(tx: Database): Promise<number> {
       if (offsets.length === 0) return 0;
       const at = now();
-      const today = calendarDateIn(timeZone, at);
+      const today = calendar.dayOf(at);
       const earliest = Math.min(...offsets) - GRACE_DAYS;
       const latest = Math.max(...offsets);
       const list = sql.join(
@@ -165,8 +167,8 @@ export function createReminders({ db, mailer, offsets, timeZone, publicUrl, secr
         sql`select first_name, last_name, email, valid_through::text as valid_through, reminder_emails from ${users}
             where id = ${job.userId} and deactivated_at is null`,
       );
-      const today = calendarDateIn(timeZone, now());
-      const late = daysUntil(today, shiftDate(job.lastDay, -job.offsetDays));
+      const today = calendar.today();
+      const late = daysUntil(today, addDays(job.lastDay, -job.offsetDays));
       const reason = !user
         ? "account gone"
         : user.valid_through !== job.lastDay

@@ -1,12 +1,10 @@
 /**
  * Ticket arithmetic. A purchase sets valid_through = max(today, valid_through) + days; a refund
- * takes the days back. Dates are calendar days (YYYY-MM-DD) in the museum's time zone.
+ * takes the days back (validThroughAfterRefund, decision 023). Dates are calendar days
+ * (YYYY-MM-DD) in the museum's time zone.
  */
-
-export function addDays(date: string, days: number): string {
-  const t = Date.parse(`${date}T00:00:00Z`) + days * 86_400_000;
-  return new Date(t).toISOString().slice(0, 10);
-}
+import { isTicketValid } from "../../app/shared/access";
+import { addDays } from "../../app/shared/calendar";
 
 export function ticketValidThrough(current: string | null, today: string, days: number): string {
   const base = current && current > today ? current : today;
@@ -28,7 +26,7 @@ export type AccessStatus = "paid" | "expired" | "unpaid";
 /** Login's three outcomes (spec section 4): paid, expired (paid once), unpaid (never paid). */
 export function accessStatus(validThrough: string | null, today: string): AccessStatus {
   if (validThrough === null) return "unpaid";
-  return validThrough >= today ? "paid" : "expired";
+  return isTicketValid(validThrough, today) ? "paid" : "expired";
 }
 
 /** The ticket's currency (its price is TICKET_PRICE_CENTS). */

@@ -13,6 +13,7 @@ import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
 import { outbox } from "../db/schema";
 import type { Logger } from "../logger";
+import { createJobLoop } from "../jobs/scheduler";
 
 export interface EmailJob {
   to: string;
@@ -230,40 +231,29 @@ export function createOutboxWorker({ db, handlers, logger, now = () => new Date(
     return rows.length;
   }
 
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-
-  function schedule(ms: number) {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(tick, ms);
-    timer.unref();
-  }
-  function tick() {
-    running = runOnce()
-      .then((n) => schedule(n > 0 ? 0 : 2_000))
-      .catch((error) => {
-        logger.error({ err: error }, "outbox worker failed");
-        schedule(5_000);
-      });
-  }
+  const loop = createJobLoop({
+    run: runOnce,
+    after: (n) => (n > 0 ? 0 : 2_000),
+    afterError: (error) => {
+      logger.error({ err: error }, "outbox worker failed");
+      return 5_000;
+    },
+  });
 
   return {
     runOnce,
     start() {
       stopped = false;
       stoppedAt = 0;
-      schedule(0);
+      loop.start(0);
     },
     /** Runs soon instead of at the next poll (after a job was enqueued). */
-    kick() {
-      schedule(0);
-    },
+    kick: loop.kick,
     async stop() {
+      // settle() keeps retrying an outcome for 5 s more, then gives up so the process can exit.
       stopped = true;
       stoppedAt = Date.now();
-      clearTimeout(timer);
-      await running;
+      await loop.stop();
     },
   };
 }

@@ -1,4 +1,4 @@
-/** What the payment service needs from a card payment provider (Stripe, or the test mode). */
+/** What the payment, membership and gift services need from a card payment provider (Stripe, or the test mode). */
 
 export interface ChargeRequest {
   amountCents: number;
@@ -38,4 +38,14 @@ export interface PaymentProvider {
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** Reads a payment back (after 3-D Secure, or to double-check a webhook). */
   retrieve(providerPaymentId: string): Promise<RetrievedPayment | null>;
+  /**
+   * Refunds a payment in full. Same key = same refund: a retried refund never pays back twice.
+   * The membership service decides what the refund takes back (decision 023).
+   */
+  refund(request: RefundRequest): Promise<void>;
+}
+
+export interface RefundRequest {
+  providerPaymentId: string;
+  idempotencyKey: string;
 }

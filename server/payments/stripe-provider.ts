@@ -1,10 +1,10 @@
 /**
  * Stripe through its official SDK: a PaymentIntent for the ticket price, confirmed server-side
  * with the payment method created by Stripe.js in the browser, with an idempotency key on every
- * create. `apiBase` points the SDK at a local stand-in in tests.
+ * create and refund. `apiBase` points the SDK at a local stand-in in tests.
  */
 import Stripe from "stripe";
-import type { ChargeRequest, ChargeResult, PaymentProvider, RetrievedPayment } from "./provider";
+import type { ChargeRequest, ChargeResult, PaymentProvider, RefundRequest, RetrievedPayment } from "./provider";
 
 export function createStripeClient(secretKey: string, apiBase?: string): Stripe {
   if (!apiBase) return new Stripe(secretKey, { maxNetworkRetries: 2 });
@@ -70,6 +70,9 @@ export function createStripeProvider({ stripe, publishableKey }: { stripe: Strip
         if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
         throw error;
       }
+    },
+    async refund({ providerPaymentId, idempotencyKey }: RefundRequest): Promise<void> {
+      await stripe.refunds.create({ payment_intent: providerPaymentId }, { idempotencyKey });
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The built-in payment provider used when no Stripe keys are set: no card is charged, and the
- * outcomes follow Stripe's test cards (server/payments/test-cards.ts). The payment id is derived
+ * outcomes follow Stripe's test cards (server/payments/test-cards.server.ts). The payment id is derived
  * from the idempotency key, so a retried or doubled request is the same payment.
  */
 import { createHash } from "node:crypto";
@@ -32,6 +32,11 @@ export function createTestModeProvider(): PaymentProvider {
     },
     async retrieve(id) {
       return charged.get(id) ?? null;
+    },
+    async refund({ providerPaymentId }) {
+      // No card was charged: the refund only marks the payment, as Stripe's would.
+      const payment = charged.get(providerPaymentId);
+      if (payment) charged.set(providerPaymentId, { ...payment, status: "refunded" });
     },
   };
 }

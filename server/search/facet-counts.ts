@@ -5,7 +5,7 @@
  * exists, so they are read once per process and kept; labels and orders of teams and categories
  * come with each search, as the console may rename them at any time.
  */
-import type { FacetValue, SearchAnswer, SearchFilters, SearchType } from "../../app/lib/search";
+import type { FacetValue, SearchAnswer, SearchFilters, SearchType } from "../../app/shared/search";
 
 export type FacetKey = "type" | "team" | "category" | "decade" | "favoriteStory";
 

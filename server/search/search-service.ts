@@ -19,7 +19,7 @@
  * `jit_above_cost`, and compiling took longer (about 90 ms) than the search.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { enshrineePath, exhibitPath } from "../../app/lib/exhibit-links";
+import { enshrineePath, exhibitPath } from "../../app/shared/exhibit-links";
 import {
   HIGHLIGHT_END,
   HIGHLIGHT_START,
@@ -33,7 +33,7 @@ import {
   type SearchRequest,
   type SearchType,
   type Suggestion,
-} from "../../app/lib/search";
+} from "../../app/shared/search";
 import { queryRows, type Database } from "../db/client";
 import { countFacets, type FacetGroup, type FacetLabel } from "./facet-counts";
 import { normalizeWord, queryWords, replaceWords } from "./spelling";

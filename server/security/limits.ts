@@ -18,7 +18,7 @@
 import type { Request, RequestHandler } from "express";
 import { ipKeyGenerator, MemoryStore, rateLimit, type RateLimitRequestHandler } from "express-rate-limit";
 import { SERVER_MESSAGES } from "../../app/shared/messages";
-import { SEARCH_MESSAGES } from "../../app/lib/search";
+import { SEARCH_MESSAGES } from "../../app/shared/search";
 import type { RateTierName } from "../../app/shared/route-policy";
 import type { Database } from "../db/client";
 import { routeOf, type ResolvedRoute } from "../http/route-policy";

@@ -13,8 +13,8 @@ import {
   exhibitPath,
   favoriteStoryPath,
   teamPath,
-} from "../../app/lib/exhibit-links";
-import { DESCRIPTION_LIMIT, paragraphs, truncateAtWord } from "../../app/lib/text";
+} from "../../app/shared/exhibit-links";
+import { DESCRIPTION_LIMIT, paragraphs, truncateAtWord } from "../../app/shared/text";
 import { TIMING } from "../../app/lib/timing";
 import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
 

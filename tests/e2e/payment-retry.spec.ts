@@ -5,7 +5,7 @@
  * attempt id, so the payment's idempotency key is the same and the ticket is bought once.
  */
 import { expect, test, type Page, type Route } from "@playwright/test";
-import { calendarDateIn, daysUntil } from "../../app/shared/access";
+import { calendarDateIn, daysUntil } from "../../app/shared/calendar";
 import { PAGE_MESSAGES, SERVER_MESSAGES } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
 import { expectNoSeriousA11yIssues } from "./helpers";

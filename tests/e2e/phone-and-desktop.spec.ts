@@ -9,8 +9,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import type { ExhibitView } from "../../app/shared/catalog-types";
-import { categoryPath, exhibitPath, favoriteStoryPath, teamPath } from "../../app/lib/exhibit-links";
-import { DESCRIPTION_LIMIT } from "../../app/lib/text";
+import { categoryPath, exhibitPath, favoriteStoryPath, teamPath } from "../../app/shared/exhibit-links";
+import { DESCRIPTION_LIMIT } from "../../app/shared/text";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import {
   allExhibits,

@@ -5,7 +5,7 @@
  * Every search page visited passes axe.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { SEARCH_MESSAGES } from "../../app/lib/search";
+import { SEARCH_MESSAGES } from "../../app/shared/search";
 import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
 import { DESKTOP, memberViaApi, newPerson, PHONE } from "./visitor-helpers";
 

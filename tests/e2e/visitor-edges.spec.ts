@@ -8,7 +8,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { categoryPath, exhibitPath } from "../../app/lib/exhibit-links";
+import { categoryPath, exhibitPath } from "../../app/shared/exhibit-links";
 import { SERVER_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
 import { alertBanner, allExhibits, expectFieldError, payWithTestCard, freeze, installClock, memberViaApi, newPerson, PHONE, SCREENS, signUpViaApi } from "./visitor-helpers";

@@ -5,7 +5,7 @@
  * that raised it (the welcome-back, payment and unpaid messages used to follow the member).
  */
 import { expect, test, type Page } from "@playwright/test";
-import { categoryPath, enshrineeExhibitPath, enshrineePath, exhibitPath, favoriteStoryPath, teamPath } from "../../app/lib/exhibit-links";
+import { categoryPath, enshrineeExhibitPath, enshrineePath, exhibitPath, favoriteStoryPath, teamPath } from "../../app/shared/exhibit-links";
 import { CONTACT_MESSAGES, SERVER_MESSAGES, SUBSCRIBE_MESSAGES } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
 import { firstLink, waitForMail } from "./mail-capture";

@@ -2,7 +2,6 @@
  * Staff accounts for the console's tests: an account with a real password and a role, signed in.
  */
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { hashPassword } from "../../server/accounts/passwords";
 import { SESSION_COOKIE } from "../../server/accounts/sessions";
 import { users } from "../../server/db/schema";
@@ -28,10 +27,6 @@ export async function createStaffAccount(services: Services, role: "curator" | "
     .returning({ id: users.id });
   const { token } = await services.sessions.create(row.id);
   return { userId: row.id, email, cookie: `${SESSION_COOKIE}=${token}` };
-}
-
-export async function setRole(services: Services, userId: string, role: "curator" | "admin" | "member") {
-  await services.database.db.update(users).set({ role }).where(eq(users.id, userId));
 }
 
 /** The two panes of a console preview page (decision 015): what a visitor and what a member see. */

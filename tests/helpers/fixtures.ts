@@ -6,8 +6,8 @@ import { randomUUID } from "node:crypto";
 import { users } from "../../server/db/schema";
 import type { Services } from "../../server/services";
 import { SESSION_COOKIE } from "../../server/accounts/sessions";
-import { addDays } from "../../server/membership/ticket";
-import { calendarDateIn } from "../../app/shared/access";
+import { addDays } from "~/shared/calendar";
+import { calendarDateIn } from "../../app/shared/calendar";
 
 /** The time zone the site runs in when MUSEUM_TIME_ZONE is not set (server/config.ts). */
 export const MUSEUM_TIME_ZONE = "America/New_York";

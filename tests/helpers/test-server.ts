@@ -13,6 +13,7 @@ import { createRouteResolver, type RouteResolver } from "../../server/http/route
 import { loadConfig, type Config } from "../../server/config";
 import { createLogger, type Logger } from "../../server/logger";
 import { createServices, type Services } from "../../server/services";
+import type { PaymentProvider } from "../../server/payments/provider";
 import { seedCollection } from "../../server/db/seed/seed-collection";
 import { openTestDatabase, type DriverKind, type TestDatabase } from "./databases";
 
@@ -40,7 +41,8 @@ export async function startTestServer(
   kind: DriverKind,
   env: Record<string, string> = {},
   /** `listen`: start the catalog change feed (LISTEN/NOTIFY), as the production host does. */
-  options: { now?: () => Date; logger?: Logger; seed?: boolean; listen?: boolean } = {},
+  /** `paymentProvider`: replaces the one chosen from config (a slow or counting stand-in). */
+  options: { now?: () => Date; logger?: Logger; seed?: boolean; listen?: boolean; paymentProvider?: PaymentProvider } = {},
 ): Promise<TestServer> {
   const database = await openTestDatabase(kind);
   const dataDir = mkdtempSync(path.join(tmpdir(), "museum-test-"));
@@ -51,6 +53,7 @@ export async function startTestServer(
     logger: options.logger ?? createLogger("silent"),
     sessionSecret: "test-secret-test-secret-test-secret-0123",
     now: options.now,
+    paymentProvider: options.paymentProvider,
   });
   if (options.seed) await seedCollection({ db: database.handle.db, media: services.images });
   if (options.listen) await services.catalogChanges.start();

@@ -5,8 +5,8 @@
  * sent to sign in; the navigation links the page, and accounts without a ticket get Logout.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays } from "../../server/membership/ticket";
-import { longDate, ticketStatusWords } from "~/components/account/ticket-words";
+import { addDays } from "~/shared/calendar";
+import { longDate, ticketStatusWords } from "~/shared/ticket-words";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount, museumToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";

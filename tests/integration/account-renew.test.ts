@@ -5,8 +5,8 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays } from "../../server/membership/ticket";
-import { longDate } from "~/components/account/ticket-words";
+import { addDays } from "~/shared/calendar";
+import { longDate } from "~/shared/ticket-words";
 import { users } from "../../server/db/schema";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount, museumToday } from "../helpers/fixtures";

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVER_MESSAGES, TEXT_RULE_MESSAGES, VALIDATION } from "~/shared/messages";
 import { queryRows } from "../../server/db/client";
 import { outbox, passwordResetTokens, payments, subscribers, users } from "../../server/db/schema";
-import { addDays } from "../../server/membership/ticket";
+import { addDays } from "~/shared/calendar";
 import { CARD_MESSAGES } from "../../server/payments/test-cards.server";
 import { availableDrivers } from "../helpers/databases";
 import { museumToday } from "../helpers/fixtures";

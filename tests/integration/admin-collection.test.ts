@@ -8,7 +8,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExhibitView, TeamView } from "~/shared/catalog-types";
-import { exhibitPath, teamPath } from "~/lib/exhibit-links";
+import { exhibitPath, teamPath } from "~/shared/exhibit-links";
 import { auditLog, bannerSlides, exhibits } from "../../server/db/schema";
 import { createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
 import { availableDrivers } from "../helpers/databases";

@@ -3,7 +3,7 @@
  * a harmless form post for its action. The role walk (admin-access.test.ts) proves each one for
  * visitors, members, curators and admins, and fails when a console route is missing here.
  */
-import type { ConsoleArea } from "~/routes/admin/console-areas";
+import type { ConsoleArea } from "~/shared/console-areas";
 
 export interface ConsoleRoute {
   /** Route id in the build (routes/admin/...). */

@@ -7,8 +7,8 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays } from "../../server/membership/ticket";
-import { longDate } from "~/components/account/ticket-words";
+import { addDays } from "~/shared/calendar";
+import { longDate } from "~/shared/ticket-words";
 import { GIFT_MESSAGES } from "~/shared/gift-schemas";
 import { SERVER_MESSAGES, VALIDATION } from "~/shared/messages";
 import { auditLog, gifts, outbox, paymentIncidents, users } from "../../server/db/schema";
@@ -18,6 +18,8 @@ import { availableDrivers } from "../helpers/databases";
 import { createStaffAccount } from "../helpers/admin-fixtures";
 import { createSignedInAccount, museumToday } from "../helpers/fixtures";
 import { routeResolver, startTestServer, type TestServer } from "../helpers/test-server";
+import type { PaymentProvider } from "../../server/payments/provider";
+import { createTestModeProvider } from "../../server/payments/test-mode-provider";
 
 const drivers = await availableDrivers();
 const DAY = 86_400_000;
@@ -100,6 +102,38 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
     expect(sent).toContain(GIFT_MESSAGES.paid);
     // A paid gift's payment page sends on to the confirmation.
     expect((await fetch(`${server.url}${payPath}`, { redirect: "manual" })).status).toBe(302);
+  });
+
+  it("charges a draft once when two pay pages for it are sent at once and the provider answers slowly", async () => {
+    // Two tabs, two attempts (two idempotency keys): only the draft's row lock can keep it to one charge.
+    const inner = createTestModeProvider();
+    const charges: string[] = [];
+    const slow: PaymentProvider = {
+      ...inner,
+      async charge(request) {
+        charges.push(request.idempotencyKey);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        return inner.charge(request);
+      },
+    };
+    const racing = await startTestServer(kind, {}, { paymentProvider: slow });
+    try {
+      const d = details();
+      const created = await fetch(`${racing.url}/gift`, form(d));
+      const payPath = created.headers.get("location")!;
+      const id = payPath.split("/")[2];
+      const answers = await Promise.all([1, 2].map(() => fetch(`${racing.url}${payPath}`, form({ ...CARD, attemptId: crypto.randomUUID() }))));
+      expect(charges).toHaveLength(1);
+      expect(answers.map((a) => [a.status, a.headers.get("location")])).toEqual([
+        [302, `/gift/sent?gift=${id}`],
+        [302, `/gift/sent?gift=${id}`],
+      ]);
+      const [gift] = await racing.services.database.db.select().from(gifts).where(eq(gifts.id, id));
+      expect(gift.status).toBe("paid");
+      expect(await racing.services.database.db.select().from(paymentIncidents)).toHaveLength(0);
+    } finally {
+      await racing.close();
+    }
   });
 
   it("refuses a declined card, a past or too distant date and missing fields with the message and a 4xx", async () => {

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExhibitView, TeamView } from "~/shared/catalog-types";
-import { exhibitPath, teamPath } from "~/lib/exhibit-links";
+import { exhibitPath, teamPath } from "~/shared/exhibit-links";
 import { eq } from "drizzle-orm";
 import { users } from "../../server/db/schema";
 import { availableDrivers } from "../helpers/databases";

@@ -15,6 +15,7 @@ import { outbox, ticketReminders, users } from "../../server/db/schema";
 import { createHousekeeping } from "../../server/jobs/housekeeping";
 import { createLogger } from "../../server/logger";
 import { createReminders } from "../../server/membership/reminders";
+import { createMuseumCalendar } from "../../server/membership/museum-calendar";
 import { SESSION_COOKIE } from "../../server/accounts/sessions";
 import { parseRawMessage, type CapturedMail } from "../e2e/mail-capture";
 import { availableDrivers } from "../helpers/databases";
@@ -128,7 +129,7 @@ describe.each(drivers)("ticket reminders on %s", (kind) => {
     const other = kind === "postgres" ? await openDatabase({ databaseUrl: server.database.url, poolSize: 2 }) : server.database.handle;
     try {
       const logger = createLogger("silent");
-      const deps = { mailer: { send: async () => undefined }, offsets: [14, 7, 1, -1], timeZone: "America/New_York", publicUrl: "http://x", secret: "s".repeat(32), ticketDays: 120, priceCents: 699, logger, now: () => clock };
+      const deps = { mailer: { send: async () => undefined }, offsets: [14, 7, 1, -1], calendar: createMuseumCalendar("America/New_York", () => clock), publicUrl: "http://x", secret: "s".repeat(32), ticketDays: 120, priceCents: 699, logger };
       const mine = createReminders({ ...deps, db: db() });
       const theirs = createReminders({ ...deps, db: other.db });
       // Two instances' housekeeping (one gets the lock), and the bare queueing twice at once

@@ -8,7 +8,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CategoryView, TeamView } from "~/shared/catalog-types";
-import { SEARCH_LIMITS, SEARCH_MESSAGES, type SearchAnswer, type Suggestion } from "~/lib/search";
+import { SEARCH_LIMITS, SEARCH_MESSAGES, type SearchAnswer, type Suggestion } from "~/shared/search";
 import { queryRows } from "../../server/db/client";
 import { enshrineeExhibits, enshrinees, exhibits, teams } from "../../server/db/schema";
 import { availableDrivers } from "../helpers/databases";

@@ -11,7 +11,7 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVER_MESSAGES } from "~/shared/messages";
 import { gifts, outbox, paymentIncidents, payments, processedWebhookEvents, users } from "../../server/db/schema";
-import { addDays } from "../../server/membership/ticket";
+import { addDays } from "~/shared/calendar";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount, museumToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -121,15 +121,37 @@ describe.each(drivers)("Stripe on %s", (kind) => {
     expect(await db().select().from(processedWebhookEvents).where(eq(processedWebhookEvents.eventId, "evt_parallel"))).toHaveLength(1);
   });
 
-  it("takes the ticket's days back on charge.refunded, once", async () => {
+  it("takes the ticket's days back on charge.refunded, once, by the console's rule: a ticket it started ends at once (decision 023)", async () => {
     const account = await createSignedInAccount(server.services);
     await webhook(succeeded("evt_to_refund", "pi_to_refund", account.userId));
     expect((await userRow(account.userId)).validThrough).toBe(addDays(today(), 120));
     const refund = (id: string) => ({ id, object: "event", type: "charge.refunded", data: { object: { id: "ch_1", object: "charge", refunded: true, payment_intent: "pi_to_refund" } } });
     expect((await webhook(refund("evt_refund_1"))).status).toBe(200);
     expect((await webhook(refund("evt_refund_2"))).status).toBe(200);
-    expect((await userRow(account.userId)).validThrough).toBe(today());
+    // Yesterday: the refunded ticket started today, so today goes too, as a console refund's does.
+    expect((await userRow(account.userId)).validThrough).toBe(addDays(today(), -1));
+    expect((await server.services.sessions.viewerFor(decodeURIComponent(account.cookie.split("=")[1])))?.member).toBe(false);
     expect((await paymentRows(account.userId))[0].status).toBe("refunded");
+  });
+
+  it("refunds from the console through the provider, and ends access as the webhook's refund does (decision 023)", async () => {
+    const account = await createSignedInAccount(server.services);
+    const paid = await post("/api/stripe/payment", { id: "pm_card_visa" }, account.cookie);
+    expect(paid.status).toBe(200);
+    const [payment] = await paymentRows(account.userId);
+    const done = await server.services.admin.members.refund({ userId: null, email: "admin@museum.test" }, payment.id);
+    expect(done).toMatchObject({ ok: true });
+    const refunds = stripe.requests.filter((r) => r.path === "/v1/refunds");
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0].body.get("payment_intent")).toBe(payment.providerPaymentId);
+    expect(refunds[0].idempotencyKey).toBe(`museum-refund-${payment.id}`);
+    // The same day as a webhook refund leaves: yesterday, so no member content today.
+    expect((await userRow(account.userId)).validThrough).toBe(addDays(today(), -1));
+    // Stripe's charge.refunded that follows finds it refunded already and takes nothing more.
+    const event = { id: `evt_after_console_${payment.id}`, object: "event", type: "charge.refunded", data: { object: { id: "ch_c", object: "charge", refunded: true, payment_intent: payment.providerPaymentId } } };
+    expect((await webhook(event)).status).toBe(200);
+    expect((await userRow(account.userId)).validThrough).toBe(addDays(today(), -1));
+    expect(await server.services.admin.members.refund({ userId: null, email: "admin@museum.test" }, payment.id)).toEqual({ ok: false, message: "This payment was refunded already." });
   });
 
   it("answers 200 to a validly signed payment for an unknown account, and records it for staff once", async () => {

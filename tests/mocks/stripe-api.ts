@@ -1,6 +1,7 @@
 /**
- * A local stand-in for the two Stripe endpoints the SDK calls: POST /v1/payment_intents (honours
- * Idempotency-Key) and GET /v1/payment_intents/:id. Payment methods follow Stripe's test ids.
+ * A local stand-in for the Stripe endpoints the SDK calls: POST /v1/payment_intents (honours
+ * Idempotency-Key), GET /v1/payment_intents/:id and POST /v1/refunds (honours Idempotency-Key).
+ * Payment methods follow Stripe's test ids.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -59,6 +60,12 @@ export async function startStripeApi() {
         intents.set(id, intent);
         if (key) byKey.set(key, intent);
         return send(200, intent);
+      }
+      if (req.method === "POST" && req.url === "/v1/refunds") {
+        const intent = intents.get(body.get("payment_intent") ?? "");
+        if (!intent) return send(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
+        const refund = { id: `re_standin_${key ?? ++n}`, object: "refund", amount: intent.amount, payment_intent: intent.id, status: "succeeded" };
+        return send(200, refund);
       }
       const m = /^\/v1\/payment_intents\/([^/?]+)/.exec(req.url ?? "");
       if (req.method === "GET" && m) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { calendarDateIn, canSeeMemberContent, clockTimeIn, daysUntil, isTicketValid } from "~/shared/access";
+import { canSeeMemberContent, isTicketValid } from "~/shared/access";
+import { calendarDateIn, clockTimeIn, daysUntil } from "~/shared/calendar";
 import { bottomMenuItems, topNavItems } from "~/lib/navigation";
 
 describe("access state", () => {

@@ -1,7 +1,7 @@
 /** Search's text helpers (issue 14): cleaning a search text, words, "Did you mean", snippets, addresses. */
 import { describe, expect, it } from "vitest";
-import { cleanQuery, HIGHLIGHT_END, HIGHLIGHT_START, searchHref } from "~/lib/search";
-import { parseSearchPage } from "~/lib/search-schemas";
+import { cleanQuery, HIGHLIGHT_END, HIGHLIGHT_START, searchHref } from "~/shared/search";
+import { parseSearchPage } from "~/shared/search-schemas";
 import { snippetRuns } from "../../server/search/search-service";
 import { normalizeWord, queryWords, replaceWords } from "../../server/search/spelling";
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod/mini";
 import {
-  fieldErrors,
   loginSchema,
   multiLineText,
   passwordResetRequestSchema,
@@ -11,7 +10,9 @@ import {
 } from "~/shared/account-schemas";
 import { contactSchema, mailchimpSubscribeSchema, subscribeSchema } from "~/shared/contact-schemas";
 import { TEXT_RULE_MESSAGES as T, VALIDATION as V } from "~/shared/messages";
-import { accessStatus, addDays, paymentBuysTicket, ticketValidThrough } from "../../server/membership/ticket";
+import { accessStatus, paymentBuysTicket, ticketValidThrough } from "../../server/membership/ticket";
+import { addDays } from "~/shared/calendar";
+import { fieldErrors } from "~/shared/form-errors";
 
 const person = {
   firstName: "Ada",

@@ -1,6 +1,6 @@
 /** The console's side navigation: only the areas the signed-in role may open. */
 import { NavLink } from "react-router";
-import { mayOpen, type ConsoleArea } from "~/routes/admin/console-areas";
+import { mayOpen, type ConsoleArea } from "~/shared/console-areas";
 
 const LINKS: { to: string; label: string; area: ConsoleArea; end?: boolean }[] = [
   { to: "/admin", label: "Overview", area: "dashboard", end: true },

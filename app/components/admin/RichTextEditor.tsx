@@ -2,7 +2,7 @@
  * The exhibit text's editor (TipTap), loaded only by the exhibit edit page and only once the page
  * has hydrated: until then, and without JavaScript, the page's plain textarea takes paragraphs or
  * simple HTML. The editor writes its HTML into a hidden field of the same name; the server
- * sanitizes whatever arrives (server/admin/rich-text.ts), so the editor is a convenience, never
+ * sanitizes whatever arrives (server/catalog/rich-text.ts), so the editor is a convenience, never
  * the guard. Its marks match the server's allow-list: bold, italic, underline, strike, h3/h4,
  * lists, quotes, links.
  */

@@ -6,12 +6,13 @@ import { Form } from "react-router";
 import type { Route } from "./+types/audit";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
 import { ConsoleHeading, Pager } from "~/components/admin/ConsoleUi";
-import { auditEntityTypesFor, type AuditEntityType } from "./console-areas";
-import { museumClock, pageParam, requireConsole } from "./guard.server";
-import { isCalendarDay } from "~/shared/access";
+import { auditEntityTypesFor, type AuditEntityType } from "~/shared/console-areas";
+import { museumClock, requireConsole } from "./guard.server";
+import { pageParam } from "./list-query";
+import { isCalendarDay } from "~/shared/calendar";
+import { isUuid } from "~/shared/ids";
 
 const PAGE_SIZE = 50;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "audit");
@@ -29,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     audit.list({
       visibleTypes,
       entityType: (visibleTypes as string[]).includes(entity) ? (entity as AuditEntityType) : undefined,
-      actorId: UUID.test(actor) ? actor : undefined,
+      actorId: isUuid(actor) ? actor : undefined,
       from: isCalendarDay(from) ? from : undefined,
       to: isCalendarDay(to) ? to : undefined,
       page,

@@ -8,8 +8,9 @@ import { ConsoleHeading, ConsoleNotice, DangerButton, inputProps, PreviewButton,
 import { ImageUpload } from "~/components/admin/ImageUpload";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { UPLOAD_NOTICES } from "./upload-notices";
-import { bannerSlideSchema, fieldErrors, formObject } from "./console-schemas";
+import { bannerSlideSchema, formObject } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
+import { fieldErrors } from "~/shared/form-errors";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "banner");

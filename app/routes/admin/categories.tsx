@@ -3,7 +3,8 @@ import { Link } from "react-router";
 import type { Route } from "./+types/categories";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
 import { AddLink, ConsoleHeading, ConsoleNotice, ListSearch, NOTICES, Pager } from "~/components/admin/ConsoleUi";
-import { listQuery, requireConsole, searchOf } from "./guard.server";
+import { requireConsole } from "./guard.server";
+import { listQuery, searchOf } from "./list-query";
 
 const SORTS = ["order", "name"] as const;
 

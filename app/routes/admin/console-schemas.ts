@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import { EMAIL_MAX, EMAIL_PATTERN, NAME_MAX } from "~/shared/account-schemas";
-import { multiLineText, singleLineText } from "~/lib/text-fields";
-import { STAFF_ROLES } from "./console-areas";
+import { multiLineText, singleLineText } from "~/shared/text-fields";
+import { STAFF_ROLES } from "~/shared/console-areas";
 
 export const inviteSchema = z.object({
   email: singleLineText("Email address", { max: EMAIL_MAX, required: "Please enter the email address" }).regex(EMAIL_PATTERN, "Please check the email address format."),
@@ -15,16 +15,6 @@ export const inviteSchema = z.object({
 });
 
 export const uuidSchema = z.string().uuid("Unknown record");
-
-/** The first message per field, for the form's inline errors. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
 
 // ---- the collection ------------------------------------------------------------------------------
 

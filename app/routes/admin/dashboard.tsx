@@ -2,7 +2,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { ConsoleHeading } from "~/components/admin/ConsoleUi";
-import { mayOpen } from "./console-areas";
+import { mayOpen } from "~/shared/console-areas";
 import { requireConsole } from "./guard.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -8,7 +8,7 @@
 import { MaxFilesExceededError, MaxFileSizeExceededError, parseFormData, type FileUpload } from "@remix-run/form-data-parser";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/exhibit-photos-upload";
-import { singleLineText } from "~/lib/text-fields";
+import { singleLineText } from "~/shared/text-fields";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { uuidSchema } from "./console-schemas";
 import { actorOf, formText, requireConsole } from "./guard.server";

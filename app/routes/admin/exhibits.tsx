@@ -4,7 +4,8 @@ import type { Route } from "./+types/exhibits";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
 import { AddLink, ConsoleHeading, ConsoleNotice, ListSearch, NOTICES, Pager } from "~/components/admin/ConsoleUi";
 import { uuidSchema } from "./console-schemas";
-import { listQuery, requireConsole, searchOf } from "./guard.server";
+import { requireConsole } from "./guard.server";
+import { listQuery, searchOf } from "./list-query";
 
 const SORTS = ["title", "year", "team", "category"] as const;
 

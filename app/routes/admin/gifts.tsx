@@ -11,7 +11,8 @@ import { ConsoleHeading, ConsoleNotice, Pager, RefundForm } from "~/components/a
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { formatPrice } from "~/shared/money";
 import { uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, museumClock, pageParam, requireConsole, requireRecentPassword, searchOf, unconfirmedRefund } from "./guard.server";
+import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, unconfirmedRefund } from "./guard.server";
+import { pageParam, searchOf } from "./list-query";
 
 const STATUSES = ["unpaid", "paid", "redeemed", "refunded"] as const;
 const STATE_WORDS = { unpaid: "not paid (abandoned)", scheduled: "paid, to be sent", sent: "sent", redeemed: "redeemed", expired: "expired", revoked: "revoked (refunded)", refunded: "refunded after redemption" } as const;

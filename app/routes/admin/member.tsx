@@ -8,8 +8,10 @@ import { z } from "zod";
 import type { Route } from "./+types/member";
 import { ConsoleHeading, ConsoleNotice, Field, inputProps, PrimaryButton, RefundForm } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
-import { fieldErrors, uuidSchema } from "./console-schemas";
+import { uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, unconfirmedRefund, type ConsoleResult } from "./guard.server";
+import { fieldErrors } from "~/shared/form-errors";
+import { formatAmount } from "~/shared/money";
 
 const complimentarySchema = z.object({
   days: z.coerce.number({ message: "Days must be a number" }).int("Days must be a whole number").min(1, "At least 1 day").max(3650, "At most 3650 days"),
@@ -99,7 +101,7 @@ export default function Member({ loaderData }: Route.ComponentProps) {
         {m.payments.map((p) => (
           <li key={p.id} className="flex flex-wrap items-center gap-3 rounded border border-stone-300 p-3" data-testid="payment">
             <span>
-              {p.createdAt} · {(p.amountCents / 100).toFixed(2)} {p.currency.toUpperCase()} · {p.daysGranted} days · {p.provider} {p.providerPaymentId} ·{" "}
+              {p.createdAt} · {formatAmount(p.amountCents, p.currency)} · {p.daysGranted} days · {p.provider} {p.providerPaymentId} ·{" "}
               <strong>{p.status === "refunded" ? `refunded ${p.refundedAt}` : "paid"}</strong>
             </span>
             {p.status === "succeeded" ? (

@@ -6,7 +6,8 @@ import { Link } from "react-router";
 import type { Route } from "./+types/members";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
 import { ConsoleHeading, ListSearch, Pager } from "~/components/admin/ConsoleUi";
-import { listQuery, museumClock, requireConsole, searchOf } from "./guard.server";
+import { museumClock, requireConsole } from "./guard.server";
+import { listQuery, searchOf } from "./list-query";
 
 const SORTS = ["joined", "name", "email", "validThrough"] as const;
 const STATES = ["valid", "expired", "unpaid"] as const;

@@ -4,8 +4,9 @@ import { z } from "zod";
 import type { Route } from "./+types/message";
 import { ConsoleHeading, ConsoleNotice, Field, inputProps, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
-import { fieldErrors, uuidSchema } from "./console-schemas";
+import { uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, museumClock, requireConsole, type ConsoleResult } from "./guard.server";
+import { fieldErrors } from "~/shared/form-errors";
 
 const STATUSES = ["new", "answered", "archived"] as const;
 const replySchema = z.object({

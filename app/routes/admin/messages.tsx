@@ -3,7 +3,8 @@ import { Link } from "react-router";
 import type { Route } from "./+types/messages";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
 import { ConsoleHeading, Pager } from "~/components/admin/ConsoleUi";
-import { museumClock, pageParam, requireConsole, searchOf } from "./guard.server";
+import { museumClock, requireConsole } from "./guard.server";
+import { pageParam, searchOf } from "./list-query";
 
 const STATUSES = ["new", "answered", "archived"] as const;
 

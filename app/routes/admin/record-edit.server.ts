@@ -6,8 +6,9 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import type { z } from "zod";
 import { rateLimitedAnswer } from "~/lib/guards.server";
-import { fieldErrors, formObject, uuidSchema } from "./console-schemas";
+import { formObject, uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
+import { fieldErrors } from "~/shared/form-errors";
 
 type Actor = ReturnType<typeof actorOf>;
 type Saved = Awaited<ReturnType<AppLoadContext["services"]["admin"]["collection"]["teams"]["save"]>>;

@@ -8,9 +8,10 @@ import type { Route } from "./+types/staff";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
-import { STAFF_ROLES, type StaffRole } from "./console-areas";
-import { fieldErrors, inviteSchema, uuidSchema } from "./console-schemas";
+import { STAFF_ROLES, type StaffRole } from "~/shared/console-areas";
+import { inviteSchema, uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, type ConsoleResult } from "./guard.server";
+import { fieldErrors } from "~/shared/form-errors";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "staff");

@@ -9,7 +9,8 @@ import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
 import { ConsoleHeading, ConsoleNotice, ListSearch, Pager } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, listQuery, museumClock, requireConsole, searchOf, type ConsoleResult } from "./guard.server";
+import { actorOf, consoleAnswer, formText, museumClock, requireConsole, type ConsoleResult } from "./guard.server";
+import { listQuery, searchOf } from "./list-query";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "subscribers");

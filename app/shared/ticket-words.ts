@@ -1,8 +1,9 @@
 /**
- * The account page's words for a ticket and its dates (issue 13). Ticket dates are calendar days
- * of the museum's time zone already (YYYY-MM-DD); instants (a payment's time) are shown in it.
+ * The words for a ticket and its dates (issue 13): the account page, receipts, reminder and gift
+ * emails. Ticket dates are calendar days of the museum's time zone already (YYYY-MM-DD);
+ * instants (a payment's time) are shown in it.
  */
-import { daysUntil } from "~/shared/access";
+import { addDays, daysUntil } from "./calendar";
 
 const longDates = new Map<string, Intl.DateTimeFormat>();
 
@@ -34,16 +35,11 @@ export function ticketStatusWords(validThrough: string | null, today: string): s
   return `Your ticket is valid through ${longDate(validThrough)}: ${left} ${left === 1 ? "day" : "days"} left.`;
 }
 
-/** The calendar date `days` after `date` (both YYYY-MM-DD). */
-export function shiftDate(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
-
 /**
  * The days a payment added, first and last: a ticket bought with none running starts on the day
  * of payment; a renewal starts the day after the previous end (ticketValidThrough's rule).
  */
 export function periodGranted(validThroughAfter: string, days: number, paidOn: string): { from: string; to: string } {
-  const base = shiftDate(validThroughAfter, -days);
-  return { from: base <= paidOn ? paidOn : shiftDate(base, 1), to: validThroughAfter };
+  const base = addDays(validThroughAfter, -days);
+  return { from: base <= paidOn ? paidOn : addDays(base, 1), to: validThroughAfter };
 }

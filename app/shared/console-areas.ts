@@ -29,9 +29,6 @@ export const CONSOLE_AREAS = {
 
 export type ConsoleArea = keyof typeof CONSOLE_AREAS;
 
-export function isStaffRole(role: string | null | undefined): role is StaffRole {
-  return role === "curator" || role === "admin";
-}
 
 export function mayOpen(role: string | null | undefined, area: ConsoleArea): boolean {
   return (CONSOLE_AREAS[area] as readonly string[]).includes(role ?? "");

@@ -5,8 +5,8 @@
  * builders so the browser does not load classic Zod (decision 016).
  */
 import { z } from "zod";
-import { MULTI_LINE, SINGLE_LINE, type TextOptions, WELL_FORMED } from "../shared/account-schemas";
-import { TEXT_RULE_MESSAGES as T } from "../shared/messages";
+import { MULTI_LINE, SINGLE_LINE, type TextOptions, WELL_FORMED } from "./account-schemas";
+import { TEXT_RULE_MESSAGES as T } from "./messages";
 
 /** A one-line text field: no control characters or lone surrogates, trimmed, at most `max`. */
 export function singleLineText(field: string, { max, required }: TextOptions) {

@@ -18,8 +18,6 @@ const OPTIONS: sanitizeHtml.IOptions = {
 };
 OPTIONS.allowedAttributes = { a: ["href", "rel"] };
 
-export const RICH_TEXT_MAX = 50_000;
-
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** Plain text typed without tags becomes paragraphs, so the form also works as a plain textarea. */

@@ -13,8 +13,7 @@ import type { Database } from "../db/client";
 import { exhibitPhotos, exhibits } from "../db/schema";
 import type { MediaStorage } from "../media/media-storage";
 import { cleanPhoto, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, PhotoRejected } from "../media/photo-upload";
-import { recordAudit, type Actor } from "./audit-log";
-import type { Saved } from "./collection-service";
+import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 
 export interface PhotoDeps {
   db: Database;
@@ -34,7 +33,7 @@ export interface PhotoLayout {
   matching: string;
 }
 
-export function createPhotoAdmin({ db, storage, now = () => new Date(), notifyChange }: PhotoDeps) {
+export function createPhotoWrites({ db, storage, now = () => new Date(), notifyChange }: PhotoDeps) {
   type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
   async function state(tx: Pick<Database, "select">, exhibitId: string) {
@@ -175,4 +174,4 @@ export function createPhotoAdmin({ db, storage, now = () => new Date(), notifyCh
   };
 }
 
-export type PhotoAdmin = ReturnType<typeof createPhotoAdmin>;
+export type PhotoWrites = ReturnType<typeof createPhotoWrites>;

@@ -1,17 +1,18 @@
 /**
- * The collection as staff edit it: teams, categories, exhibits, enshrinees and the home banner's
- * slides. Every change runs in one transaction that also writes its audit row and the change
- * notification (server/catalog/change-feed.ts), so every instance's catalog and page caches
- * forget the old collection the moment it commits, and a rolled-back change tells nobody.
+ * The catalog's writes, as staff make them from the console: teams, categories, exhibits,
+ * enshrinees and the home banner's slides. Every change runs in one transaction that also writes
+ * its audit row and the change notification (server/catalog/change-feed.ts), so every
+ * instance's catalog and page caches forget the old collection the moment it commits, and a
+ * rolled-back change tells nobody.
  * Deleting something another record depends on is refused with a message saying what.
  * Lists are paged, sorted and searched in SQL.
  */
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { slugify } from "../../app/lib/text";
+import { slugify } from "../../app/shared/text";
 import type { Database } from "../db/client";
 import { bannerSlides, categories, enshrineeExhibits, enshrinees, exhibitPhotos, exhibits, teams } from "../db/schema";
-import { recordAudit, type Actor } from "./audit-log";
+import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 import { plainTextOf, sanitizeRichText } from "./rich-text";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -25,8 +26,6 @@ export interface CollectionDeps {
    */
   notifyChange: (tx?: Database) => Promise<void>;
 }
-
-export type Saved = { ok: true; id: string; message: string } | { ok: false; message: string; errors?: Record<string, string> };
 
 export interface ListQuery {
   q?: string;
@@ -84,7 +83,7 @@ function order(column: AnyPgColumn, dir: "asc" | "desc" | undefined) {
   return dir === "desc" ? desc(column) : asc(column);
 }
 
-export function createCollectionAdmin({ db, now = () => new Date(), notifyChange }: CollectionDeps) {
+export function createCollectionWrites({ db, now = () => new Date(), notifyChange }: CollectionDeps) {
   /** Runs a change with its audit row and the change notification, in one transaction. */
   async function change<T extends Saved>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const result = await db.transaction(async (tx) => {
@@ -406,4 +405,4 @@ export function createCollectionAdmin({ db, now = () => new Date(), notifyChange
   return { teams: teamsAdmin, categories: categoriesAdmin, exhibits: exhibitsAdmin, enshrinees: enshrineesAdmin, banner: bannerAdmin };
 }
 
-export type CollectionAdmin = ReturnType<typeof createCollectionAdmin>;
+export type CollectionWrites = ReturnType<typeof createCollectionWrites>;

@@ -1,0 +1,52 @@
+/**
+ * Writing the audit trail (decision 015, decision 023): every staff change writes one row in the
+ * transaction that makes the change (who, when, which entity, the record before and after). The
+ * domain modules that own the data (catalog, membership, gifts) write it themselves, inside
+ * their own transactions, when a staff member's `Actor` is passed; the console only reads it
+ * back (server/admin/audit-log.ts). It lives outside server/admin so no domain module imports
+ * the console.
+ */
+import type { AuditEntityType } from "../../app/shared/console-areas";
+import type { Database } from "../db/client";
+import { auditLog } from "../db/schema";
+
+/** The staff member making a change, as the console's guard proved it. */
+export interface Actor {
+  userId: string | null;
+  email: string;
+}
+
+export interface AuditEntry {
+  action: string;
+  entityType: AuditEntityType;
+  entityId: string | null;
+  summary: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** What a staff change answers: the console shows `message`, or `errors` beside the fields. */
+export type Saved = { ok: true; id: string; message: string } | { ok: false; message: string; errors?: Record<string, string> };
+
+/** Anything that can insert: the database or an open transaction. */
+type Writer = Pick<Database, "insert">;
+
+/** Writes one audit row; call it with the transaction that makes the change. */
+export async function recordAudit(tx: Writer, actor: Actor, entry: AuditEntry, at: Date): Promise<void> {
+  await tx.insert(auditLog).values({
+    at,
+    actorId: actor.userId,
+    actorEmail: actor.email,
+    action: entry.action,
+    entityType: entry.entityType,
+    entityId: entry.entityId,
+    summary: entry.summary,
+    before: entry.before === undefined ? null : jsonSafe(entry.before),
+    after: entry.after === undefined ? null : jsonSafe(entry.after),
+  });
+}
+
+/** Dates become ISO strings, undefined fields go: what jsonb keeps is what the page shows. */
+function jsonSafe(value: unknown): unknown {
+  return value === null ? null : (JSON.parse(JSON.stringify(value)) as unknown);
+}
