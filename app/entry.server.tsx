@@ -18,7 +18,7 @@ import {
 import { StylesheetProvider } from "~/components/InlineStylesheet";
 import { deferHydration, hydrationPlan } from "~/lib/deferred-hydration.server";
 import { NonceProvider } from "~/components/nonce";
-import { isDatabaseUnavailable } from "../server/db/errors";
+import { isDatabaseUnavailable } from "../server/db/unavailable.server";
 // The built, minified stylesheet as text, in the server bundle only (the browser bundle never has it).
 import siteCss from "./app.css?inline";
 
@@ -71,9 +71,6 @@ class DeferredHydration extends Transform {
   }
 }
 
-/** The load contexts of requests whose loader or action met an unreachable database (see handleError). */
-const metDatabaseUnavailable = new WeakSet<object>();
-
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -81,14 +78,6 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  // A loader or action that met a database it could not reach (a restart, a failover, a
-  // connection ended): the error page with 503 and Retry-After, as when the host's own first
-  // query meets it, not 500 (decision 020).
-  // (In production React Router hands this function sanitized errors: handleError marks the request's context.)
-  if (responseStatusCode === 500 && metDatabaseUnavailable.has(loadContext)) {
-    responseStatusCode = 503;
-    responseHeaders.set("Retry-After", "30");
-  }
   // No nonce for a page rendered for the anonymous page cache: its inline scripts go by hash.
   const nonce = loadContext.cspNonce || undefined;
   return new Promise<Response>((resolve, reject) => {
@@ -134,6 +123,7 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   const ctx = context as AppLoadContext;
-  if (isDatabaseUnavailable(error)) metDatabaseUnavailable.add(ctx);
+  // The host answers 503 with Retry-After instead of 500 (server/http/page-handler.ts).
+  if (isDatabaseUnavailable(error)) ctx.renderState.databaseUnavailable = true;
   ctx.logger.error({ err: error, requestId: ctx.requestId, url: request.url }, "route error");
 };

@@ -435,7 +435,7 @@ const byWindow = names.map((name) => {
     const mine = s.filter((x) => x.instance === inst);
     const c = Object.fromEntries([...count(mine, "ready").entries()].sort());
     const reasons = [...new Set(mine.map((x) => x.reason).filter(Boolean))];
-    return `${Object.entries(c).map(([k, v]) => `${k === "0" ? "refused" : k}x${v}`).join(" ")}${reasons.length ? ` (${reasons.join("; ")})` : ""}`;
+    return `${Object.entries(c).map(([k, v]) => `${k === "0" ? "no answer in 1.5 s" : k} x${v}`).join(" ")}${reasons.length ? ` (${reasons.join("; ")})` : ""}`;
   };
   const max = (field) => Math.max(...s.map((x) => x[field]).filter((v) => v !== null), -Infinity);
   const min = (field) => Math.min(...s.map((x) => x[field]).filter((v) => v !== null), Infinity);
