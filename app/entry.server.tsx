@@ -18,6 +18,7 @@ import {
 import { StylesheetProvider } from "~/components/InlineStylesheet";
 import { deferHydration, hydrationPlan } from "~/lib/deferred-hydration.server";
 import { NonceProvider } from "~/components/nonce";
+import { isDatabaseUnavailable } from "../server/db/unavailable.server";
 // The built, minified stylesheet as text, in the server bundle only (the browser bundle never has it).
 import siteCss from "./app.css?inline";
 
@@ -122,5 +123,7 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   const ctx = context as AppLoadContext;
+  // The host answers 503 with Retry-After instead of 500 (server/http/page-handler.ts).
+  if (isDatabaseUnavailable(error)) ctx.renderState.databaseUnavailable = true;
   ctx.logger.error({ err: error, requestId: ctx.requestId, url: request.url }, "route error");
 };

@@ -29,6 +29,8 @@ export interface MuseumLoadContext {
     loadFailed: boolean;
     /** The address built from the records a page shows (set by its loader); the page cache keeps only that one. */
     pagePath?: string;
+    /** Set when a loader or action failed because the database could not answer: the host makes its 500 a 503. */
+    databaseUnavailable?: boolean;
   };
   logger: Logger;
   settings: PublicSettings;

@@ -29,7 +29,9 @@ const UNAVAILABLE_CODES = new Set([
   "25P03", // idle-in-transaction timeout
   "57P01", "57P02", "57P03", // shutdown, crash, cannot connect now
 ]);
-const UNAVAILABLE_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|connection timeout|Query read timeout|Client has encountered a connection error|database is unavailable/i;
+// "is not currently accepting connections" (SQLSTATE 55000, too broad to list): a database
+// closed to connections (ALTER DATABASE ... ALLOW_CONNECTIONS false, as during a maintenance).
+const UNAVAILABLE_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|connection timeout|Query read timeout|Client has encountered a connection error|database is unavailable|is not currently accepting connections/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (const e of causes(error)) {

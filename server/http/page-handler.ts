@@ -89,8 +89,17 @@ export function createPageHandler({ build, mode, getLoadContext }: PageHandlerOp
     try {
       const rule = bodyRuleOf(res);
       const body = rule.stream && req.method === "POST" && hasBody(req.headers) ? limitedBodyStream(req, rule.maxBytes) : Buffer.isBuffer(req.body) ? req.body : undefined;
-      const response = await handle(fetchRequestFrom(req, res, body), getLoadContext(req, res));
-      await sendFetchResponse(res, isNotFoundPageData(req, res, response) ? new Response(response.body, { status: 200, headers: response.headers }) : response);
+      const context = getLoadContext(req, res);
+      let response = await handle(fetchRequestFrom(req, res, body), context);
+      // A loader or action (a page, a resource route, a .data request) that met a database it
+      // could not reach: 503 with Retry-After, as when the host's own first query meets it (decision 020).
+      if (response.status === 500 && context.renderState.databaseUnavailable) {
+        response = new Response(response.body, { status: 503, headers: response.headers });
+        response.headers.set("Retry-After", "30");
+      } else if (isNotFoundPageData(req, res, response)) {
+        response = new Response(response.body, { status: 200, headers: response.headers });
+      }
+      await sendFetchResponse(res, response);
     } catch (error) {
       next(error);
     }

@@ -22,8 +22,9 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, type Database } from "../../server/db/client";
 import { isDatabaseUnavailable } from "../../server/db/errors";
-import { availableDrivers, createPostgresDatabase, openTestDatabase, type TestDatabase } from "../helpers/databases";
+import { availableDrivers, createPostgresDatabase, openTestDatabase, POSTGRES_ADMIN_URL, type TestDatabase } from "../helpers/databases";
 import { call, freePort, startInstance, type Instance } from "../helpers/instances";
+import { createSignedInAccount } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const onPostgres = (await availableDrivers()).includes("postgres");
@@ -66,6 +67,21 @@ describe.runIf(onPostgres)("a terminated connection, in process", () => {
     expect(isDatabaseUnavailable(failed)).toBe(true);
     const [{ ok }] = await queryRows<{ ok: number }>(database.handle.db, sql`select 1 as ok`);
     expect(ok).toBe(1);
+  });
+
+  it("counts a database closed to connections (ALLOW_CONNECTIONS false, as bench:faults simulates a restart) as unavailable", async () => {
+    const name = new URL(database.url!).pathname.slice(1);
+    // From another database: PostgreSQL does not let a connection close its own database.
+    const maintenance = await adminClient(POSTGRES_ADMIN_URL);
+    await maintenance.query(`alter database ${name} allow_connections false`);
+    try {
+      const failed = await adminClient(database.url!).then((c) => c.end().then(() => null), (error: unknown) => error);
+      expect(String(failed)).toContain("is not currently accepting connections");
+      expect(isDatabaseUnavailable(failed)).toBe(true);
+    } finally {
+      await maintenance.query(`alter database ${name} allow_connections true`);
+      await maintenance.end();
+    }
   });
 
   it("fails a job whose advisory-lock connection ends, and the lock can be taken again", async () => {
@@ -122,6 +138,32 @@ describe.runIf(onPostgres)("a terminated connection under a request", () => {
     expect(again.status).toBe(201);
     const { rows } = await admin.query<{ message: string }>("select message from contact_messages");
     expect(rows.map((r) => r.message)).toEqual(["the second try"]);
+  });
+
+  it("answers a page whose loader's connection ends with the error page as 503 with Retry-After, then 200", async () => {
+    // Found by `npm run bench:faults`: a route's loader or action that met a dead connection
+    // after the host's own first query was the error page with 500.
+    const member = await createSignedInAccount(server.services);
+    const page = () => fetch(`${server.url}/account`, { headers: { cookie: member.cookie } });
+    // The account page reads the payments after the host has read the session.
+    await admin.query("begin; lock table payments in access exclusive mode");
+    const pending = page();
+    let victim: number | undefined;
+    for (let i = 0; i < 100 && !victim; i++) {
+      const { rows } = await admin.query<{ pid: number }>(
+        "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()",
+      );
+      victim = rows[0]?.pid;
+      if (!victim) await sleep(20);
+    }
+    expect(victim).toBeDefined();
+    await admin.query("select pg_terminate_backend($1)", [victim]);
+    const res = await pending;
+    await admin.query("rollback");
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("30");
+    expect(await res.text()).toContain("</html>");
+    expect((await page()).status).toBe(200);
   });
 });
 
