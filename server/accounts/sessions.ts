@@ -4,6 +4,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
+import { LRUCache } from "lru-cache";
 import { isTicketValid, type Viewer } from "../../app/shared/access";
 import { calendarDateIn } from "../../app/shared/calendar";
 import type { Database } from "../db/client";
@@ -21,9 +22,21 @@ export interface SessionStoreDeps {
   secret: string;
   timeZone: string;
   now?: () => Date;
+  /**
+   * The database's write counter (PGlite: `DatabaseHandle.writeCount`). With it, a member's
+   * session found once is answered from memory until the next write of any kind (decision 028).
+   */
+  writeCount?: () => number;
 }
 
-export function createSessionStore({ db, secret, timeZone, now = () => new Date() }: SessionStoreDeps) {
+/** A member's session as last read, valid while the database's write count has not moved. */
+interface RememberedSession {
+  writes: number;
+  expiresAt: Date;
+  viewer: Omit<SignedInViewer, "member">;
+}
+
+export function createSessionStore({ db, secret, timeZone, now = () => new Date(), writeCount }: SessionStoreDeps) {
   const hash = (token: string) => createHmac("sha256", secret).update(token).digest("base64url");
   // Asked on every signed-in request: prepared once, it costs about a third of a query built anew.
   const viewerByTokenHash = db
@@ -36,12 +49,19 @@ export function createSessionStore({ db, secret, timeZone, now = () => new Date(
       validThrough: users.validThrough,
       deactivatedAt: users.deactivatedAt,
       lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), gt(sessions.expiresAt, sql.placeholder("now"))))
     .limit(1)
     .prepare("viewer_by_token_hash");
+  // Members' sessions only: staff sessions write their last-seen time and end when idle.
+  const remembered = writeCount ? new LRUCache<string, RememberedSession>({ max: 10_000 }) : null;
+  const withTicket = (viewer: Omit<SignedInViewer, "member">): SignedInViewer => ({
+    ...viewer,
+    member: isTicketValid(viewer.validThrough, calendarDateIn(timeZone, now())),
+  });
 
   return {
     /** Starts a session for `userId`; returns the token for the cookie. */
@@ -83,9 +103,15 @@ export function createSessionStore({ db, secret, timeZone, now = () => new Date(
     /** The viewer behind `token`: null for a visitor, else the account and its access state. */
     async viewerFor(token: string | undefined): Promise<SignedInViewer | null> {
       if (!token || token.length > 200) return null;
-      const [row] = await viewerByTokenHash.execute({ tokenHash: hash(token), now: now() });
+      const tokenHash = hash(token);
+      const known = remembered?.get(tokenHash);
+      if (known && writeCount && known.writes === writeCount() && known.expiresAt > now()) return withTicket(known.viewer);
+      const writesBefore = writeCount?.();
+      const [row] = await viewerByTokenHash.execute({ tokenHash, now: now() });
       if (!row) return null;
-      const { deactivatedAt, lastSeenAt, ...viewer } = row;
+      const { deactivatedAt, lastSeenAt, expiresAt, ...viewer } = row;
+      // Kept only if nothing was written while it was read (PGlite runs one statement at a time).
+      if (remembered && viewer.role === "member" && writesBefore === writeCount?.()) remembered.set(tokenHash, { writes: writesBefore!, expiresAt, viewer });
       if (viewer.role !== "member") {
         // Staff sessions end after 30 minutes idle; a deactivated staff account has none (decision 015).
         const idle = now().getTime() - lastSeenAt.getTime();
@@ -95,8 +121,7 @@ export function createSessionStore({ db, secret, timeZone, now = () => new Date(
         }
         if (idle > LAST_SEEN_GRANULARITY_MS) await db.update(sessions).set({ lastSeenAt: now() }).where(eq(sessions.tokenHash, hash(token)));
       }
-      const today = calendarDateIn(timeZone, now());
-      return { ...viewer, member: isTicketValid(viewer.validThrough, today) };
+      return withTicket(viewer);
     },
 
     /** How long ago the password was last entered on this session, in ms (null: no such session). */

@@ -32,6 +32,36 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** The PostgreSQL pool's connections (for /metrics); null on PGlite, which has no pool. */
   poolStats(): { total: number; idle: number; waiting: number } | null;
+  /**
+   * PGlite only (one process sees every write): a number that grows after each statement that is
+   * not a plain `select` and after each transaction, committed or not. What was read while it
+   * stayed the same is still what the database holds (decision 028). Undefined on PostgreSQL,
+   * where other processes write too.
+   */
+  writeCount?: () => number;
+}
+
+/** A statement that only reads: `select ...` without `for update/share` (anything else counts as a write). */
+const READ_ONLY = /^\s*\(?\s*select\b(?![\s\S]*\bfor\s+(update|share|no\s+key|key)\b)/i;
+
+/** Counts PGlite's writes (see `writeCount`): wraps the entry points Drizzle and the change feed use. */
+function countWrites(client: PGlite): () => number {
+  let writes = 0;
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  const after = async <T>(write: boolean, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } finally {
+      if (write) writes++;
+    }
+  };
+  client.query = ((text: string, ...rest: unknown[]) => after(!READ_ONLY.test(text), () => (query as (...a: unknown[]) => Promise<unknown>)(text, ...rest))) as PGlite["query"];
+  // exec may hold several statements: always a write.
+  client.exec = ((text: string, ...rest: unknown[]) => after(true, () => (exec as (...a: unknown[]) => Promise<unknown>)(text, ...rest))) as PGlite["exec"];
+  client.transaction = ((fn: Parameters<PGlite["transaction"]>[0]) => after(true, () => transaction(fn))) as PGlite["transaction"];
+  return () => writes;
 }
 
 export interface OpenDatabaseOptions {
@@ -60,6 +90,7 @@ async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
   const extensions = { unaccent, pg_trgm };
   const client = dir ? new PGlite(dir, { extensions }) : new PGlite({ extensions });
   await client.waitReady;
+  const writeCount = countWrites(client);
   const db = drizzlePglite({ client, schema, logger: sqlLogging() }) as unknown as Database;
   let queue: Promise<unknown> = Promise.resolve();
   return {
@@ -78,6 +109,7 @@ async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
       await client.close();
     },
     poolStats: () => null,
+    writeCount,
   };
 }
 

@@ -16,7 +16,7 @@
  * The same locked run queues the ticket expiry reminders that are due (membership/reminders.ts):
  * their unique key, not the lock, is what makes each go out once.
  *
- * On PGlite, which has no autovacuum, each run ends with `VACUUM (ANALYZE)`: it marks the pages
+ * On PGlite, which has no autovacuum, each run ends with `VACUUM (ANALYZE)`, one table at a time: it marks the pages
  * whose rows every transaction sees (the visibility map), so counts and per-record counts are
  * answered from an index alone instead of reading every row (the console's lists at 10,000
  * exhibits and 100,000 members, decision 015), frees dead rows for reuse, and keeps the planner's
@@ -94,6 +94,19 @@ async function purge(tx: Database, table: SQL, where: SQL): Promise<number> {
   }
 }
 
+/**
+ * PGlite runs each statement synchronously on the event loop: one `vacuum (analyze)` of the whole
+ * database held every request for over a second (issue 25). One table at a time, with a turn of
+ * the event loop in between, lets the requests that arrived meanwhile go first (PGlite's queue is FIFO).
+ */
+async function vacuumTableByTable(db: Database): Promise<void> {
+  const tables = await queryRows<{ name: string }>(db, sql`select quote_ident(relname) as name from pg_class where relkind = 'r' and relnamespace = 'public'::regnamespace order by relname`);
+  for (const { name } of tables) {
+    await new Promise((resolve) => setImmediate(resolve));
+    await db.execute(sql.raw(`vacuum (analyze) ${name}`));
+  }
+}
+
 export function createHousekeeping({ database, logger, now = () => new Date(), reminders, onEnqueued, intervalMs = HOUSEKEEPING_INTERVAL_MS, firstRunMs = HOUSEKEEPING_FIRST_RUN_MS }: HousekeepingDeps) {
   const db = database.db;
 
@@ -124,7 +137,7 @@ export function createHousekeeping({ database, logger, now = () => new Date(), r
     if (!run) return { ran: false, reason: "another instance holds the lock" };
     if (run.reminders > 0) onEnqueued?.();
     // Outside the transaction: VACUUM cannot run inside one. PGlite is one process, so no lock is needed.
-    if (database.kind === "pglite") await db.execute(sql`vacuum (analyze)`);
+    if (database.kind === "pglite") await vacuumTableByTable(db);
     logger.info({ purged: run, vacuumed: database.kind === "pglite" }, "housekeeping done");
     return { ran: true, counts: run };
   }
