@@ -23,13 +23,13 @@ import {
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 /**
  * When a collection record last changed (sitemap lastmod, share card cache keys, decision 027):
- * set by drizzle on every update() of the row; the seed's upserts leave it alone.
+ * the database's clock, set by drizzle on every update() and upsert of the row.
  */
 const updatedAt = () =>
   timestamp("updated_at", { withTimezone: true })
     .notNull()
     .defaultNow()
-    .$onUpdate(() => new Date());
+    .$onUpdate(() => sql`now()`);
 
 // ---- collection ---------------------------------------------------------------------------
 

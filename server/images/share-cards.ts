@@ -7,7 +7,7 @@
  * disk cache like the renditions, keyed by the record's id and updated_at (and the image's own
  * ETag), so a changed record gets a new card and an unchanged one is drawn once.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { and, asc, eq } from "drizzle-orm";
@@ -16,7 +16,7 @@ import { PAGE_CARD_TITLES, SHARE_CARD_HEIGHT, SHARE_CARD_WIDTH, isPageCard, type
 import type { Database } from "../db/client";
 import { categories, enshrineeExhibits, enshrinees, exhibits, teams } from "../db/schema";
 import { createDiskCache } from "./disk-cache";
-import { ImageRequestError, type ImageService } from "./image-service";
+import { ImageRequestError, writeAtomically, type ImageService } from "./image-service";
 import { isMemberOnlyImage } from "./member-only";
 import { createRenderQueue, RenderQueueFullError } from "./render-queue";
 
@@ -103,17 +103,6 @@ async function drawCard(museumName: string, content: CardContent, image: Buffer 
   }
   const base = sharp(Buffer.from(cardSvg(museumName, content, image !== null)), { density: 72 }).resize(SHARE_CARD_WIDTH, SHARE_CARD_HEIGHT);
   return base.composite(layers).flatten({ background: INK }).png({ compressionLevel: 6 }).toBuffer();
-}
-
-async function writeAtomically(target: string, content: Buffer): Promise<void> {
-  const temp = `${target}.${process.pid}.${randomUUID()}.tmp`;
-  try {
-    await fs.writeFile(temp, content);
-    await fs.rename(temp, target);
-  } catch (error) {
-    await fs.rm(temp, { force: true }).catch(() => undefined);
-    throw error;
-  }
 }
 
 /** Parses "/teams/<uuid>.png"-style tails of a card address; anything else is not found. */
