@@ -155,6 +155,7 @@ export function createApp({ services, build, clientDir, devMiddleware, draining 
   app.use(
     createImageRouter({
       images: services.images,
+      shareCards: services.shareCards,
       isMemberOnly: isMemberOnlyImage,
       // Staff see member-only photos too: the console shows the photos they manage (decision 015).
       isMember: async (req) => {

@@ -12,8 +12,11 @@ import { createSessionStore } from "./accounts/sessions";
 import { cacheCatalog } from "./catalog/cached-catalog";
 import { createCatalogChangeFeed } from "./catalog/change-feed";
 import { createCatalog } from "./catalog/catalog-service";
+import { createLastModified } from "./catalog/last-modified";
 import { createSearch } from "./search/search-service";
 import { createImageService } from "./images/image-service";
+import { createShareCards } from "./images/share-cards";
+import { SITE_NAME } from "../app/shared/site";
 import { createMediaObjects } from "./media/media-objects";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { createMembership } from "./membership/membership-service";
@@ -154,9 +157,13 @@ export function createServices(deps: ServiceDeps) {
     sessionCookies: sessionCookies(sessions, config.PUBLIC_URL),
     catalog,
     catalogChanges,
+    /** The collection's update times: the sitemap's lastmod (decision 027). */
+    lastModified: createLastModified(db),
     // Never cached: the triggers keep it current, so a change is searchable once it commits.
     search: createSearch(db),
     images,
+    /** Share cards of the pages (decision 027), drawn from public images into their own cache. */
+    shareCards: createShareCards({ db, images, cacheDir: path.join(config.DATA_DIR, "image-cache", "share-cards"), museumName: SITE_NAME }),
     accounts,
     /** The account page's reads (issue 13). */
     accountData: createAccountData({ db }),

@@ -5,11 +5,17 @@
 import { Link } from "react-router";
 import type { ExhibitView } from "~/shared/catalog-types";
 import type { BackLink } from "~/shared/exhibit-links";
-import { seoMeta } from "~/lib/meta";
+import { seoMeta, shareCardUrl } from "~/lib/meta";
 import { truncateAtWord } from "~/shared/text";
 import { ExhibitDescription } from "./ExhibitDescription";
 import { PhotoCarousel } from "./PhotoCarousel";
 import { TicketBanner } from "./TicketBanner";
+
+/**
+ * The class of the element that stands for the paid part (Google's paywalled-content markup):
+ * the full text and photos for members, the ticket banner in their place for everyone else.
+ */
+export const PAYWALL_CLASS = "paywall";
 
 export interface ExhibitPageData {
   exhibit: ExhibitView;
@@ -42,7 +48,7 @@ export function ExhibitPage({ exhibit, backLink }: ExhibitPageData) {
         </div>
       </dl>
       {exhibit.description !== undefined ? (
-        <div className="paywall mt-6">
+        <div className={`${PAYWALL_CLASS} mt-6`}>
           <ExhibitDescription text={exhibit.description} html={exhibit.descriptionHtml} />
           <PhotoCarousel photos={exhibit.exhibitPhotos ?? []} alts={exhibit.exhibitPhotoAlts ?? []} />
           {exhibit.matchingPhoto ? (
@@ -53,23 +59,27 @@ export function ExhibitPage({ exhibit, backLink }: ExhibitPageData) {
           ) : null}
         </div>
       ) : (
-        <TicketBanner what="this exhibit's photos and full text" />
+        <div className={PAYWALL_CLASS} data-testid="paywall">
+          <TicketBanner what="this exhibit's photos and full text" />
+        </div>
       )}
     </article>
   );
 }
 
 /** Meta for every exhibit route, with the paywalled-content markup. */
-export function exhibitMeta(data: ExhibitPageData | undefined) {
+export function exhibitMeta(data: ExhibitPageData | undefined, publicUrl: string | undefined) {
   if (!data) return [];
   const { exhibit, canonical } = data;
-  const description = exhibit.description
-    ? truncateAtWord(exhibit.description, 155).text
-    : `${exhibit.title} (${exhibit.year}), an exhibit about the ${exhibit.team.name}. A museum ticket unlocks the photos and full text.`;
+  const card = { kind: "exhibits", id: exhibit._id } as const;
+  // What visitors may read: the JSON-LD never carries the member-only text.
+  const publicDescription = `${exhibit.title} (${exhibit.year}), an exhibit about the ${exhibit.team.name}. A museum ticket unlocks the photos and full text.`;
   return seoMeta({
     title: exhibit.title,
-    description,
+    description: exhibit.description ? truncateAtWord(exhibit.description, 155).text : publicDescription,
     canonical,
+    publicUrl,
+    card,
     type: "article",
     jsonLd: {
       "@type": "CreativeWork",
@@ -77,8 +87,11 @@ export function exhibitMeta(data: ExhibitPageData | undefined) {
       about: exhibit.team.name,
       temporalCoverage: String(exhibit.year),
       url: canonical,
+      description: publicDescription,
+      image: publicUrl === undefined ? undefined : shareCardUrl(publicUrl, card),
       isAccessibleForFree: false,
-      hasPart: { "@type": "WebPageElement", isAccessibleForFree: false, cssSelector: ".paywall" },
+      // The element that stands for the locked part in every HTML (members' text, visitors' banner).
+      hasPart: { "@type": "WebPageElement", isAccessibleForFree: false, cssSelector: `.${PAYWALL_CLASS}` },
     },
   });
 }

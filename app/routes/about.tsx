@@ -1,6 +1,7 @@
 /** About (spec section 2): anchored sections with Back to Top links. */
+import type { Route } from "./+types/about";
 import { AboutText } from "~/content/AboutText";
-import { pageMeta } from "~/lib/meta";
+import { staticPageMeta } from "~/lib/meta";
 import type { HydrationHandle } from "~/lib/hydration";
 
 export default function About() {
@@ -12,8 +13,13 @@ export default function About() {
   );
 }
 
-export function meta() {
-  return pageMeta("About", "Who we are, what our exhibits cover, who is eligible for the Hall of Fame, and how the museum began.");
+export function meta({ matches }: Route.MetaArgs) {
+  return staticPageMeta(matches, {
+    title: "About",
+    description: "Who we are, what our exhibits cover, who is eligible for the Hall of Fame, and how the museum began.",
+    path: "/about",
+    card: "about",
+  });
 }
 
 // Scripts on the first sign of intent (decision 016): the page works without them until then.

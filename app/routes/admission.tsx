@@ -11,7 +11,7 @@ import type { Route } from "./+types/admission";
 import { useAlert } from "~/components/AlertBanner";
 import { CheckboxField, PasswordField, SubmitButton, TextField } from "~/components/FormFields";
 import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, signUpSchema } from "~/shared/account-schemas";
-import { pageMeta } from "~/lib/meta";
+import { staticPageMeta } from "~/lib/meta";
 import { PAGE_MESSAGES, SERVER_MESSAGES } from "~/shared/messages";
 import { formatPrice } from "~/shared/money";
 import { TIMING } from "~/lib/timing";
@@ -173,8 +173,13 @@ export default function Admission({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta() {
-  return pageMeta("Admission", "Buy your museum ticket: photos, full exhibit texts and biographies.");
+export function meta({ matches }: Route.MetaArgs) {
+  return staticPageMeta(matches, {
+    title: "Admission",
+    description: "Buy your museum ticket: photos, full exhibit texts and biographies.",
+    path: "/admission",
+    card: "admission",
+  });
 }
 
 // Scripts on the first sign of intent (decision 016): the page works without them until then.

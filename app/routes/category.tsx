@@ -4,7 +4,7 @@ import type { Route } from "./+types/category";
 import { categoryPath } from "~/shared/exhibit-links";
 import { namePagePath, notFoundUnless, requireId, softLoad } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
-import { seoMeta } from "~/lib/meta";
+import { publicUrlOf, seoMeta } from "~/lib/meta";
 import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -34,13 +34,15 @@ export default function Category({ loaderData }: Route.ComponentProps) {
   return <CategoryPage team={team} category={category} exhibits={exhibits} member={member} />;
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
+export function meta({ loaderData, matches }: Route.MetaArgs) {
   if (!loaderData) return [];
   const { team, category, exhibits, canonical } = loaderData;
   return seoMeta({
     title: `${team.name}: ${category.categoryName}`,
     description: `${exhibits.length} exhibits about ${team.name} in ${category.categoryName}.`,
+    publicUrl: publicUrlOf(matches),
     canonical,
+    card: { kind: "categories", teamId: team._id, categoryId: category._id },
   });
 }
 

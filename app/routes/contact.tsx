@@ -12,7 +12,7 @@ import { AlertBox } from "~/components/AlertBanner";
 import { Honeypot, RecaptchaNotice, useRecaptcha } from "~/components/BotCheck";
 import { CheckboxField, FieldError, INPUT_CLASS, invalidProps, Spinner, SubmitButton, TextField } from "~/components/FormFields";
 import { contactSchema } from "~/shared/contact-schemas";
-import { pageMeta } from "~/lib/meta";
+import { staticPageMeta } from "~/lib/meta";
 import { BOTCHECK_MESSAGES, CONTACT_MESSAGES, CONTACT_SUBJECTS, VALIDATION } from "~/shared/messages";
 import { TIMING } from "~/lib/timing";
 import { postJson } from "~/lib/post-json";
@@ -200,8 +200,13 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta() {
-  return pageMeta("Contact", "Write to the Pittsburgh Sports Museum: questions, items for the museum, corrections and nominations.");
+export function meta({ matches }: Route.MetaArgs) {
+  return staticPageMeta(matches, {
+    title: "Contact",
+    description: "Write to the Pittsburgh Sports Museum: questions, items for the museum, corrections and nominations.",
+    path: "/contact",
+    card: "contact",
+  });
 }
 
 // Scripts on the first sign of intent (decision 016): the page works without them until then.

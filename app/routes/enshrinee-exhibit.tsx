@@ -1,6 +1,7 @@
 /** /{fullName}/{enshrineeID}/exhibit/{id}: an exhibit reached from an enshrinee's page. */
 import type { Route } from "./+types/enshrinee-exhibit";
 import { ExhibitPage, exhibitMeta } from "~/components/ExhibitPage";
+import { publicUrlOf } from "~/lib/meta";
 import { loadExhibitPage } from "~/lib/exhibit-page.server";
 import { notFoundUnless, requireId } from "~/lib/load.server";
 import type { HydrationHandle } from "~/lib/hydration";
@@ -15,8 +16,8 @@ export default function EnshrineeExhibit({ loaderData }: Route.ComponentProps) {
   return <ExhibitPage {...loaderData} />;
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return exhibitMeta(loaderData);
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  return exhibitMeta(loaderData, publicUrlOf(matches));
 }
 
 // Scripts on the first sign of intent (decision 016): the page works without them until then.

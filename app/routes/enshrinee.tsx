@@ -4,7 +4,7 @@ import type { Route } from "./+types/enshrinee";
 import { enshrineePath } from "~/shared/exhibit-links";
 import { namePagePath, notFoundUnless, requireId } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
-import { seoMeta } from "~/lib/meta";
+import { publicUrlOf, seoMeta, shareCardUrl } from "~/lib/meta";
 import { truncateAtWord } from "~/shared/text";
 import type { HydrationHandle } from "~/lib/hydration";
 
@@ -21,17 +21,29 @@ export default function Enshrinee({ loaderData }: Route.ComponentProps) {
   return <EnshrineePage enshrinee={enshrinee} />;
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
+export function meta({ loaderData, matches }: Route.MetaArgs) {
   if (!loaderData) return [];
   const { enshrinee, canonical } = loaderData;
+  const card = { kind: "enshrinees", id: enshrinee._id } as const;
+  const publicUrl = publicUrlOf(matches);
+  // What visitors may read: the JSON-LD never carries the member-only biography.
+  const publicDescription = `${enshrinee.fullName}, enshrined in the Pittsburgh Sports Hall of Fame: exhibits and mentions.`;
   return seoMeta({
     title: enshrinee.fullName,
-    description: enshrinee.biography
-      ? truncateAtWord(enshrinee.biography, 155).text
-      : `${enshrinee.fullName}, enshrined in the Pittsburgh Sports Hall of Fame: exhibits and mentions.`,
+    description: enshrinee.biography ? truncateAtWord(enshrinee.biography, 155).text : publicDescription,
     canonical,
+    publicUrl,
+    card,
     type: "profile",
-    jsonLd: { "@type": "Person", name: enshrinee.fullName, givenName: enshrinee.firstName, familyName: enshrinee.lastName, url: canonical },
+    jsonLd: {
+      "@type": "Person",
+      name: enshrinee.fullName,
+      givenName: enshrinee.firstName,
+      familyName: enshrinee.lastName,
+      url: canonical,
+      description: publicDescription,
+      image: publicUrl === undefined ? undefined : shareCardUrl(publicUrl, card),
+    },
   });
 }
 

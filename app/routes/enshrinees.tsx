@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/enshrinees";
 import { enshrineePath } from "~/shared/exhibit-links";
 import { softLoad } from "~/lib/load.server";
-import { seoMeta } from "~/lib/meta";
+import { publicUrlOf, seoMeta } from "~/lib/meta";
 import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -30,11 +30,13 @@ export default function Enshrinees({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
+export function meta({ loaderData, matches }: Route.MetaArgs) {
   return seoMeta({
     title: "Wall of Fame",
     description: "The players, coaches, builders and pioneers enshrined in the Pittsburgh Sports Hall of Fame.",
     canonical: loaderData?.canonical,
+    publicUrl: publicUrlOf(matches),
+    card: { kind: "pages", page: "enshrinees" },
   });
 }
 

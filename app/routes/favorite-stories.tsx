@@ -4,7 +4,7 @@ import { ExhibitList } from "~/components/ExhibitList";
 import { favoriteStoryPath } from "~/shared/exhibit-links";
 import { softLoad } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
-import { seoMeta } from "~/lib/meta";
+import { publicUrlOf, seoMeta } from "~/lib/meta";
 import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -28,11 +28,13 @@ export default function FavoriteStories({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
+export function meta({ loaderData, matches }: Route.MetaArgs) {
   return seoMeta({
     title: "Favorite Stories",
     description: "The exhibits our visitors love most, from the Immaculate Reception to the Homestead Grays.",
     canonical: loaderData?.canonical,
+    publicUrl: publicUrlOf(matches),
+    card: { kind: "pages", page: "favoritestories" },
   });
 }
 

@@ -1,6 +1,7 @@
 /** /favoritestories/exhibit/{id}: an exhibit reached from the favorite stories list. */
 import type { Route } from "./+types/favorite-story-exhibit";
 import { ExhibitPage, exhibitMeta } from "~/components/ExhibitPage";
+import { publicUrlOf } from "~/lib/meta";
 import { loadExhibitPage } from "~/lib/exhibit-page.server";
 import type { HydrationHandle } from "~/lib/hydration";
 
@@ -12,8 +13,8 @@ export default function FavoriteStoryExhibit({ loaderData }: Route.ComponentProp
   return <ExhibitPage {...loaderData} />;
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return exhibitMeta(loaderData);
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  return exhibitMeta(loaderData, publicUrlOf(matches));
 }
 
 // Scripts on the first sign of intent (decision 016): the page works without them until then.

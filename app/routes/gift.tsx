@@ -9,7 +9,7 @@ import type { Route } from "./+types/gift";
 import { AccountForm, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
 import { rateLimitedAnswer } from "~/lib/guards.server";
-import { pageMeta } from "~/lib/meta";
+import { staticPageMeta } from "~/lib/meta";
 
 import { deliverOnProblem, GIFT_MESSAGE_MAX, giftFieldsSchema, lastDeliveryDay } from "~/shared/gift-schemas";
 import { formatPrice } from "~/shared/money";
@@ -56,8 +56,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   return actionAnswer<GiftFormOutcome>(await keys.run(async (tx) => redirectAnswer(`/gift/${await gifts.createDraft(input, owner, tx)}/pay`)));
 }
 
-export function meta() {
-  return pageMeta("Give a ticket", "Give someone a ticket to the Pittsburgh Sports Museum & Hall of Fame, delivered by email on the day you choose.");
+export function meta({ matches }: Route.MetaArgs) {
+  return staticPageMeta(matches, {
+    title: "Give a ticket",
+    description: "Give someone a ticket to the Pittsburgh Sports Museum & Hall of Fame, delivered by email on the day you choose.",
+    path: "/gift",
+    card: "gift",
+  });
 }
 
 export default function Gift({ loaderData: l, actionData }: Route.ComponentProps) {

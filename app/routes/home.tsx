@@ -6,8 +6,9 @@ import { HomePage, teamCard } from "~/components/HomePage";
 import type { Route } from "./+types/home";
 import { softLoad } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
-import { seoMeta } from "~/lib/meta";
+import { absoluteUrl, publicUrlOf, seoMeta, shareCardUrl } from "~/lib/meta";
 import { SITE_NAME } from "~/shared/site";
+import { MUSEUM } from "~/content/museum";
 import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -31,17 +32,22 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   return <HomePage firstName={firstName} member={member} teams={teams} banners={banners} />;
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
+export function meta({ loaderData, matches }: Route.MetaArgs) {
   const url = loaderData?.publicUrl ?? "";
   return seoMeta({
+    publicUrl: publicUrlOf(matches),
     title: SITE_NAME,
     description: "Explore a century of Pittsburgh sports history: teams, exhibits, the Wall of Fame and favorite stories.",
     canonical: `${url}/`,
+    card: { kind: "pages", page: "home" },
     jsonLd: {
       "@type": "Museum",
       name: SITE_NAME,
       url: `${url}/`,
-      address: { "@type": "PostalAddress", addressLocality: "Pittsburgh", addressRegion: "PA", addressCountry: "US" },
+      logo: absoluteUrl(url, MUSEUM.logo),
+      image: shareCardUrl(url, { kind: "pages", page: "home" }),
+      address: { "@type": "PostalAddress", ...MUSEUM.address },
+      openingHoursSpecification: MUSEUM.openingHours.map((h) => ({ "@type": "OpeningHoursSpecification", ...h })),
     },
   });
 }

@@ -11,7 +11,7 @@ import { useAlert } from "~/components/AlertBanner";
 import { PasswordField, SubmitButton, TextField } from "~/components/FormFields";
 import { EMAIL_PATTERN, loginSchema } from "~/shared/account-schemas";
 import { readFlash } from "~/lib/flash.server";
-import { pageMeta } from "~/lib/meta";
+import { staticPageMeta } from "~/lib/meta";
 import { PAGE_MESSAGES, SERVER_MESSAGES, VALIDATION } from "~/shared/messages";
 import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
@@ -147,8 +147,8 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta() {
-  return pageMeta("Login", "Log in to your museum account.");
+export function meta({ matches }: Route.MetaArgs) {
+  return staticPageMeta(matches, { title: "Login", description: "Log in to your museum account.", path: "/login", card: "page" });
 }
 
 // Scripts on intent; at once after a logout, whose alert and scroll are timed (decision 016).

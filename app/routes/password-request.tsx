@@ -9,7 +9,7 @@ import type { Route } from "./+types/password-request";
 import { useAlert } from "~/components/AlertBanner";
 import { SubmitButton, TextField } from "~/components/FormFields";
 import { passwordResetRequestSchema } from "~/shared/account-schemas";
-import { pageMeta } from "~/lib/meta";
+import { staticPageMeta } from "~/lib/meta";
 import { SERVER_MESSAGES, VALIDATION } from "~/shared/messages";
 import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
@@ -87,6 +87,6 @@ export default function PasswordRequest() {
   );
 }
 
-export function meta() {
-  return pageMeta("Forgot password", "Request a link to reset your museum account password.");
+export function meta({ matches }: Route.MetaArgs) {
+  return staticPageMeta(matches, { title: "Forgot password", description: "Request a link to reset your museum account password.", path: "/password/request", card: "page" });
 }

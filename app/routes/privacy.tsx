@@ -1,7 +1,7 @@
 /** Privacy policy (last modified March 20, 2023). */
 import type { Route } from "./+types/privacy";
 import { PrivacyText } from "~/content/PrivacyText";
-import { pageMeta } from "~/lib/meta";
+import { staticPageMeta } from "~/lib/meta";
 import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -17,8 +17,13 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta() {
-  return pageMeta("Privacy Policy", "What personal information the museum website collects, why, and the choices you have.");
+export function meta({ matches }: Route.MetaArgs) {
+  return staticPageMeta(matches, {
+    title: "Privacy Policy",
+    description: "What personal information the museum website collects, why, and the choices you have.",
+    path: "/privacypolicy",
+    card: "privacypolicy",
+  });
 }
 
 // Scripts on the first sign of intent (decision 016): the page works without them until then.

@@ -9,7 +9,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/search";
 import { seesMemberContent } from "~/lib/guards.server";
 import { softLoad } from "~/lib/load.server";
-import { seoMeta } from "~/lib/meta";
+import { publicUrlOf, seoMeta } from "~/lib/meta";
 import { parseSearchPage } from "~/shared/search-schemas";
 import {
   emptySearchAnswer,
@@ -292,13 +292,14 @@ export default function Search({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
+export function meta({ loaderData, matches }: Route.MetaArgs) {
   const q = loaderData?.search.q;
   return [
     ...seoMeta({
       title: q ? `Search: ${q}` : "Search the Collection",
       description: "Search the museum's exhibits, enshrinees and favorite stories by name, title, team, category and decade.",
-      canonical: loaderData?.canonical,
+      // No canonical link on a noindex page; its share card is the default one.
+      publicUrl: publicUrlOf(matches),
     }),
     // Result lists are not pages for search engines.
     { name: "robots", content: "noindex" },

@@ -13,7 +13,7 @@ import { AlertBox } from "~/components/AlertBanner";
 import { Honeypot, RecaptchaNotice, useRecaptcha } from "~/components/BotCheck";
 import { CheckboxField, Spinner, SubmitButton, TextField } from "~/components/FormFields";
 import { subscribeSchema } from "~/shared/contact-schemas";
-import { pageMeta } from "~/lib/meta";
+import { staticPageMeta } from "~/lib/meta";
 import { BOTCHECK_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "~/shared/messages";
 import { TIMING } from "~/lib/timing";
 import { postJson } from "~/lib/post-json";
@@ -179,6 +179,11 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta() {
-  return pageMeta("Subscribe", "Subscribe to the museum's newsletter.");
+export function meta({ matches }: Route.MetaArgs) {
+  return staticPageMeta(matches, {
+    title: "Subscribe",
+    description: "Subscribe to the museum's newsletter.",
+    path: "/subscribe",
+    card: "subscribe",
+  });
 }

@@ -3,7 +3,7 @@ import { TeamPage } from "~/components/TeamPage";
 import type { Route } from "./+types/team";
 import { teamPath } from "~/shared/exhibit-links";
 import { namePagePath, notFoundUnless, requireId, softLoad } from "~/lib/load.server";
-import { seoMeta } from "~/lib/meta";
+import { publicUrlOf, seoMeta } from "~/lib/meta";
 import type { HydrationHandle } from "~/lib/hydration";
 
 
@@ -21,10 +21,10 @@ export default function Team({ loaderData }: Route.ComponentProps) {
   return <TeamPage team={team} categories={categories} />;
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
+export function meta({ loaderData, matches }: Route.MetaArgs) {
   if (!loaderData) return [];
   const { team, canonical } = loaderData;
-  return seoMeta({ title: team.name, description: team.headline, canonical });
+  return seoMeta({ title: team.name, description: team.headline, canonical, publicUrl: publicUrlOf(matches), card: { kind: "teams", id: team._id } });
 }
 
 // Scripts on the first sign of intent (decision 016): the page works without them until then.

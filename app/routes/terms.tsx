@@ -1,7 +1,7 @@
 /** Terms of use (last modified June 15, 2023); the ticket price and days come from config. */
 import type { Route } from "./+types/terms";
 import { TermsText } from "~/content/TermsText";
-import { pageMeta } from "~/lib/meta";
+import { staticPageMeta } from "~/lib/meta";
 import { formatPrice } from "~/shared/money";
 import type { HydrationHandle } from "~/lib/hydration";
 
@@ -19,8 +19,13 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta() {
-  return pageMeta("Terms and Conditions", "The terms of use of the museum website and of its paid admission ticket.");
+export function meta({ matches }: Route.MetaArgs) {
+  return staticPageMeta(matches, {
+    title: "Terms and Conditions",
+    description: "The terms of use of the museum website and of its paid admission ticket.",
+    path: "/termsandconditions",
+    card: "termsandconditions",
+  });
 }
 
 // Scripts on the first sign of intent (decision 016): the page works without them until then.

@@ -124,7 +124,7 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
 /**
  * The host's own routes (the JSON API under /api, Stripe's webhook, image renditions), by
  * "METHOD pattern" as their Express routers declare them (server/api, server/payments,
- * server/images). A request under /api or /images/view that none of them matches gets the
+ * server/images). A request under /api, /images/view or /images/share that none of them matches gets the
  * API's default: `writes` for a write, JSON body.
  */
 export const HOST_POLICIES: Record<string, RoutePolicy> = {
@@ -154,4 +154,6 @@ export const HOST_POLICIES: Record<string, RoutePolicy> = {
   "POST /api/subscribes": { write: "forms" },
   // A page shows up to ~40 images; renders are the costly part, hits are cheap.
   "GET /images/view/*file": { read: "images" },
+  // Share cards (decision 027): drawn once per record version, then served from the disk cache.
+  "GET /images/share/:kind/*rest": { read: "images" },
 };

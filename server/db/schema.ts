@@ -21,6 +21,15 @@ import {
 } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+/**
+ * When a collection record last changed (sitemap lastmod, share card cache keys, decision 027):
+ * the database's clock, set by drizzle on every update() and upsert of the row.
+ */
+const updatedAt = () =>
+  timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => sql`now()`);
 
 // ---- collection ---------------------------------------------------------------------------
 
@@ -33,6 +42,7 @@ export const teams = pgTable("teams", {
   headline: text("headline").notNull(),
   description: text("description").notNull(),
   sortOrder: integer("sort_order").notNull().default(0),
+  updatedAt: updatedAt(),
 });
 
 export const categories = pgTable("categories", {
@@ -40,6 +50,7 @@ export const categories = pgTable("categories", {
   slug: text("slug").notNull().unique(),
   categoryName: text("category_name").notNull(),
   sortOrder: integer("sort_order").notNull().default(0),
+  updatedAt: updatedAt(),
 });
 
 export const exhibits = pgTable(
@@ -66,6 +77,7 @@ export const exhibits = pgTable(
     active: boolean("active").notNull().default(true),
     year: integer("year").notNull(),
     favoriteStory: boolean("favorite_story").notNull().default(false),
+    updatedAt: updatedAt(),
   },
   (t) => [
     index("exhibits_team_category_idx").on(t.teamId, t.categoryId, t.active),
@@ -99,6 +111,7 @@ export const enshrinees = pgTable("enshrinees", {
   firstName: text("first_name").notNull(),
   lastName: text("last_name").notNull(),
   biography: text("biography").notNull(),
+  updatedAt: updatedAt(),
 });
 
 export const enshrineeExhibits = pgTable(

@@ -32,7 +32,7 @@ export interface ResolvedRoute {
 }
 
 /** Paths Express hands to the host's routers, not to React Router (app.use("/api"), the image router). */
-const HOST_PATH = /^\/(?:api(?:\/|$)|images\/view\/)/i;
+const HOST_PATH = /^\/(?:api(?:\/|$)|images\/(?:view|share)\/)/i;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** The page a `.data` call belongs to, as React Router reads it: `/login.data` → `/login`, `/_root.data` → `/`. */

@@ -8,6 +8,7 @@ import { pipeline } from "node:stream/promises";
 import { Router, type ErrorRequestHandler, type Request, type Response } from "express";
 import { etagMatches } from "../http/etag";
 import { BUSY_RETRY_AFTER_SECONDS, ImageRequestError, validateImageFile, validateImageHeight, type ImageService } from "./image-service";
+import { parseShareCardPath, type ShareCards } from "./share-cards";
 
 export const MEMBER_ONLY_IMAGE_MESSAGE = "A museum ticket is required to view this image.";
 
@@ -32,8 +33,35 @@ export function createImageRouter(o: {
   images: ImageService;
   isMemberOnly: (file: string) => boolean;
   isMember: (req: Request) => Promise<boolean>;
+  /** Share cards (decision 027): GET /images/share/<kind>/<id>.png, public PNGs of 1200x630. */
+  shareCards?: ShareCards;
 }): Router {
   const router = Router();
+
+  const shareCards = o.shareCards;
+  if (shareCards) {
+    router.get("/images/share/:kind/*rest", async (req, res, next) => {
+      try {
+        const card = await shareCards.open(parseShareCardPath(req.params.kind, joinSegments(req.params.rest)));
+        // The address stays when the record changes (the card does not): revalidate after an hour.
+        res.setHeader("Cache-Control", "public, max-age=3600");
+        res.setHeader("ETag", card.etag);
+        if (etagMatches(req.get("if-none-match"), card.etag)) {
+          res.status(304).end();
+          return;
+        }
+        res.status(200).type("image/png").setHeader("Content-Length", String(card.body.length));
+        res.end(req.method === "HEAD" ? undefined : card.body);
+      } catch (error) {
+        if (error instanceof ImageRequestError) {
+          if (error.status === 503) res.setHeader("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
+          sendJsonError(res, error.status, error.message);
+          return;
+        }
+        next(error);
+      }
+    });
+  }
 
   router.get("/images/view/*file", async (req, res, next) => {
     try {

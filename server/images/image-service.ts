@@ -142,7 +142,7 @@ function isInside(root: string, child: string): boolean {
 }
 
 /** Writes a file atomically: a uniquely named sibling first, then a rename over the target. */
-async function writeAtomically(target: string, content: string | Buffer): Promise<void> {
+export async function writeAtomically(target: string, content: string | Buffer): Promise<void> {
   const temp = `${target}.${process.pid}.${randomUUID()}.tmp`;
   try {
     await fs.writeFile(temp, content);
