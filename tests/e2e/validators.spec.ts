@@ -2,8 +2,8 @@
  * Issue 26, "What to build": the Nu HTML Checker (vnu-jar) and axe with its best-practice rules
  * over every public page, as a visitor and as a member, failing on any error that decision 026
  * does not excuse. Each page is loaded in Chromium and checked by axe once hydrated; the HTML the
- * server sent for it (what the Nu checker is about) is written to a temp dir, and the checker runs
- * once over all of them at the end. The Nu part needs Java: without it, it skips with a printed
+ * server sent for it (the navigation's response: what the Nu checker is about, not the live DOM)
+ * is written to a temp dir, and the checker runs once over all of them at the end. The Nu part needs Java: without it, it skips with a printed
  * reason outside CI and fails in CI (.ci/run installs Debian's default-jre-headless).
  */
 import { execFile } from "node:child_process";
@@ -107,16 +107,16 @@ const htmlDir = mkdtempSync(path.join(tmpdir(), "museum-validators-"));
 const htmlFiles: string[] = [];
 test.afterAll(() => rmSync(htmlDir, { recursive: true, force: true }));
 
-/** Saves the server's HTML of `url` for the Nu checker, then opens it in the browser and runs axe. */
+/** Opens each page, saves the HTML the server sent for the Nu checker, and runs axe once it has hydrated. */
 async function checkPages(page: Page, who: string) {
   for (const url of await publicPages(page)) {
-    const response = await page.request.get(url);
-    expect([200, 404], `${who} ${url}: ${response.status()}`).toContain(response.status());
+    // The navigation's response body is the HTML the server sent, before any script ran.
+    const response = await page.goto(url);
+    expect([200, 404], `${who} ${url}: ${response?.status()}`).toContain(response?.status());
     const file = path.join(htmlDir, `${who}-${htmlFiles.length}${url.replace(/[^a-z0-9]+/gi, "-")}.html`);
-    writeFileSync(file, await response.text());
+    writeFileSync(file, await response!.text());
     htmlFiles.push(file);
 
-    await page.goto(url);
     await hydrated(page);
     const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
     // Soft: every page's findings are reported, not only the first page's.
