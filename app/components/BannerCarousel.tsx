@@ -123,7 +123,11 @@ export function BannerCarousel({ slides, label, className, media, sizes = "100vw
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) embla?.plugins().autoplay?.play();
       }}
     >
-      <style dangerouslySetInnerHTML={{ __html: bannerAutoplayCss(slides.length, TIMING.carouselAutoplay) }} />
+      {/* Hoisted by React into the head (`href` + `precedence`), once for both carousels: a `<style>`
+          in the body may only style its parent and what follows it (HTML Standard, decision 026). */}
+      <style href={bannerAnimationName(slides.length)} precedence="banner">
+        {bannerAutoplayCss(slides.length, TIMING.carouselAutoplay)}
+      </style>
       <div className="overflow-hidden rounded-lg" ref={viewportRef}>
         <div className="banner-strip flex">
           {slides.map((s, i) => (
