@@ -1,6 +1,6 @@
 /** Small building blocks shared by the console's pages: headings, notices, fields, buttons, pager. */
 import { type ReactNode, useId } from "react";
-import { Form, Link } from "react-router";
+import { Form, Link, useSearchParams } from "react-router";
 
 export function ConsoleHeading({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
   return (
@@ -165,9 +165,23 @@ export function Pager({ page, pageSize, total, search }: { page: number; pageSiz
 }
 
 /** The search box of a list (a GET form: works without JavaScript, keeps the sort). */
+/** The list's chosen sort (from the address), carried by its search and filter form so filtering keeps it. */
+export function KeepSort() {
+  const [params] = useSearchParams();
+  return (
+    <>
+      {(["sort", "dir"] as const).map((name) => {
+        const value = params.get(name);
+        return value ? <input key={name} type="hidden" name={name} value={value} /> : null;
+      })}
+    </>
+  );
+}
+
 export function ListSearch({ q, label, children }: { q?: string; label: string; children?: ReactNode }) {
   return (
     <form method="get" className="mb-4 flex flex-wrap items-end gap-3 text-sm" role="search">
+      <KeepSort />
       <div>
         <label htmlFor="q" className="block font-semibold">
           {label}
