@@ -114,17 +114,17 @@ export function DangerButton({ children, name, value }: { children: ReactNode; n
  * `intent=refund` with the record's id under `field` and `confirm=yes` only once its box is
  * ticked (the action refuses a refund without it); `what` names the record.
  */
-export function RefundForm({ field, id, what }: { field: string; id: string; what: string }) {
+export function RefundForm({ field, id, what, resumed = false }: { field: string; id: string; what: string; /** Back from the password check: open and ticked. */ resumed?: boolean }) {
   const confirmId = useId();
   return (
-    <details>
+    <details open={resumed || undefined}>
       <summary className="inline-block cursor-pointer rounded border border-red-800 px-3 py-1 font-semibold text-red-800 hover:bg-red-50">
         Refund<span className="sr-only"> {what}</span>
       </summary>
       <Form method="post" className="mt-2 flex max-w-sm flex-col items-start gap-2 rounded border border-red-800 p-3">
         <input type="hidden" name={field} value={id} />
         <label htmlFor={confirmId} className="flex items-start gap-2">
-          <input id={confirmId} type="checkbox" name="confirm" value="yes" required className="mt-1 h-4 w-4 shrink-0" />
+          <input id={confirmId} type="checkbox" name="confirm" value="yes" required defaultChecked={resumed} className="mt-1 h-4 w-4 shrink-0" />
           <span>Yes, refund {what}. This cannot be undone.</span>
         </label>
         <DangerButton name="intent" value="refund">

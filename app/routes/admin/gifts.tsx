@@ -11,7 +11,7 @@ import { ConsoleHeading, ConsoleNotice, Pager, RefundForm } from "~/components/a
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { formatPrice } from "~/shared/money";
 import { uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, museumClock, pageParam, requireConsole, requireRecentPassword, searchOf, unconfirmedRefund } from "./guard.server";
+import { actorOf, consoleAnswer, formText, museumClock, pageParam, requireConsole, requireRecentPassword, refundReturnTo, resumedRefund, REFUND_RESUME_NOTICE, searchOf, unconfirmedRefund } from "./guard.server";
 
 const STATUSES = ["unpaid", "paid", "redeemed", "refunded"] as const;
 const STATE_WORDS = { unpaid: "not paid (abandoned)", scheduled: "paid, to be sent", sent: "sent", redeemed: "redeemed", expired: "expired", revoked: "revoked (refunded)", refunded: "refunded after redemption" } as const;
@@ -40,6 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     page,
     status: status ?? "",
     search: searchOf(url),
+    resume: rows.some((g) => g.id === resumedRefund(url) && (g.status === "paid" || g.status === "redeemed")) ? resumedRefund(url) : null,
   };
 }
 
@@ -53,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!gift.success) return consoleAnswer({ ok: false, message: "No such gift." });
   const unconfirmed = unconfirmedRefund(form);
   if (unconfirmed) return unconfirmed;
-  await requireRecentPassword(context, request, "/admin/gifts");
+  await requireRecentPassword(context, request, refundReturnTo("/admin/gifts", gift.data));
   try {
     return consoleAnswer(await context.services.gifts.refund(actorOf(staff), gift.data));
   } catch (error) {
@@ -64,11 +65,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Gifts({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
-  const { rows, total, page, status, search } = loaderData;
+  const { rows, total, page, status, search, resume } = loaderData;
   return (
     <section>
       <ConsoleHeading>Gift tickets</ConsoleHeading>
-      <ConsoleNotice result={result} />
+      <ConsoleNotice result={result ?? (resume ? { ok: true, message: REFUND_RESUME_NOTICE } : null)} />
       <Form method="get" className="mb-4 flex items-end gap-3">
         <div>
           <label htmlFor="status" className="block font-semibold">
@@ -96,7 +97,7 @@ export default function Gifts({ loaderData }: Route.ComponentProps) {
               {g.redeemedAt ? ` · redeemed ${g.redeemedAt}` : ""}
             </span>
             {g.refundable ? (
-              <RefundForm field="giftId" id={g.id} what={`the gift to ${g.recipient}`} />
+              <RefundForm field="giftId" id={g.id} what={`the gift to ${g.recipient}`} resumed={!result && resume === g.id} />
             ) : null}
           </li>
         ))}
