@@ -114,6 +114,9 @@ export function DangerButton({ children, name, value }: { children: ReactNode; n
  * `intent=refund` with the record's id under `field` and `confirm=yes` only once its box is
  * ticked (the action refuses a refund without it); `what` names the record.
  */
+/** Said on the page a refund was interrupted on by the password check, once the password is confirmed. */
+export const REFUND_RESUME_NOTICE = "Password confirmed. Nothing has been refunded yet: confirm the refund below to finish it.";
+
 export function RefundForm({ field, id, what, resumed = false }: { field: string; id: string; what: string; /** Back from the password check: open and ticked. */ resumed?: boolean }) {
   const confirmId = useId();
   return (

@@ -7,11 +7,11 @@
  */
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/gifts";
-import { ConsoleHeading, ConsoleNotice, Pager, RefundForm } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Pager, RefundForm, REFUND_RESUME_NOTICE } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { formatPrice } from "~/shared/money";
 import { uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, museumClock, pageParam, requireConsole, requireRecentPassword, refundReturnTo, resumedRefund, REFUND_RESUME_NOTICE, searchOf, unconfirmedRefund } from "./guard.server";
+import { actorOf, consoleAnswer, formText, museumClock, pageParam, requireConsole, requireRecentPassword, refundReturnTo, resumedRefund, searchOf, unconfirmedRefund } from "./guard.server";
 
 const STATUSES = ["unpaid", "paid", "redeemed", "refunded"] as const;
 const STATE_WORDS = { unpaid: "not paid (abandoned)", scheduled: "paid, to be sent", sent: "sent", redeemed: "redeemed", expired: "expired", revoked: "revoked (refunded)", refunded: "refunded after redemption" } as const;

@@ -76,9 +76,6 @@ export function refundReturnTo(page: string, id: string): string {
   return `${page}?${new URLSearchParams({ resume: "refund", id }).toString()}`;
 }
 
-/** Said on the page a refund was interrupted on, once the password is confirmed. */
-export const REFUND_RESUME_NOTICE = "Password confirmed. Nothing has been refunded yet: confirm the refund below to finish it.";
-
 export function unconfirmedRefund(form: FormData) {
   return formText(form, "confirm") === "yes" ? null : consoleAnswer({ ok: false, message: "Tick the box to confirm the refund; nothing was changed." });
 }

@@ -6,10 +6,10 @@
 import { data, Form, Link, useActionData } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/member";
-import { ConsoleHeading, ConsoleNotice, Field, inputProps, PrimaryButton, RefundForm } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Field, inputProps, PrimaryButton, RefundForm, REFUND_RESUME_NOTICE } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { fieldErrors, uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, unconfirmedRefund, refundReturnTo, resumedRefund, REFUND_RESUME_NOTICE, type ConsoleResult } from "./guard.server";
+import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, unconfirmedRefund, refundReturnTo, resumedRefund, type ConsoleResult } from "./guard.server";
 
 const complimentarySchema = z.object({
   days: z.coerce.number({ message: "Days must be a number" }).int("Days must be a whole number").min(1, "At least 1 day").max(3650, "At most 3650 days"),
