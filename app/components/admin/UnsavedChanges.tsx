@@ -36,10 +36,11 @@ export function UnsavedChanges({ children }: { children: ReactNode }) {
       event.preventDefault();
       event.returnValue = "";
     };
-    document.addEventListener("submit", onSubmit);
+    // Capture: React Router starts the submission in React's own handler, below the document.
+    document.addEventListener("submit", onSubmit, true);
     window.addEventListener("beforeunload", onBeforeUnload);
     return () => {
-      document.removeEventListener("submit", onSubmit);
+      document.removeEventListener("submit", onSubmit, true);
       window.removeEventListener("beforeunload", onBeforeUnload);
     };
   }, []);
