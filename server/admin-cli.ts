@@ -72,6 +72,11 @@ try {
       "",
       `  ${link}`,
       "",
+      // The link is on the site's own address, as the site computes it: say where that came from.
+      process.env.PUBLIC_URL?.trim()
+        ? `(The link is on PUBLIC_URL, ${config.PUBLIC_URL}.)`
+        : `(PUBLIC_URL is not set, so the link is on http://localhost:${config.PORT}, from PORT. If the site is reached at another address, run this command again with PUBLIC_URL=... (or PORT=...) set as for the site.)`,
+      "",
     ].join("\n"),
   );
 } finally {

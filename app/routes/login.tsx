@@ -50,9 +50,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (result.outcome === "throttled") return data<LoginResult>({ login: false, message: SERVER_MESSAGES.loginRateLimited }, { status: 429 });
   if (result.outcome === "invalid") return data<LoginResult>({ login: false, message: SERVER_MESSAGES.loginFailed }, { status: 401 });
   const headers = { "Set-Cookie": await sessionCookies.start({ cookie: request.headers.get("cookie") }, result.token) };
-  // Staff sent here by the console's guard go back to the console page they asked for.
+  // Staff go to the console (the page the console's guard sent them from, else /admin), never to
+  // the membership payment page: a staff account's membership status is not theirs to settle here.
   const back = new URL(request.url).searchParams.get("redirectTo");
-  if (back && /^\/admin(?:[/?]|$)/.test(back) && (await accounts.findById(result.userId))?.role !== "member") return redirect(back, { headers });
+  if ((await accounts.findById(result.userId))?.role !== "member") return redirect(back && /^\/admin(?:[/?]|$)/.test(back) ? back : "/admin", { headers });
   const { status, account } = result;
   const message =
     status === "paid" ? SERVER_MESSAGES.loginSuccess(account.firstName) : status === "expired" ? SERVER_MESSAGES.loginExpired : SERVER_MESSAGES.loginUnpaid;

@@ -18,6 +18,7 @@ import { createInbox } from "./inbox-service";
 import { createMemberAdmin } from "./member-service";
 import type { Membership } from "../membership/membership-service";
 import { createSubscriberAdmin } from "./subscriber-service";
+import { createOverview } from "./overview-service";
 import type { AuditEntityType } from "../../app/shared/console-areas";
 import { createStaffService } from "./staff-service";
 
@@ -39,6 +40,8 @@ export interface AdminDeps {
   museumEmail: string;
   /** The site's own reset request (accounts service): a link by email through the outbox. */
   requestPasswordReset: (email: string) => Promise<void>;
+  /** Whether Mailchimp is configured (the Subscribers page says "kept locally" otherwise). */
+  mailchimp?: boolean;
 }
 
 export function createAdminServices(deps: AdminDeps) {
@@ -48,9 +51,10 @@ export function createAdminServices(deps: AdminDeps) {
     staff: createStaffService(deps),
     collection: createCollectionWrites({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
     preview: createPreview(deps.db),
+    overview: createOverview({ db: deps.db, now: deps.now }),
     members: createMemberAdmin({ db: deps.db, membership: deps.membership, now: deps.now, requestPasswordReset: deps.requestPasswordReset }),
     inbox: createInbox({ db: deps.db, museumEmail: deps.museumEmail, now: deps.now, onEnqueued: deps.onEnqueued }),
-    subscribers: createSubscriberAdmin({ db: deps.db, now: deps.now, onEnqueued: deps.onEnqueued }),
+    subscribers: createSubscriberAdmin({ db: deps.db, now: deps.now, onEnqueued: deps.onEnqueued, mailchimp: deps.mailchimp }),
     /** CSV exports of personal data: each one audited, the rows streamed. */
     exports: {
       record: (actor: Actor, entityType: AuditEntityType, summary: string) => recordAudit(deps.db, actor, { action: "export", entityType, entityId: null, summary }, now()),

@@ -5,7 +5,7 @@
  * the site's own reset page (/password/reset) sets the password; no default password exists.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, inArray, max, ne, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, max, ne, sql } from "drizzle-orm";
 import type { StaffRole } from "../../app/shared/console-areas";
 import type { Database } from "../db/client";
 import { passwordResetTokens, sessions, users } from "../db/schema";
@@ -40,6 +40,8 @@ export interface StaffMember {
   role: StaffRole;
   deactivatedAt: Date | null;
   lastSeenAt: Date | null;
+  /** Invited and no password chosen yet: the invitation's link has not been used. */
+  pending: boolean;
 }
 
 export function createStaffService({ db, publicUrl, now = () => new Date(), onEnqueued }: StaffDeps) {
@@ -55,6 +57,38 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
     const token = randomBytes(32).toString("base64url");
     await tx.insert(passwordResetTokens).values({ tokenHash: sha256(token), userId, expiresAt: new Date(now().getTime() + INVITE_TTL_MS) });
     return `${publicUrl}/password/reset?token=${token}`;
+  }
+
+  /** The invitation email (through the outbox) with a fresh one-time link. */
+  async function sendInvitation(tx: Tx, user: typeof users.$inferSelect, role: StaffRole, hasPassword: boolean) {
+    const link = await oneTimeLink(tx, user.id);
+    await enqueue(
+      tx,
+      {
+        kind: "email",
+        payload: {
+          to: user.email,
+          purpose: "staff-invite",
+          subject: "Your staff access to the Pittsburgh Sports Museum website",
+          text: [
+            "Hello,",
+            "",
+            `You have been given ${role} access to the museum website's staff console, for the account in the name of:`,
+            "",
+            `    ${quotedLine(`${user.firstName} ${user.lastName}`)}`,
+            "",
+            hasPassword ? "Sign in with your usual password, or choose a new one with this link (valid 72 hours):" : "Choose your password with this link (valid 72 hours, once):",
+            "",
+            link,
+            "",
+            `Then sign in and open ${publicUrl}/admin`,
+            "",
+            SITE_NAME,
+          ].join("\n"),
+        },
+      },
+      now(),
+    );
   }
 
   const staffView = (u: typeof users.$inferSelect) => ({ email: u.email, firstName: u.firstName, lastName: u.lastName, role: u.role, deactivatedAt: u.deactivatedAt });
@@ -94,6 +128,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
           role: users.role,
           deactivatedAt: users.deactivatedAt,
           lastSeenAt: max(sessions.lastSeenAt),
+          pending: sql<boolean>`${users.passwordHash} = ${NO_PASSWORD}`,
         })
         .from(users)
         .leftJoin(sessions, eq(sessions.userId, users.id))
@@ -117,34 +152,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
               .insert(users)
               .values({ email: input.email.trim(), firstName: input.firstName, lastName: input.lastName, passwordHash: NO_PASSWORD, role: input.role })
               .returning();
-        const link = await oneTimeLink(tx, user.id);
-        await enqueue(
-          tx,
-          {
-            kind: "email",
-            payload: {
-              to: user.email,
-              purpose: "staff-invite",
-              subject: "Your staff access to the Pittsburgh Sports Museum website",
-              text: [
-                "Hello,",
-                "",
-                `You have been given ${input.role} access to the museum website's staff console, for the account in the name of:`,
-                "",
-                `    ${quotedLine(`${user.firstName} ${user.lastName}`)}`,
-                "",
-                existing ? "Sign in with your usual password, or choose a new one with this link (valid 72 hours):" : "Choose your password with this link (valid 72 hours, once):",
-                "",
-                link,
-                "",
-                `Then sign in and open ${publicUrl}/admin`,
-                "",
-                SITE_NAME,
-              ].join("\n"),
-            },
-          },
-          now(),
-        );
+        await sendInvitation(tx, user, input.role, Boolean(existing));
         await recordAudit(
           tx,
           actor,
@@ -152,6 +160,25 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
           now(),
         );
         return { ok: true as const, message: `Invitation sent to ${user.email}.` };
+      });
+      if (result.ok) onEnqueued?.();
+      return result;
+    },
+
+    /**
+     * Sends a pending invitation again: a new one-time link (the earlier ones stop working) by
+     * email through the outbox, audited. Only for staff who have not chosen a password yet.
+     */
+    async resendInvitation(actor: Actor, userId: string): Promise<StaffOutcome> {
+      const result = await db.transaction(async (tx: Tx) => {
+        const [user] = await tx.select().from(users).where(and(eq(users.id, userId), ne(users.role, "member"))).for("update");
+        if (!user) return { ok: false as const, message: "No such staff member." };
+        if (user.passwordHash !== NO_PASSWORD) return { ok: false as const, message: `${user.email} has already chosen a password: there is no invitation to send again.` };
+        if (user.deactivatedAt) return { ok: false as const, message: `${user.email} is deactivated: reactivate the account first.` };
+        await tx.update(passwordResetTokens).set({ usedAt: now() }).where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
+        await sendInvitation(tx, user, user.role as StaffRole, false);
+        await recordAudit(tx, actor, { action: "staff.invite", entityType: "staff", entityId: user.id, summary: `Sent the invitation to ${user.email} again` }, now());
+        return { ok: true as const, message: `Invitation sent again to ${user.email}.` };
       });
       if (result.ok) onEnqueued?.();
       return result;

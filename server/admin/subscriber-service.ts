@@ -9,17 +9,20 @@ import { outbox, subscribers } from "../db/schema";
 import { enqueue } from "../outbox/outbox";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 
-export type SyncState = { state: "pending" | "synced" | "failed" | "not-sent"; reason: string | null; attempts: number };
+export type SyncState = { state: "pending" | "synced" | "kept locally" | "failed" | "not-sent"; reason: string | null; attempts: number };
 
 export interface SubscriberDeps {
   db: Database;
   now?: () => Date;
   onEnqueued?: () => void;
+  /** Whether Mailchimp is configured: without it a delivered job only kept the address locally ("kept locally", not "synced"). */
+  mailchimp?: boolean;
 }
 
 const prefix = (q: string) => `${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export function createSubscriberAdmin({ db, now = () => new Date(), onEnqueued }: SubscriberDeps) {
+export function createSubscriberAdmin({ db, now = () => new Date(), onEnqueued, mailchimp = false }: SubscriberDeps) {
+  const delivered: SyncState["state"] = mailchimp ? "synced" : "kept locally";
   function where(query: { q?: string; consent?: boolean }): SQL | undefined {
     const conditions: SQL[] = [];
     const q = query.q?.trim();
@@ -40,13 +43,16 @@ export function createSubscriberAdmin({ db, now = () => new Date(), onEnqueued }
     for (const job of jobs) {
       const key = job.email.toLowerCase();
       if (states.has(key)) continue;
-      const state = job.status === "done" ? "synced" : job.status === "dead" || job.lastError ? "failed" : "pending";
+      const state = job.status === "done" ? delivered : job.status === "dead" || job.lastError ? "failed" : "pending";
       states.set(key, { state, reason: state === "failed" ? job.lastError : null, attempts: job.attempts });
     }
     return states;
   }
 
   return {
+    /** Whether the newsletter list goes to Mailchimp (false: kept in this site's database only). */
+    mailchimp,
+
     async list(query: { q?: string; consent?: boolean; page: number; pageSize: number; dir?: "asc" | "desc" }) {
       const condition = where(query);
       const [rows, [{ total }]] = await Promise.all([
@@ -61,7 +67,7 @@ export function createSubscriberAdmin({ db, now = () => new Date(), onEnqueued }
       ]);
       const states = await syncStates(rows.map((r) => r.email));
       return {
-        rows: rows.map((r) => ({ ...r, sync: states.get(r.email) ?? ({ state: r.consent ? "synced" : "not-sent", reason: null, attempts: 0 } as SyncState) })),
+        rows: rows.map((r) => ({ ...r, sync: states.get(r.email) ?? ({ state: r.consent ? delivered : "not-sent", reason: null, attempts: 0 } as SyncState) })),
         total,
       };
     },

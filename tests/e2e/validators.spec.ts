@@ -14,7 +14,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { categoryPath, enshrineeExhibitPath, enshrineePath, exhibitPath, favoriteStoryPath, teamPath } from "../../app/lib/exhibit-links";
+import { categoryPath, enshrineeExhibitPath, enshrineePath, exhibitPath, favoriteStoryPath, teamPath } from "../../app/shared/exhibit-links";
 import { allExhibits, enshrineeWithExhibit, favoriteStories, hydrated, memberViaApi, newPerson } from "./visitor-helpers";
 
 const run = promisify(execFile);

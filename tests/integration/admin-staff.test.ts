@@ -52,6 +52,17 @@ describe("npm run admin:create on the embedded database", () => {
     expect((refused as { stderr: string }).stderr).toContain("Stop the site");
   }, 180_000);
 
+  it("without PUBLIC_URL the link is on the site's PORT, and the command says where the address comes from", async () => {
+    const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent", PORT: "4817" } as Record<string, string | undefined>;
+    delete env.DATABASE_URL;
+    delete env.PUBLIC_URL;
+    rmSync(path.join(dataDir, "pglite", "postmaster.pid"), { force: true });
+    const { stdout } = await run(process.execPath, [CLI, "--email", "port@museum.example"], { env: env as NodeJS.ProcessEnv });
+    expect(stdout).toMatch(/ {2}http:\/\/localhost:4817\/password\/reset\?token=/);
+    expect(stdout).not.toContain("localhost:3000");
+    expect(stdout).toContain("PUBLIC_URL is not set, so the link is on http://localhost:4817, from PORT.");
+  }, 180_000);
+
   it("asks for an email address", async () => {
     const failed = await run(process.execPath, [CLI], { env: { ...process.env, DATA_DIR: dataDir } }).catch((e: { code: number; stderr: string }) => e);
     expect((failed as { stderr: string }).stderr).toContain("Usage: npm run admin:create -- --email");
@@ -115,12 +126,48 @@ describe.each(drivers)("staff accounts on %s", (kind) => {
     expect(again.status).toBe(400);
   });
 
+  it("an invitation not used yet shows 'Invitation pending' with 'Send again'; the new link replaces the old; first sign-in lands in /admin", async () => {
+    await call(admin.cookie, "/admin/staff", form({ intent: "invite", email: "late.curator@museum.example", firstName: "Lee", lastName: "Late", role: "curator" }));
+    const [user] = await server.services.database.db.select().from(users).where(eq(users.email, "late.curator@museum.example"));
+    const firstToken = await linkFromOutbox("late.curator@museum.example");
+    // React writes <!-- --> between adjacent texts; the page reads without them.
+    const page = (await (await call(admin.cookie, "/admin/staff")).text()).replaceAll("<!-- -->", "");
+    expect(page).toContain("Invitation pending");
+    expect(page).toContain("Send again<span class=\"sr-only\"> the invitation to late.curator@museum.example</span>");
+    const resent = await call(admin.cookie, "/admin/staff", form({ intent: "resend", userId: user.id }));
+    expect(resent.status).toBe(200);
+    expect(await resent.text()).toContain("Invitation sent again to late.curator@museum.example.");
+    const mails = (await server.services.database.db.select().from(outbox).where(eq(outbox.kind, "email")))
+      .map((r) => r.payload as { to: string; text: string })
+      .filter((p) => p.to === "late.curator@museum.example");
+    expect(mails).toHaveLength(2);
+    const secondToken = /\/password\/reset\?token=([A-Za-z0-9_-]+)/.exec(mails.find((m) => !m.text.includes(firstToken))!.text)![1];
+    // The first link no longer works; the new one does.
+    expect((await call(undefined, "/password/reset", form({ token: firstToken, password: "Lee-pass-123", confirmPassword: "Lee-pass-123" }))).status).toBe(400);
+    expect((await call(undefined, "/password/reset", form({ token: secondToken, password: "Lee-pass-123", confirmPassword: "Lee-pass-123" }))).status).toBe(200);
+    const [resendAudit] = await server.services.database.db.select().from(auditLog).where(and(eq(auditLog.entityId, user.id), eq(auditLog.summary, "Sent the invitation to late.curator@museum.example again")));
+    expect(resendAudit.actorEmail).toBe(admin.email);
+    // The first sign-in, on the ordinary login form, opens the console (not the $6.99 payment page).
+    const login = await call(undefined, "/login", form({ emailAddress: "late.curator@museum.example", password: "Lee-pass-123" }));
+    expect(login.status).toBe(302);
+    expect(login.headers.get("location")).toBe("/admin");
+    const after = await (await call(admin.cookie, "/admin/staff")).text();
+    expect(after).not.toContain("the invitation to late.curator@museum.example");
+    const refused = await call(admin.cookie, "/admin/staff", form({ intent: "resend", userId: user.id }));
+    expect(await refused.text()).toContain("late.curator@museum.example has already chosen a password: there is no invitation to send again.");
+  });
+
   it("a login form's redirectTo never leads a member, or anyone, off the console", async () => {
     const member = await createStaffAccount(server.services, "member");
     const login = await call(undefined, "/login?redirectTo=%2Fadmin", form({ emailAddress: member.email, password: STAFF_PASSWORD }));
     expect(login.status).toBe(200);
+    // Staff land in the console whatever the form says (never on the payment page, never off the site).
     const away = await call(undefined, `/login?redirectTo=${encodeURIComponent("https://evil.example/admin")}`, form({ emailAddress: admin.email, password: STAFF_PASSWORD }));
-    expect(away.status).toBe(200);
+    expect(away.status).toBe(302);
+    expect(away.headers.get("location")).toBe("/admin");
+    const plain = await call(undefined, "/login", form({ emailAddress: admin.email, password: STAFF_PASSWORD }));
+    expect(plain.status).toBe(302);
+    expect(plain.headers.get("location")).toBe("/admin");
   });
 
   it("role changes ask for the password again after 10 minutes, then apply with an audit row", async () => {

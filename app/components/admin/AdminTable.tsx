@@ -50,12 +50,14 @@ export function AdminTable<Row extends RowData>({
     return `?${params.toString()}`;
   };
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full border-collapse text-left text-sm">
+    // On a phone (below 640 px) each row is a card, each cell labelled with its column's name, so
+    // the table fits the screen; wider, a table in a region that scrolls sideways if it must.
+    <div className="overflow-x-auto" role="region" aria-label={caption} tabIndex={0}>
+      <table className="w-full border-collapse text-left text-sm max-sm:block">
         <caption className="sr-only">{caption}</caption>
-        <thead>
+        <thead className="max-sm:block">
           {table.getHeaderGroups().map((group) => (
-            <tr key={group.id} className="border-b-2 border-ink">
+            <tr key={group.id} className="border-b-2 border-ink max-sm:flex max-sm:flex-wrap max-sm:gap-x-3">
               {group.headers.map((header) => {
                 const id = header.column.id;
                 const active = sort?.sort === id;
@@ -64,7 +66,7 @@ export function AdminTable<Row extends RowData>({
                   <th
                     key={header.id}
                     scope="col"
-                    className="px-2 py-2 font-semibold"
+                    className="px-2 py-2 font-semibold max-sm:px-0 max-sm:py-1"
                     aria-sort={active ? (sort?.dir === "asc" ? "ascending" : "descending") : undefined}
                   >
                     {sortable.includes(id) ? (
@@ -81,7 +83,7 @@ export function AdminTable<Row extends RowData>({
             </tr>
           ))}
         </thead>
-        <tbody>
+        <tbody className="max-sm:block">
           {table.getRowModel().rows.length === 0 ? (
             <tr>
               <td colSpan={columns.length} className="px-2 py-4 text-stone-700">
@@ -90,9 +92,13 @@ export function AdminTable<Row extends RowData>({
             </tr>
           ) : (
             table.getRowModel().rows.map((row) => (
-              <tr key={row.id} className="border-b border-stone-300 align-top">
+              <tr key={row.id} className="border-b border-stone-300 align-top max-sm:block max-sm:py-2">
                 {row.getAllCells().map((cell) => (
-                  <td key={cell.id} className="px-2 py-2">
+                  <td
+                    key={cell.id}
+                    data-label={typeof cell.column.columnDef.header === "string" ? cell.column.columnDef.header : undefined}
+                    className="px-2 py-2 break-words max-sm:block max-sm:px-0 max-sm:py-0.5 max-sm:before:font-semibold max-sm:before:content-[attr(data-label)_':_']"
+                  >
                     <table.FlexRender cell={cell} />
                   </td>
                 ))}

@@ -1,6 +1,6 @@
 /** Small building blocks shared by the console's pages: headings, notices, fields, buttons, pager. */
 import { type ReactNode, useId } from "react";
-import { Form, Link } from "react-router";
+import { Form, Link, useSearchParams } from "react-router";
 
 export function ConsoleHeading({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
   return (
@@ -114,17 +114,20 @@ export function DangerButton({ children, name, value }: { children: ReactNode; n
  * `intent=refund` with the record's id under `field` and `confirm=yes` only once its box is
  * ticked (the action refuses a refund without it); `what` names the record.
  */
-export function RefundForm({ field, id, what }: { field: string; id: string; what: string }) {
+/** Said on the page a refund was interrupted on by the password check, once the password is confirmed. */
+export const REFUND_RESUME_NOTICE = "Password confirmed. Nothing has been refunded yet: confirm the refund below to finish it.";
+
+export function RefundForm({ field, id, what, resumed = false }: { field: string; id: string; what: string; /** Back from the password check: open and ticked. */ resumed?: boolean }) {
   const confirmId = useId();
   return (
-    <details>
+    <details open={resumed || undefined}>
       <summary className="inline-block cursor-pointer rounded border border-red-800 px-3 py-1 font-semibold text-red-800 hover:bg-red-50">
         Refund<span className="sr-only"> {what}</span>
       </summary>
       <Form method="post" className="mt-2 flex max-w-sm flex-col items-start gap-2 rounded border border-red-800 p-3">
         <input type="hidden" name={field} value={id} />
         <label htmlFor={confirmId} className="flex items-start gap-2">
-          <input id={confirmId} type="checkbox" name="confirm" value="yes" required className="mt-1 h-4 w-4 shrink-0" />
+          <input id={confirmId} type="checkbox" name="confirm" value="yes" required defaultChecked={resumed} className="mt-1 h-4 w-4 shrink-0" />
           <span>Yes, refund {what}. This cannot be undone.</span>
         </label>
         <DangerButton name="intent" value="refund">
@@ -165,9 +168,23 @@ export function Pager({ page, pageSize, total, search }: { page: number; pageSiz
 }
 
 /** The search box of a list (a GET form: works without JavaScript, keeps the sort). */
+/** The list's chosen sort (from the address), carried by its search and filter form so filtering keeps it. */
+export function KeepSort() {
+  const [params] = useSearchParams();
+  return (
+    <>
+      {(["sort", "dir"] as const).map((name) => {
+        const value = params.get(name);
+        return value ? <input key={name} type="hidden" name={name} value={value} /> : null;
+      })}
+    </>
+  );
+}
+
 export function ListSearch({ q, label, children }: { q?: string; label: string; children?: ReactNode }) {
   return (
     <form method="get" className="mb-4 flex flex-wrap items-end gap-3 text-sm" role="search">
+      <KeepSort />
       <div>
         <label htmlFor="q" className="block font-semibold">
           {label}

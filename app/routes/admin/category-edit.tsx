@@ -1,6 +1,7 @@
 /** /admin/categories/:id (or new): a category's name and order; deleting it is refused while exhibits use it. */
 import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/category-edit";
+import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { categorySchema, uuidSchema } from "./console-schemas";
 import { requireConsole } from "./guard.server";
@@ -29,19 +30,21 @@ export default function CategoryEdit({ loaderData }: Route.ComponentProps) {
     <section className="max-w-3xl">
       <ConsoleHeading>{c ? `Category: ${c.categoryName}` : "New category"}</ConsoleHeading>
       <ConsoleNotice result={result ?? (loaderData.notice ? { ok: true, message: loaderData.notice } : null)} />
-      <Form method="post" className="space-y-4">
-        <Field label="Name" name="categoryName" error={errors.categoryName}>
-          <input {...inputProps("categoryName", errors.categoryName)} defaultValue={typed.categoryName ?? c?.categoryName} required />
-        </Field>
-        <Field label="Order on team pages" name="sortOrder" error={errors.sortOrder}>
-          <input {...inputProps("sortOrder", errors.sortOrder)} type="number" min={0} defaultValue={typed.sortOrder ?? c?.sortOrder ?? 0} />
-        </Field>
-        <div className="flex flex-wrap items-center gap-4">
-          <PrimaryButton>Save category</PrimaryButton>
-          <PreviewButton to={`/admin/categories/${c?.id ?? "new"}/preview`} />
-          {c ? <PreviewLink to={`/admin/categories/${c.id}/preview`} /> : null}
-        </div>
-      </Form>
+      <UnsavedChanges>
+        <Form method="post" className="space-y-4">
+          <Field label="Name" name="categoryName" error={errors.categoryName}>
+            <input {...inputProps("categoryName", errors.categoryName)} defaultValue={typed.categoryName ?? c?.categoryName} required />
+          </Field>
+          <Field label="Order on team pages" name="sortOrder" error={errors.sortOrder}>
+            <input {...inputProps("sortOrder", errors.sortOrder)} type="number" min={0} defaultValue={typed.sortOrder ?? c?.sortOrder ?? 0} />
+          </Field>
+          <div className="flex flex-wrap items-center gap-4">
+            <PrimaryButton>Save category</PrimaryButton>
+            <PreviewButton to={`/admin/categories/${c?.id ?? "new"}/preview`} />
+            {c ? <PreviewLink to={`/admin/categories/${c.id}/preview`} /> : null}
+          </div>
+        </Form>
+      </UnsavedChanges>
       {c ? (
         <Form method="post" className="mt-8 border-t border-stone-300 pt-4">
           <DangerButton name="intent" value="delete">

@@ -12,7 +12,8 @@ import { consoleAnswer, formText, requireConsole, safeReturnPath, type ConsoleRe
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "dashboard");
-  return { redirectTo: safeReturnPath(new URL(request.url).searchParams.get("redirectTo")) };
+  const redirectTo = safeReturnPath(new URL(request.url).searchParams.get("redirectTo"));
+  return { redirectTo, refund: /[?&]resume=refund(?:&|$)/.test(redirectTo) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -36,6 +37,11 @@ export default function ConfirmPassword({ loaderData }: Route.ComponentProps) {
     <section className="max-w-md">
       <ConsoleHeading>Confirm your password</ConsoleHeading>
       <p className="mb-4">This action needs your password again (it was last entered more than 10 minutes ago).</p>
+      {loaderData.refund ? (
+        <p className="mb-4 font-semibold" data-testid="refund-waiting">
+          Nothing has been refunded yet. After your password you go back to the refund, ready to confirm.
+        </p>
+      ) : null}
       <ConsoleNotice result={result && "ok" in result ? result : null} />
       <Form method="post" className="space-y-4">
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />

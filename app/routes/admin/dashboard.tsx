@@ -1,21 +1,95 @@
-/** /admin: the console's home, with what needs attention and where to go. */
+/**
+ * /admin: the console's home says what needs doing (issue 24): unanswered messages (inbox), mail
+ * that failed to send and the payments and refunds of the last 7 days (admins: personal data),
+ * each with a link, then where to go.
+ */
 import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { ConsoleHeading } from "~/components/admin/ConsoleUi";
 import { mayOpen } from "~/shared/console-areas";
-import { requireConsole } from "./guard.server";
+import { museumClock, requireConsole } from "./guard.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "dashboard");
-  return { firstName: staff.firstName, role: staff.role };
+  const overview = context.services.admin.overview;
+  const admin = mayOpen(staff.role, "members");
+  const clock = museumClock(context);
+  const [unanswered, failed, week] = await Promise.all([
+    mayOpen(staff.role, "inbox") ? overview.unansweredMessages() : null,
+    admin ? overview.failedMail() : null,
+    admin ? overview.lastWeekPayments() : null,
+  ]);
+  return {
+    firstName: staff.firstName,
+    role: staff.role,
+    unanswered,
+    failed: failed && { total: failed.total, rows: failed.rows.map((r) => ({ ...r, createdAt: clock.minute(r.createdAt) })) },
+    week,
+  };
 }
 
+const link = "font-semibold text-blue-800 underline";
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { firstName, role } = loaderData;
+  const { firstName, role, unanswered, failed, week } = loaderData;
   return (
     <section>
       <ConsoleHeading>Welcome, {firstName}</ConsoleHeading>
       <p className="mb-4">You are signed in as {role}. Your session ends after 30 minutes without activity.</p>
+      <h2 className="mb-2 text-xl font-bold">What needs doing</h2>
+      <ul className="mb-6 space-y-2" data-testid="overview-todo">
+        {unanswered !== null ? (
+          <li>
+            {unanswered === 0 ? (
+              "No unanswered messages."
+            ) : (
+              <Link to="/admin/messages?status=new" className={link}>
+                {plural(unanswered, "unanswered message", "unanswered messages")}
+              </Link>
+            )}
+          </li>
+        ) : null}
+        {failed ? (
+          <li>
+            {failed.total === 0 ? (
+              "No mail failed to send."
+            ) : (
+              <>
+                <a href="#failed-mail" className={link}>
+                  {plural(failed.total, "email failed to send", "emails failed to send")}
+                </a>{" "}
+                (given up after every retry)
+              </>
+            )}
+          </li>
+        ) : null}
+        {week ? (
+          <li>
+            Last 7 days:{" "}
+            <Link to="/admin/members" className={link}>
+              {plural(week.payments.count, "payment", "payments")} ({dollars(week.payments.cents)}), {plural(week.refunds.count, "refund", "refunds")} ({dollars(week.refunds.cents)})
+            </Link>
+          </li>
+        ) : null}
+      </ul>
+      {failed && failed.rows.length > 0 ? (
+        <>
+          <h2 id="failed-mail" className="mb-2 text-xl font-bold">
+            Mail that failed to send
+          </h2>
+          <ul className="mb-6 space-y-2 text-sm">
+            {failed.rows.map((m) => (
+              <li key={m.id} className="break-words">
+                {m.createdAt} · {m.kind} to {m.to ?? "unknown"}
+                {m.subject ? ` · “${m.subject}”` : ""} · {m.lastError ?? "no error recorded"}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      <h2 className="mb-2 text-xl font-bold">Where to go</h2>
       <ul className="list-disc space-y-1 pl-6">
         {mayOpen(role, "staff") ? (
           <li>

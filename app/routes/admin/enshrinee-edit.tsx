@@ -4,6 +4,7 @@
  */
 import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/enshrinee-edit";
+import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { enshrineeSchema, uuidSchema } from "./console-schemas";
 import { requireConsole } from "./guard.server";
@@ -32,25 +33,27 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
     <section className="max-w-3xl">
       <ConsoleHeading>{e ? `Enshrinee: ${e.fullName}` : "New enshrinee"}</ConsoleHeading>
       <ConsoleNotice result={result ?? (loaderData.notice ? { ok: true, message: loaderData.notice } : null)} />
-      <Form method="post" className="space-y-4">
-        <Field label="Full name" name="fullName" error={errors.fullName}>
-          <input {...inputProps("fullName", errors.fullName)} defaultValue={typed.fullName ?? e?.fullName} required />
-        </Field>
-        <Field label="First name" name="firstName" error={errors.firstName}>
-          <input {...inputProps("firstName", errors.firstName)} defaultValue={typed.firstName ?? e?.firstName} required />
-        </Field>
-        <Field label="Last name" name="lastName" error={errors.lastName}>
-          <input {...inputProps("lastName", errors.lastName)} defaultValue={typed.lastName ?? e?.lastName} required />
-        </Field>
-        <Field label="Biography (members only)" name="biography" error={errors.biography}>
-          <textarea {...inputProps("biography", errors.biography)} defaultValue={typed.biography ?? e?.biography} rows={10} />
-        </Field>
-        <div className="flex flex-wrap items-center gap-4">
-          <PrimaryButton>Save enshrinee</PrimaryButton>
-          <PreviewButton to={`/admin/enshrinees/${e?.id ?? "new"}/preview`} />
-          {e ? <PreviewLink to={`/admin/enshrinees/${e.id}/preview`} /> : null}
-        </div>
-      </Form>
+      <UnsavedChanges>
+        <Form method="post" className="space-y-4">
+          <Field label="Full name" name="fullName" error={errors.fullName}>
+            <input {...inputProps("fullName", errors.fullName)} defaultValue={typed.fullName ?? e?.fullName} required />
+          </Field>
+          <Field label="First name" name="firstName" error={errors.firstName}>
+            <input {...inputProps("firstName", errors.firstName)} defaultValue={typed.firstName ?? e?.firstName} required />
+          </Field>
+          <Field label="Last name" name="lastName" error={errors.lastName}>
+            <input {...inputProps("lastName", errors.lastName)} defaultValue={typed.lastName ?? e?.lastName} required />
+          </Field>
+          <Field label="Biography (members only)" name="biography" error={errors.biography}>
+            <textarea {...inputProps("biography", errors.biography)} defaultValue={typed.biography ?? e?.biography} rows={10} />
+          </Field>
+          <div className="flex flex-wrap items-center gap-4">
+            <PrimaryButton>Save enshrinee</PrimaryButton>
+            <PreviewButton to={`/admin/enshrinees/${e?.id ?? "new"}/preview`} />
+            {e ? <PreviewLink to={`/admin/enshrinees/${e.id}/preview`} /> : null}
+          </div>
+        </Form>
+      </UnsavedChanges>
       {e ? (
         <>
           <h2 className="mt-8 mb-2 text-xl font-bold">Exhibits and Mentions ({e.exhibits.length})</h2>

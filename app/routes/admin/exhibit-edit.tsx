@@ -7,6 +7,7 @@
 import { lazy, Suspense, useRef, useState, useEffect } from "react";
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/exhibit-edit";
+import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton, PreviewButton, PreviewLink } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { exhibitSchema, formObject, uuidSchema } from "./console-schemas";
@@ -79,95 +80,97 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
     <section className="max-w-3xl">
       <ConsoleHeading>{x ? `Exhibit: ${x.title}` : "New exhibit"}</ConsoleHeading>
       <ConsoleNotice result={result ?? (loaderData.notice ? { ok: true, message: loaderData.notice } : null)} />
-      <Form method="post" className="space-y-4">
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Team" name="teamId" error={errors.teamId}>
-            <select {...inputProps("teamId", errors.teamId)} defaultValue={typed.teamId ?? x?.teamId ?? ""} required>
-              <option value="">Choose a team</option>
-              {teams.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Category" name="categoryId" error={errors.categoryId}>
-            <select {...inputProps("categoryId", errors.categoryId)} defaultValue={typed.categoryId ?? x?.categoryId ?? ""} required>
-              <option value="">Choose a category</option>
-              {categories.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </Field>
-        </div>
-        <Field label="Title" name="title" error={errors.title}>
-          <input {...inputProps("title", errors.title)} defaultValue={typed.title ?? x?.title} required />
-        </Field>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Short title (what visitors see)" name="shortTitle" error={errors.shortTitle}>
-            <input {...inputProps("shortTitle", errors.shortTitle)} defaultValue={typed.shortTitle ?? x?.shortTitle} required />
-          </Field>
-          <Field label="Year" name="year" error={errors.year}>
-            <input {...inputProps("year", errors.year)} type="number" min={1850} max={2100} defaultValue={typed.year ?? x?.year ?? new Date().getFullYear()} required />
-          </Field>
-        </div>
-        <Field
-          label="Text (members only)"
-          name="descriptionHtml"
-          error={errors.descriptionHtml}
-          hint="Bold, italics, headings, lists, quotes and links; anything else is removed when saved. Without the editor: paragraphs separated by a blank line, or simple HTML."
-        >
-          <DescriptionField initial={typed.descriptionHtml ?? x?.descriptionHtml ?? x?.description ?? ""} error={errors.descriptionHtml} />
-        </Field>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Thumbnail (media file)" name="thumbnail" error={errors.thumbnail}>
-            <input {...inputProps("thumbnail", errors.thumbnail)} defaultValue={typed.thumbnail ?? x?.thumbnail} />
-          </Field>
-          <Field label="Thumbnail description" name="thumbnailAlt" error={errors.thumbnailAlt}>
-            <input {...inputProps("thumbnailAlt", errors.thumbnailAlt)} defaultValue={typed.thumbnailAlt ?? x?.thumbnailAlt} />
-          </Field>
-          <Field label="Matching photo (media file, optional)" name="matchingPhoto" error={errors.matchingPhoto}>
-            <input {...inputProps("matchingPhoto", errors.matchingPhoto)} defaultValue={typed.matchingPhoto ?? x?.matchingPhoto ?? ""} />
-          </Field>
-          <Field label="Matching photo description" name="matchingPhotoAlt" error={errors.matchingPhotoAlt}>
-            <input {...inputProps("matchingPhotoAlt", errors.matchingPhotoAlt)} defaultValue={typed.matchingPhotoAlt ?? x?.matchingPhotoAlt ?? ""} />
-          </Field>
-        </div>
-        <fieldset className="flex flex-wrap gap-6">
-          <legend className="sr-only">Flags</legend>
-          <label className="flex items-center gap-2">
-            <input type="checkbox" name="active" defaultChecked={x?.active ?? false} /> Active (shown on the category page)
-          </label>
-          <label className="flex items-center gap-2">
-            <input type="checkbox" name="favoriteStory" defaultChecked={x?.favoriteStory ?? false} /> Favorite story
-          </label>
-        </fieldset>
-        <fieldset>
-          <legend className="font-semibold">Enshrinees (their Exhibits and Mentions list this exhibit)</legend>
-          {errors.enshrineeIds ? <p className="text-sm font-semibold text-red-800">{errors.enshrineeIds}</p> : null}
-          <div className="mt-2 grid max-h-64 gap-1 overflow-y-auto rounded border border-stone-300 p-2 sm:grid-cols-2">
-            {enshrinees.map((e) => (
-              <label key={e.id} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" name="enshrineeIds" value={e.id} defaultChecked={x?.enshrineeIds.includes(e.id) ?? false} /> {e.name}
-              </label>
-            ))}
+      <UnsavedChanges>
+        <Form method="post" className="space-y-4">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label="Team" name="teamId" error={errors.teamId}>
+              <select {...inputProps("teamId", errors.teamId)} defaultValue={typed.teamId ?? x?.teamId ?? ""} required>
+                <option value="">Choose a team</option>
+                {teams.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Category" name="categoryId" error={errors.categoryId}>
+              <select {...inputProps("categoryId", errors.categoryId)} defaultValue={typed.categoryId ?? x?.categoryId ?? ""} required>
+                <option value="">Choose a category</option>
+                {categories.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
           </div>
-        </fieldset>
-        <div className="flex flex-wrap items-center gap-4">
-          <PrimaryButton>Save exhibit</PrimaryButton>
-          <PreviewButton to={`/admin/exhibits/${x?.id ?? "new"}/preview`} />
-          {x ? (
-            <>
-              <Link to={`/admin/exhibits/${x.id}/photos`} className="font-semibold text-blue-800 underline">
-                Photos ({x.photos.length})
-              </Link>
-              <PreviewLink to={`/admin/exhibits/${x.id}/preview`} />
-            </>
-          ) : null}
-        </div>
-      </Form>
+          <Field label="Title" name="title" error={errors.title}>
+            <input {...inputProps("title", errors.title)} defaultValue={typed.title ?? x?.title} required />
+          </Field>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label="Short title (what visitors see)" name="shortTitle" error={errors.shortTitle}>
+              <input {...inputProps("shortTitle", errors.shortTitle)} defaultValue={typed.shortTitle ?? x?.shortTitle} required />
+            </Field>
+            <Field label="Year" name="year" error={errors.year}>
+              <input {...inputProps("year", errors.year)} type="number" min={1850} max={2100} defaultValue={typed.year ?? x?.year ?? new Date().getFullYear()} required />
+            </Field>
+          </div>
+          <Field
+            label="Text (members only)"
+            name="descriptionHtml"
+            error={errors.descriptionHtml}
+            hint="Bold, italics, headings, lists, quotes and links; anything else is removed when saved. Without the editor: paragraphs separated by a blank line, or simple HTML."
+          >
+            <DescriptionField initial={typed.descriptionHtml ?? x?.descriptionHtml ?? x?.description ?? ""} error={errors.descriptionHtml} />
+          </Field>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label="Thumbnail (media file)" name="thumbnail" error={errors.thumbnail}>
+              <input {...inputProps("thumbnail", errors.thumbnail)} defaultValue={typed.thumbnail ?? x?.thumbnail} />
+            </Field>
+            <Field label="Thumbnail description" name="thumbnailAlt" error={errors.thumbnailAlt}>
+              <input {...inputProps("thumbnailAlt", errors.thumbnailAlt)} defaultValue={typed.thumbnailAlt ?? x?.thumbnailAlt} />
+            </Field>
+            <Field label="Matching photo (media file, optional)" name="matchingPhoto" error={errors.matchingPhoto}>
+              <input {...inputProps("matchingPhoto", errors.matchingPhoto)} defaultValue={typed.matchingPhoto ?? x?.matchingPhoto ?? ""} />
+            </Field>
+            <Field label="Matching photo description" name="matchingPhotoAlt" error={errors.matchingPhotoAlt}>
+              <input {...inputProps("matchingPhotoAlt", errors.matchingPhotoAlt)} defaultValue={typed.matchingPhotoAlt ?? x?.matchingPhotoAlt ?? ""} />
+            </Field>
+          </div>
+          <fieldset className="flex flex-wrap gap-6">
+            <legend className="sr-only">Flags</legend>
+            <label className="flex items-center gap-2">
+              <input type="checkbox" name="active" defaultChecked={x?.active ?? false} /> Active (shown on the category page)
+            </label>
+            <label className="flex items-center gap-2">
+              <input type="checkbox" name="favoriteStory" defaultChecked={x?.favoriteStory ?? false} /> Favorite story
+            </label>
+          </fieldset>
+          <fieldset>
+            <legend className="font-semibold">Enshrinees (their Exhibits and Mentions list this exhibit)</legend>
+            {errors.enshrineeIds ? <p className="text-sm font-semibold text-red-800">{errors.enshrineeIds}</p> : null}
+            <div className="mt-2 grid max-h-64 gap-1 overflow-y-auto rounded border border-stone-300 p-2 sm:grid-cols-2">
+              {enshrinees.map((e) => (
+                <label key={e.id} className="flex items-center gap-2 text-sm">
+                  <input type="checkbox" name="enshrineeIds" value={e.id} defaultChecked={x?.enshrineeIds.includes(e.id) ?? false} /> {e.name}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className="flex flex-wrap items-center gap-4">
+            <PrimaryButton>Save exhibit</PrimaryButton>
+            <PreviewButton to={`/admin/exhibits/${x?.id ?? "new"}/preview`} />
+            {x ? (
+              <>
+                <Link to={`/admin/exhibits/${x.id}/photos`} className="font-semibold text-blue-800 underline">
+                  Photos ({x.photos.length})
+                </Link>
+                <PreviewLink to={`/admin/exhibits/${x.id}/preview`} />
+              </>
+            ) : null}
+          </div>
+        </Form>
+      </UnsavedChanges>
       {x ? (
         <Form method="post" className="mt-8 border-t border-stone-300 pt-4">
           <DangerButton name="intent" value="delete">

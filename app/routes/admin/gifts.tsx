@@ -7,11 +7,11 @@
  */
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/gifts";
-import { ConsoleHeading, ConsoleNotice, Pager, RefundForm } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Pager, RefundForm, REFUND_RESUME_NOTICE } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { formatPrice } from "~/shared/money";
 import { uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, unconfirmedRefund } from "./guard.server";
+import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, refundReturnTo, resumedRefund, unconfirmedRefund } from "./guard.server";
 import { pageParam, searchOf } from "./list-query";
 
 const STATUSES = ["unpaid", "paid", "redeemed", "refunded"] as const;
@@ -41,6 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     page,
     status: status ?? "",
     search: searchOf(url),
+    resume: rows.some((g) => g.id === resumedRefund(url) && (g.status === "paid" || g.status === "redeemed")) ? resumedRefund(url) : null,
   };
 }
 
@@ -54,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!gift.success) return consoleAnswer({ ok: false, message: "No such gift." });
   const unconfirmed = unconfirmedRefund(form);
   if (unconfirmed) return unconfirmed;
-  await requireRecentPassword(context, request, "/admin/gifts");
+  await requireRecentPassword(context, request, refundReturnTo("/admin/gifts", gift.data));
   try {
     return consoleAnswer(await context.services.gifts.refund(actorOf(staff), gift.data));
   } catch (error) {
@@ -65,11 +66,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Gifts({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
-  const { rows, total, page, status, search } = loaderData;
+  const { rows, total, page, status, search, resume } = loaderData;
   return (
     <section>
       <ConsoleHeading>Gift tickets</ConsoleHeading>
-      <ConsoleNotice result={result} />
+      <ConsoleNotice result={result ?? (resume ? { ok: true, message: REFUND_RESUME_NOTICE } : null)} />
       <Form method="get" className="mb-4 flex items-end gap-3">
         <div>
           <label htmlFor="status" className="block font-semibold">
@@ -97,7 +98,7 @@ export default function Gifts({ loaderData }: Route.ComponentProps) {
               {g.redeemedAt ? ` · redeemed ${g.redeemedAt}` : ""}
             </span>
             {g.refundable ? (
-              <RefundForm field="giftId" id={g.id} what={`the gift to ${g.recipient}`} />
+              <RefundForm field="giftId" id={g.id} what={`the gift to ${g.recipient}`} resumed={!result && resume === g.id} />
             ) : null}
           </li>
         ))}

@@ -60,6 +60,22 @@ export function consoleAnswer(result: ConsoleResult, status = result.ok ? 200 : 
 }
 
 /** A refund's form carries `confirm=yes` once its box is ticked (RefundForm); without it, this refusal. */
+/**
+ * The refund the password check interrupted: the check sends the staff member back to
+ * `?resume=refund&id=<record>` (see `refundReturnTo`), where the page says plainly that nothing
+ * was refunded yet and opens that refund's form, ticked, to finish with one click.
+ */
+export function resumedRefund(url: URL): string | null {
+  if (url.searchParams.get("resume") !== "refund") return null;
+  const id = url.searchParams.get("id") ?? "";
+  return /^[0-9a-f-]{36}$/i.test(id) ? id : null;
+}
+
+/** Where the password check returns after interrupting a refund of `id` on `page`. */
+export function refundReturnTo(page: string, id: string): string {
+  return `${page}?${new URLSearchParams({ resume: "refund", id }).toString()}`;
+}
+
 export function unconfirmedRefund(form: FormData) {
   return formText(form, "confirm") === "yes" ? null : consoleAnswer({ ok: false, message: "Tick the box to confirm the refund; nothing was changed." });
 }

@@ -6,10 +6,10 @@
 import { data, Form, Link, useActionData } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/member";
-import { ConsoleHeading, ConsoleNotice, Field, inputProps, PrimaryButton, RefundForm } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Field, inputProps, PrimaryButton, RefundForm, REFUND_RESUME_NOTICE } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, unconfirmedRefund, type ConsoleResult } from "./guard.server";
+import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, unconfirmedRefund, refundReturnTo, resumedRefund, type ConsoleResult } from "./guard.server";
 import { fieldErrors } from "~/shared/form-errors";
 import { formatAmount } from "~/shared/money";
 
@@ -24,7 +24,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const member = await context.services.admin.members.get(params.id);
   if (!member) throw data(null, { status: 404 });
   const clock = museumClock(context);
+  const resumed = resumedRefund(new URL(request.url));
   return {
+    resume: resumed && member.payments.some((p) => p.id === resumed && p.status === "succeeded") ? resumed : null,
     member: {
       ...member,
       createdAt: clock.day(member.createdAt),
@@ -53,7 +55,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!payment.success) return consoleAnswer({ ok: false, message: "No such payment." });
     const unconfirmed = unconfirmedRefund(form);
     if (unconfirmed) return unconfirmed;
-    await requireRecentPassword(context, request, `/admin/members/${params.id}`);
+    await requireRecentPassword(context, request, refundReturnTo(`/admin/members/${params.id}`, payment.data));
     const member = await members.get(params.id);
     if (!member?.payments.some((p) => p.id === payment.data)) return consoleAnswer({ ok: false, message: "No such payment." });
     try {
@@ -78,7 +80,7 @@ export default function Member({ loaderData }: Route.ComponentProps) {
         </Link>
       </p>
       <ConsoleHeading>{`${m.firstName} ${m.lastName}`}</ConsoleHeading>
-      <ConsoleNotice result={result} />
+      <ConsoleNotice result={result ?? (loaderData.resume ? { ok: true, message: REFUND_RESUME_NOTICE } : null)} />
       <dl className="mb-6 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
         <dt className="font-semibold">Email</dt>
         <dd>{m.email}</dd>
@@ -105,7 +107,7 @@ export default function Member({ loaderData }: Route.ComponentProps) {
               <strong>{p.status === "refunded" ? `refunded ${p.refundedAt}` : "paid"}</strong>
             </span>
             {p.status === "succeeded" ? (
-              <RefundForm field="paymentId" id={p.id} what={`the payment of ${p.createdAt}`} />
+              <RefundForm field="paymentId" id={p.id} what={`the payment of ${p.createdAt}`} resumed={!result && loaderData.resume === p.id} />
             ) : null}
           </li>
         ))}

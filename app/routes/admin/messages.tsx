@@ -2,7 +2,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/messages";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
-import { ConsoleHeading, Pager } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, KeepSort, Pager } from "~/components/admin/ConsoleUi";
 import { museumClock, requireConsole } from "./guard.server";
 import { pageParam, searchOf } from "./list-query";
 
@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type Row = Route.ComponentProps["loaderData"]["rows"][number];
 const col = adminColumns<Row>();
 const columns = [
-  col.accessor("createdAt", { id: "date", header: "Received (UTC)" }),
+  col.accessor("createdAt", { id: "date", header: "Received (museum time)" }),
   col.accessor("subject", { header: "Subject", cell: ({ row, getValue }) => <Link to={`/admin/messages/${row.original.id}`} className="font-semibold text-blue-800 underline">{getValue()}</Link> }),
   col.display({ id: "from", header: "From", cell: ({ row }) => `${row.original.firstName} ${row.original.lastName} <${row.original.email}>` }),
   col.accessor("status", { header: "Status" }),
@@ -46,6 +46,7 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
     <section>
       <ConsoleHeading>Contact inbox</ConsoleHeading>
       <form method="get" className="mb-4 flex flex-wrap items-end gap-3 text-sm">
+        <KeepSort />
         <div>
           <label htmlFor="status" className="block font-semibold">
             Status

@@ -1,7 +1,8 @@
 /**
  * /admin/staff (admins only): the staff list, invitations by email (a one-time link to choose
  * a password, through the outbox), role changes (password asked again after 10 minutes), and
- * deactivation, each written to the audit log in the same transaction.
+ * deactivation; an invitation whose password is not chosen yet shows "Invitation pending" with
+ * "Send again" (a fresh link). Each written to the audit log in the same transaction.
  */
 import { Form, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/staff";
@@ -43,6 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await requireRecentPassword(context, request, "/admin/staff");
     return consoleAnswer(await service.changeRole(actorOf(staff), id.data, role as StaffRole));
   }
+  if (intent === "resend") return consoleAnswer(await service.resendInvitation(actorOf(staff), id.data));
   if (intent === "deactivate" || intent === "reactivate") {
     return consoleAnswer(await service.setActive(actorOf(staff), id.data, intent === "reactivate"));
   }
@@ -88,12 +90,27 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
     col.display({
       id: "status",
       header: "Status",
-      cell: ({ row }) => (row.original.deactivatedAt ? "Deactivated" : "Active"),
+      cell: ({ row }) =>
+        row.original.deactivatedAt ? (
+          "Deactivated"
+        ) : row.original.pending ? (
+          <span>
+            Invitation pending
+            <Form method="post" className="mt-1">
+              <input type="hidden" name="userId" value={row.original.id} />
+              <button type="submit" name="intent" value="resend" className="font-semibold text-blue-800 underline">
+                Send again<span className="sr-only"> the invitation to {row.original.email}</span>
+              </button>
+            </Form>
+          </span>
+        ) : (
+          "Active"
+        ),
     }),
     col.display({
       id: "lastSeen",
       header: "Last seen",
-      cell: ({ row }) => (row.original.lastSeenAt ?? "never"),
+      cell: ({ row }) => row.original.lastSeenAt ?? (row.original.pending ? "not signed in yet" : "never"),
     }),
     col.display({
       id: "actions",

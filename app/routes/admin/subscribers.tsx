@@ -31,6 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     consent: consentParam ?? "",
     search: searchOf(url),
     exportHref: `/admin/subscribers/export?${exportParams.toString()}`,
+    mailchimp: context.services.admin.subscribers.mailchimp,
   };
 }
 
@@ -50,14 +51,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 type Row = Route.ComponentProps["loaderData"]["rows"][number];
 const col = adminColumns<Row>();
-const columns = [
+const columns = (mailchimp: boolean) => [
   col.accessor("date", { header: "Since" }),
   col.accessor("email", { header: "Email" }),
   col.accessor("name", { header: "Name" }),
   col.accessor("source", { header: "From" }),
   col.display({
     id: "sync",
-    header: "Mailchimp",
+    header: mailchimp ? "Mailchimp" : "Newsletter list",
     cell: ({ row }) => {
       const s = row.original.sync;
       return (
@@ -94,7 +95,7 @@ const columns = [
 
 export default function Subscribers({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
-  const { rows, total, query, consent, search, exportHref } = loaderData;
+  const { rows, total, query, consent, search, exportHref, mailchimp } = loaderData;
   return (
     <section>
       <ConsoleHeading
@@ -107,6 +108,12 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
         Subscribers
       </ConsoleHeading>
       <ConsoleNotice result={result} />
+      {mailchimp ? null : (
+        <p className="mb-4 rounded border border-stone-400 bg-stone-50 p-3" data-testid="newsletter-sync-note">
+          Mailchimp is not configured: subscribers are kept locally in this site&apos;s database and are not sent to Mailchimp. Export them as CSV, or set the
+          MAILCHIMP_ variables to sync them.
+        </p>
+      )}
       <ListSearch q={query.q} label="Email or name (beginning)">
         <div>
           <label htmlFor="consent" className="block font-semibold">
@@ -119,7 +126,7 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
           </select>
         </div>
       </ListSearch>
-      <AdminTable caption="Subscribers" columns={columns} rows={rows} rowKey={(r) => r.id} search={search} />
+      <AdminTable caption="Subscribers" columns={columns(mailchimp)} rows={rows} rowKey={(r) => r.id} search={search} />
       <Pager page={query.page} pageSize={query.pageSize} total={total} search={search} />
     </section>
   );

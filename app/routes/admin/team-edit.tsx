@@ -1,6 +1,7 @@
 /** /admin/teams/:id (or /admin/teams/new): a team's fields, and deleting it (refused while it has exhibits). */
 import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/team-edit";
+import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { ImageUpload } from "~/components/admin/ImageUpload";
 import { UPLOAD_NOTICES } from "./upload-notices";
@@ -35,31 +36,33 @@ export default function TeamEdit({ loaderData }: Route.ComponentProps) {
       <ConsoleHeading>{t ? `Team: ${t.name}` : "New team"}</ConsoleHeading>
       <ConsoleNotice result={result ?? (typeof loaderData.notice === "string" ? { ok: true, message: loaderData.notice } : loaderData.notice)} />
       <ImageUpload folder="logos" back={t ? `/admin/teams/${t.id}` : "/admin/teams/new"} label="Upload a new logo" />
-      <Form method="post" className="space-y-4">
-        <Field label="Name" name="name" error={errors.name}>
-          <input {...inputProps("name", errors.name)} defaultValue={typed.name ?? t?.name} required />
-        </Field>
-        <Field label="League" name="league" error={errors.league}>
-          <input {...inputProps("league", errors.league)} defaultValue={typed.league ?? t?.league} required />
-        </Field>
-        <Field label="Logo (media file)" name="logo" error={errors.logo} hint="For example logos/steelers.svg">
-          <input {...inputProps("logo", errors.logo, true)} defaultValue={typed.logo ?? loaderData.uploadedLogo ?? t?.logo} />
-        </Field>
-        <Field label="Headline" name="headline" error={errors.headline}>
-          <input {...inputProps("headline", errors.headline)} defaultValue={typed.headline ?? t?.headline} required />
-        </Field>
-        <Field label="Summary and description" name="description" error={errors.description}>
-          <textarea {...inputProps("description", errors.description)} defaultValue={typed.description ?? t?.description} rows={8} required />
-        </Field>
-        <Field label="Order on the home page" name="sortOrder" error={errors.sortOrder}>
-          <input {...inputProps("sortOrder", errors.sortOrder)} type="number" min={0} defaultValue={typed.sortOrder ?? t?.sortOrder ?? 0} />
-        </Field>
-        <div className="flex flex-wrap items-center gap-4">
-          <PrimaryButton>Save team</PrimaryButton>
-          <PreviewButton to={`/admin/teams/${t?.id ?? "new"}/preview`} />
-          {t ? <PreviewLink to={`/admin/teams/${t.id}/preview`} /> : null}
-        </div>
-      </Form>
+      <UnsavedChanges>
+        <Form method="post" className="space-y-4">
+          <Field label="Name" name="name" error={errors.name}>
+            <input {...inputProps("name", errors.name)} defaultValue={typed.name ?? t?.name} required />
+          </Field>
+          <Field label="League" name="league" error={errors.league}>
+            <input {...inputProps("league", errors.league)} defaultValue={typed.league ?? t?.league} required />
+          </Field>
+          <Field label="Logo (media file)" name="logo" error={errors.logo} hint="For example logos/steelers.svg">
+            <input {...inputProps("logo", errors.logo, true)} key={loaderData.uploadedLogo ?? "logo"} defaultValue={typed.logo ?? loaderData.uploadedLogo ?? t?.logo} />
+          </Field>
+          <Field label="Headline" name="headline" error={errors.headline}>
+            <input {...inputProps("headline", errors.headline)} defaultValue={typed.headline ?? t?.headline} required />
+          </Field>
+          <Field label="Summary and description" name="description" error={errors.description}>
+            <textarea {...inputProps("description", errors.description)} defaultValue={typed.description ?? t?.description} rows={8} required />
+          </Field>
+          <Field label="Order on the home page" name="sortOrder" error={errors.sortOrder}>
+            <input {...inputProps("sortOrder", errors.sortOrder)} type="number" min={0} defaultValue={typed.sortOrder ?? t?.sortOrder ?? 0} />
+          </Field>
+          <div className="flex flex-wrap items-center gap-4">
+            <PrimaryButton>Save team</PrimaryButton>
+            <PreviewButton to={`/admin/teams/${t?.id ?? "new"}/preview`} />
+            {t ? <PreviewLink to={`/admin/teams/${t.id}/preview`} /> : null}
+          </div>
+        </Form>
+      </UnsavedChanges>
       {t ? (
         <Form method="post" className="mt-8 border-t border-stone-300 pt-4">
           <DangerButton name="intent" value="delete">

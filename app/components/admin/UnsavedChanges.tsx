@@ -1,0 +1,92 @@
+/**
+ * Unsaved changes (issue 24): wrapped around a console edit form, it notices typing (and the
+ * rich-text editor, selects, checkboxes) and, until the form is saved, asks before the page is
+ * left by a link, the back button (React Router's `useBlocker`) or closing or reloading the tab
+ * (`beforeunload`, where the browser shows its own question). Sending any form of the page (save,
+ * an image upload, delete, preview) is not leaving; a save is done when the page comes back with
+ * `?notice=saved`.
+ */
+import { useCallback, useEffect, useRef, type ReactNode } from "react";
+import { useBlocker, useLocation, useNavigation, type BlockerFunction } from "react-router";
+
+export function UnsavedChanges({ children }: { children: ReactNode }) {
+  const edited = useRef(false);
+  const submitting = useRef(false);
+  const navigation = useNavigation();
+  const location = useLocation();
+
+  useEffect(() => {
+    if (navigation.state === "idle") submitting.current = false;
+  }, [navigation.state]);
+
+  useEffect(() => {
+    if (new URLSearchParams(location.search).get("notice") === "saved") edited.current = false;
+  }, [location.key, location.search]);
+
+  useEffect(() => {
+    const onSubmit = (event: SubmitEvent) => {
+      const form = event.target as HTMLFormElement;
+      const submitter = event.submitter as HTMLButtonElement | null;
+      // A form opened in another tab does not leave this page.
+      if ((submitter?.formTarget || form.target) === "_blank") return;
+      submitting.current = true;
+    };
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (!edited.current || submitting.current) return;
+      event.preventDefault();
+      event.returnValue = "";
+    };
+    // Capture: React Router starts the submission in React's own handler, below the document.
+    document.addEventListener("submit", onSubmit, true);
+    window.addEventListener("beforeunload", onBeforeUnload);
+    return () => {
+      document.removeEventListener("submit", onSubmit, true);
+      window.removeEventListener("beforeunload", onBeforeUnload);
+    };
+  }, []);
+
+  const shouldBlock = useCallback<BlockerFunction>(
+    ({ currentLocation, nextLocation }) =>
+      edited.current && !submitting.current && currentLocation.pathname + currentLocation.search !== nextLocation.pathname + nextLocation.search,
+    [],
+  );
+  const blocker = useBlocker(shouldBlock);
+  const markEdited = () => {
+    edited.current = true;
+  };
+
+  return (
+    <div onInput={markEdited} onChange={markEdited} data-unsaved-guard="">
+      {children}
+      {blocker.state === "blocked" ? (
+        <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/50 p-4">
+          <div
+            role="alertdialog"
+            aria-modal="true"
+            aria-labelledby="unsaved-title"
+            aria-describedby="unsaved-text"
+            className="max-w-md rounded bg-white p-6 shadow-lg"
+            onKeyDown={(event) => {
+              if (event.key === "Escape") blocker.reset();
+            }}
+          >
+            <h2 id="unsaved-title" className="mb-2 text-xl font-bold">
+              Leave without saving?
+            </h2>
+            <p id="unsaved-text" className="mb-4">
+              This form has changes that are not saved. If you leave now, they are lost.
+            </p>
+            <div className="flex flex-wrap gap-3">
+              <button type="button" autoFocus onClick={() => blocker.reset()} className="rounded bg-ink px-4 py-2 font-semibold text-gold hover:bg-steel">
+                Stay on this page
+              </button>
+              <button type="button" onClick={() => blocker.proceed()} className="rounded border border-red-800 px-4 py-2 font-semibold text-red-800 hover:bg-red-50">
+                Leave without saving
+              </button>
+            </div>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * The staff console's defects of issue 24, in Chromium at desktop and phone size: staff land in
+ * the console after signing in (never on the payment page); a logo upload on an unsaved "New
+ * team" keeps what was typed; leaving an edited form by a link, the back button or closing the
+ * tab asks first; the exhibit list fits a 390 px phone and its filter keeps the chosen sort.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import sharp from "sharp";
+import { waitForHydration } from "./helpers";
+
+const ADMIN_EMAIL = "e2e-admin@museum.example";
+const PASSWORD = "Console-1!";
+
+/** The first admin: sets the password with admin:create's link if it is still unused (this file alone), then signs in on the plain login form. */
+async function signedInAdmin(browser: Browser, viewport?: { width: number; height: number }): Promise<Page> {
+  const page = await (await browser.newContext(viewport ? { viewport } : {})).newPage();
+  const link = readFileSync(path.join(process.env.E2E_DATA_DIR!, "admin-link.txt"), "utf8").trim();
+  await page.goto(link);
+  await waitForHydration(page);
+  if ((await page.getByTestId("reset-token-missing").count()) === 0) {
+    await page.getByLabel("Enter your new password (8-16 characters)").fill(PASSWORD);
+    await page.getByLabel("Confirm your new password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Submit Request" }).click();
+    await page.waitForTimeout(500);
+  }
+  // The ordinary login form, no redirectTo: staff land in the console, not on "YOUR CARD WILL BE CHARGED".
+  await page.goto("/login");
+  await waitForHydration(page);
+  await page.getByLabel("Email address").fill(ADMIN_EMAIL);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Login Now" }).click();
+  await page.waitForURL((url) => url.pathname === "/admin", { timeout: 15_000 });
+  await expect(page.getByText("What needs doing")).toBeVisible();
+  await expect(page.getByText(/will be charged/i)).toHaveCount(0);
+  return page;
+}
+
+test.describe.configure({ mode: "serial" });
+
+test("desktop: an upload keeps what was typed; leaving the edited form by link, back or closing the tab asks first", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const page = await signedInAdmin(browser);
+  await page.goto("/admin/teams/new");
+  await waitForHydration(page);
+  const typed = { Name: "Riverhounds Test", League: "USL", Headline: "Soccer on the river", "Summary and description": "A club that was typed, not saved." };
+  for (const [label, value] of Object.entries(typed)) await page.getByLabel(label, { exact: true }).fill(value);
+
+  // The logo upload on the unsaved form: what was typed stays.
+  const logo = await sharp({ create: { width: 120, height: 120, channels: 3, background: "#ffb612" } }).png().toBuffer();
+  await page.getByLabel("Upload a new logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo });
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(page.getByText("Logo uploaded: save the team to use it.")).toBeVisible();
+  await expect(page.getByLabel("Logo (media file)")).toHaveValue(/^logos\/[0-9a-f-]{36}\.png$/);
+  for (const [label, value] of Object.entries(typed)) await expect(page.getByLabel(label, { exact: true })).toHaveValue(value);
+
+  // A menu link asks first; "Stay" keeps everything.
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Teams" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Leave without saving?" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: "Stay on this page" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page).toHaveURL(/\/admin\/teams\/new/);
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Riverhounds Test");
+
+  // The back button asks too.
+  await page.goBack();
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: "Stay on this page" }).click();
+  await expect(page.getByLabel("Headline", { exact: true })).toHaveValue("Soccer on the river");
+
+  // Closing the tab: the browser's own question (beforeunload).
+  const asked = new Promise<string>((resolve) => page.once("dialog", (d) => (resolve(d.type()), void d.dismiss())));
+  await page.close({ runBeforeUnload: true });
+  expect(await asked).toBe("beforeunload");
+
+  // An untouched form leaves without a question; "Leave without saving" goes.
+  const again = await signedInAdmin(browser);
+  await again.goto("/admin/teams/new");
+  await waitForHydration(again);
+  await again.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Teams" }).click();
+  await again.waitForURL((url) => url.pathname === "/admin/teams");
+  await again.goto("/admin/categories/new");
+  await waitForHydration(again);
+  await again.getByLabel("Name", { exact: true }).fill("Half typed");
+  await again.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Exhibits" }).click();
+  await again.getByRole("alertdialog").getByRole("button", { name: "Leave without saving" }).click();
+  await again.waitForURL((url) => url.pathname === "/admin/exhibits");
+});
+
+test("phone (390 px): the exhibit list fits the screen and its filter keeps the chosen sort", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const page = await signedInAdmin(browser, { width: 390, height: 844 });
+  await page.goto("/admin/exhibits?sort=year&dir=desc");
+  await waitForHydration(page);
+  const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, table: document.querySelector("table")!.getBoundingClientRect().width }));
+  expect(widths.page).toBeLessThanOrEqual(390);
+  expect(widths.table).toBeLessThanOrEqual(390);
+  await expect(page.getByRole("region", { name: "Exhibits" })).toBeVisible();
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.waitForURL((url) => url.searchParams.get("sort") === "year" && url.searchParams.get("dir") === "desc");
+});
