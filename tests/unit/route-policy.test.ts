@@ -25,7 +25,7 @@ describe("the route policy table", () => {
   });
 
   it("names each host route by a method and an Express pattern", () => {
-    for (const key of Object.keys(HOST_POLICIES)) expect(key).toMatch(/^(?:GET|POST) \/(?:api|images\/view)\/[\w/:*-]*$/);
+    for (const key of Object.keys(HOST_POLICIES)) expect(key).toMatch(/^(?:GET|POST) \/(?:api|images\/(?:view|share))\/[\w/:*-]*$/);
   });
 });
 
