@@ -111,9 +111,9 @@ export function createServices(deps: ServiceDeps) {
     },
   });
   const onEnqueued = () => outbox.kick();
-  const sessions = createSessionStore({ db, secret: sessionSecret, timeZone, now, writeCount: database.writeCount });
+  const sessions = createSessionStore({ db, secret: sessionSecret, calendar, writeCount: database.writeCount });
   const newsletter = createNewsletter({ db, now, onEnqueued });
-  const accounts = createAccounts({ db, sessions, newsletter, publicUrl: config.PUBLIC_URL, timeZone, now, onEnqueued, relaxedLimits: config.RATE_LIMIT_RELAXED });
+  const accounts = createAccounts({ db, sessions, newsletter, publicUrl: config.PUBLIC_URL, calendar, onEnqueued, relaxedLimits: config.RATE_LIMIT_RELAXED });
   const membership = createMembership({ db, calendar, provider, ticketDays: config.TICKET_DAYS, priceCents: config.TICKET_PRICE_CENTS, publicUrl: config.PUBLIC_URL, onEnqueued, logger });
   const payments = createPaymentService({
     provider,

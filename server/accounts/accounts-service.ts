@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { SignUpInput } from "../../app/shared/account-schemas";
-import { calendarDateIn } from "../../app/shared/calendar";
+import type { MuseumCalendar } from "../membership/museum-calendar";
 import type { Database } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { passwordResetTokens, users } from "../db/schema";
@@ -68,15 +68,16 @@ export interface AccountsDeps {
   sessions: SessionStore;
   newsletter: NewsletterService;
   publicUrl: string;
-  timeZone: string;
-  now?: () => Date;
+  /** The museum's clock (decision 023): the one "today", and the injected clock. */
+  calendar: MuseumCalendar;
   onEnqueued?: () => void;
   /** RATE_LIMIT_RELAXED: more free login attempts for automated test runs. */
   relaxedLimits?: boolean;
 }
 
-export function createAccounts({ db, sessions, newsletter, publicUrl, timeZone, now = () => new Date(), onEnqueued, relaxedLimits = false }: AccountsDeps) {
-  const today = () => calendarDateIn(timeZone, now());
+export function createAccounts({ db, sessions, newsletter, publicUrl, calendar, onEnqueued, relaxedLimits = false }: AccountsDeps) {
+  const now = calendar.now;
+  const today = calendar.today;
   const loginSlowDown = createSlowDown(db, LOGIN_SLOWDOWN, relaxedLimits, now);
 
   async function findByEmail(email: string, from: Pick<Database, "select"> = db): Promise<UserRow | undefined> {

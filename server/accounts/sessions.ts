@@ -6,7 +6,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import { isTicketValid, type Viewer } from "../../app/shared/access";
-import { calendarDateIn } from "../../app/shared/calendar";
+import type { MuseumCalendar } from "../membership/museum-calendar";
 import type { Database } from "../db/client";
 import { sessions, users } from "../db/schema";
 
@@ -20,8 +20,8 @@ const LAST_SEEN_GRANULARITY_MS = 60_000;
 export interface SessionStoreDeps {
   db: Database;
   secret: string;
-  timeZone: string;
-  now?: () => Date;
+  /** The museum's clock (decision 023): the one "today", and the injected clock. */
+  calendar: MuseumCalendar;
   /**
    * The database's write counter (PGlite: `DatabaseHandle.writeCount`). With it, a member's
    * session found once is answered from memory until the next write of any kind (decision 028).
@@ -36,7 +36,8 @@ interface RememberedSession {
   viewer: Omit<SignedInViewer, "member">;
 }
 
-export function createSessionStore({ db, secret, timeZone, now = () => new Date(), writeCount }: SessionStoreDeps) {
+export function createSessionStore({ db, secret, calendar, writeCount }: SessionStoreDeps) {
+  const now = calendar.now;
   const hash = (token: string) => createHmac("sha256", secret).update(token).digest("base64url");
   // Asked on every signed-in request: prepared once, it costs about a third of a query built anew.
   const viewerByTokenHash = db
@@ -60,7 +61,7 @@ export function createSessionStore({ db, secret, timeZone, now = () => new Date(
   const remembered = writeCount ? new LRUCache<string, RememberedSession>({ max: 10_000 }) : null;
   const withTicket = (viewer: Omit<SignedInViewer, "member">): SignedInViewer => ({
     ...viewer,
-    member: isTicketValid(viewer.validThrough, calendarDateIn(timeZone, now())),
+    member: isTicketValid(viewer.validThrough, calendar.today()),
   });
 
   return {
