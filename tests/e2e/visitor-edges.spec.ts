@@ -8,10 +8,10 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { categoryPath, exhibitPath } from "../../app/shared/exhibit-links";
+import { categoryPath } from "../../app/shared/exhibit-links";
 import { SERVER_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
-import { alertBanner, allExhibits, expectFieldError, payWithTestCard, freeze, installClock, memberViaApi, newPerson, PHONE, SCREENS, signUpViaApi } from "./visitor-helpers";
+import { alertBanner, allExhibits, expectFieldError, payWithTestCard, freeze, installClock, memberViaApi, newPerson, SCREENS, signUpViaApi } from "./visitor-helpers";
 
 /** Axe with only the named rules, so a test says exactly what it checks. */
 async function axeViolations(page: Page, rules: string[]) {
@@ -184,42 +184,3 @@ for (const screen of SCREENS) {
   });
 }
 
-test.describe("double-tap zoom on a phone", () => {
-  test.use({ viewport: PHONE, hasTouch: true, isMobile: true });
-
-  for (const gap of [60, 120, 200]) {
-    test(`a double tap with ${gap} ms between the taps zooms in, the next zooms back out`, async ({ page }) => {
-      await memberViaApi(page, newPerson("Zoomer"));
-      const exhibit = (await allExhibits(page.request)).find((e) => e.active && (e.exhibitPhotos ?? []).length >= 1);
-      expect(exhibit, "an exhibit with photos").toBeTruthy();
-      await page.goto(exhibitPath(exhibit!));
-      await page.keyboard.press("Shift");
-      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
-      const photo = page.getByTestId("photo-carousel").locator("[data-zoomed]").first();
-      await photo.scrollIntoViewIfNeeded();
-      const box = (await photo.boundingBox())!;
-      const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-      const client = await page.context().newCDPSession(page);
-      // A finger's tap lasts a little: touchstart, 90 ms, touchend.
-      const tap = async () => {
-        await client.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [point] });
-        await page.waitForTimeout(90);
-        await client.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
-      };
-      const doubleTap = async () => {
-        await tap();
-        await page.waitForTimeout(gap);
-        await tap();
-      };
-      await doubleTap();
-      await expect(photo).toHaveAttribute("data-zoomed", "true");
-      await page.waitForTimeout(400);
-      await doubleTap();
-      await expect(photo).toHaveAttribute("data-zoomed", "false");
-      await page.waitForTimeout(400);
-      await doubleTap();
-      await expect(photo).toHaveAttribute("data-zoomed", "true");
-      await client.detach();
-    });
-  }
-});
