@@ -35,8 +35,7 @@ for (const screen of SCREENS) {
       await expect(page.getByRole("heading", { level: 1 })).not.toHaveText(/not found/i);
     });
 
-    test("the 404's redirect counts 5 s from when the page was shown, however late its scripts run", async ({ page, browserName }) => {
-      test.skip(browserName !== "chromium", "CPU throttling is a Chromium DevTools feature");
+    test("the 404's redirect counts 5 s from when the page was shown, however late its scripts run", async ({ page }) => {
       // The framework's entry is held back 2 s, as on a slow device: the page is on screen, React is not.
       await page.route(/\/assets\/entry\.client-[^/]*\.js$/, async (route) => {
         await new Promise((r) => setTimeout(r, 2000));
