@@ -34,5 +34,13 @@ export async function freezeClock(page: Page) {
   await page.clock.pauseAt(now + FREEZE_JUMP_MS);
 }
 
-/** Timers started while the page loaded have already run FREEZE_JUMP_MS plus up to this much. */
-export const LOAD_MARGIN_MS = 400;
+/**
+ * How long the page has been on screen by its own (frozen) clock: the time a redirect that counts
+ * from the first paint (app/lib/use-redirect-after.ts) has already used. Call after freezeClock.
+ */
+export async function msSincePageShown(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const paint = performance.getEntriesByName("first-contentful-paint")[0] ?? performance.getEntriesByName("first-paint")[0];
+    return performance.now() - (paint ? paint.startTime : 0);
+  });
+}
