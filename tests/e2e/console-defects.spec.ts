@@ -101,3 +101,24 @@ test("phone (390 px): the exhibit list fits the screen and its filter keeps the 
   await page.getByRole("button", { name: "Search" }).click();
   await page.waitForURL((url) => url.searchParams.get("sort") === "year" && url.searchParams.get("dir") === "desc");
 });
+
+test("the staff invitation form asks before a half-typed invitation is left, and not once it is sent", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const page = await signedInAdmin(browser);
+  await page.goto("/admin/staff");
+  await waitForHydration(page);
+  const email = `invitee-${Date.now()}@museum.example`;
+  await page.getByLabel("Email address").fill(email);
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Teams" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Leave without saving?" });
+  await dialog.getByRole("button", { name: "Stay on this page" }).click();
+  await expect(page.getByLabel("Email address")).toHaveValue(email);
+
+  await page.getByLabel("First name").fill("Ivy");
+  await page.getByLabel("Last name").fill("Invitee");
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByText(`Invitation sent to ${email}.`)).toBeVisible();
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Teams" }).click();
+  await page.waitForURL((url) => url.pathname === "/admin/teams");
+  await expect(dialog).toHaveCount(0);
+});

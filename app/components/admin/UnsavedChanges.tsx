@@ -4,12 +4,13 @@
  * left by a link, the back button (React Router's `useBlocker`) or closing or reloading the tab
  * (`beforeunload`, where the browser shows its own question). Sending any form of the page (save,
  * an image upload, delete, preview) is not leaving; a save is done when the page comes back with
- * `?notice=saved`.
+ * `?notice=saved`, or, for a form whose action answers in place, when `saved` is the answer of a
+ * successful save (a new answer object each time).
  */
 import { useCallback, useEffect, useRef, type ReactNode } from "react";
 import { useBlocker, useLocation, useNavigation, type BlockerFunction } from "react-router";
 
-export function UnsavedChanges({ children }: { children: ReactNode }) {
+export function UnsavedChanges({ children, saved }: { children: ReactNode; saved?: { ok: boolean } | null }) {
   const edited = useRef(false);
   const submitting = useRef(false);
   const navigation = useNavigation();
@@ -22,6 +23,10 @@ export function UnsavedChanges({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (new URLSearchParams(location.search).get("notice") === "saved") edited.current = false;
   }, [location.key, location.search]);
+
+  useEffect(() => {
+    if (saved?.ok) edited.current = false;
+  }, [saved]);
 
   useEffect(() => {
     const onSubmit = (event: SubmitEvent) => {

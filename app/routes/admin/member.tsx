@@ -6,6 +6,7 @@
 import { data, Form, Link, useActionData } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/member";
+import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { ConsoleHeading, ConsoleNotice, Field, inputProps, PrimaryButton, RefundForm, REFUND_RESUME_NOTICE } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { uuidSchema } from "./console-schemas";
@@ -121,6 +122,7 @@ export default function Member({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
+      <UnsavedChanges saved={result}>
       <Form method="post" className="grid max-w-xl gap-3 sm:grid-cols-[8rem_1fr]">
         <input type="hidden" name="intent" value="complimentary" />
         <Field label="Days" name="days" error={errors.days}>
@@ -133,6 +135,7 @@ export default function Member({ loaderData }: Route.ComponentProps) {
           <PrimaryButton>Grant a complimentary ticket</PrimaryButton>
         </div>
       </Form>
+      </UnsavedChanges>
     </section>
   );
 }

@@ -7,6 +7,7 @@
 import { Form, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/staff";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
+import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { STAFF_ROLES, type StaffRole } from "~/shared/console-areas";
@@ -136,6 +137,7 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
       <AdminTable caption="Staff accounts" columns={columns} rows={loaderData.staff} rowKey={(r) => r.id} />
       <h2 className="mt-8 mb-3 text-xl font-bold">Invite a staff member</h2>
       <p className="mb-3 text-sm">They get an email with a one-time link (valid 72 hours) to choose their password.</p>
+      <UnsavedChanges saved={result}>
       <Form method="post" className="grid max-w-2xl gap-4 sm:grid-cols-2">
         <input type="hidden" name="intent" value="invite" />
         <Field label="Email address" name="email" error={errors.email}>
@@ -160,6 +162,7 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
           <PrimaryButton busy={busy}>Send invitation</PrimaryButton>
         </div>
       </Form>
+      </UnsavedChanges>
     </section>
   );
 }
