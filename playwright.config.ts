@@ -71,6 +71,8 @@ export default defineConfig({
           LOG_LEVEL: "warn",
           ENABLE_ERROR_PROBE: "true",
           RATE_LIMIT_RELAXED: "true",
+          // Renditions on demand: a background render must not slow the timed steps (tests/integration/rendition-warmer.test.ts covers warming).
+          WARM_RENDITIONS: "false",
           NODE_ENV: "production",
           PUBLIC_URL: `http://127.0.0.1:${PORT}`,
           SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,

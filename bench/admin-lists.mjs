@@ -113,7 +113,7 @@ async function run(kind) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "museum-bench-admin-"));
   const linkFile = path.join(dataDir, "admin-link.txt");
   let database = null;
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), HOST: "127.0.0.1", PUBLIC_URL: BASE, LOG_LEVEL: "warn", NODE_ENV: "production", RATE_LIMIT_RELAXED: "true", WEB_CONCURRENCY: "1" };
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), HOST: "127.0.0.1", PUBLIC_URL: BASE, LOG_LEVEL: "warn", WARM_RENDITIONS: "false", NODE_ENV: "production", RATE_LIMIT_RELAXED: "true", WEB_CONCURRENCY: "1" };
   delete env.DATABASE_URL;
   if (kind === "postgres") {
     const name = `museum_bench_admin_${Date.now()}`;

@@ -26,7 +26,7 @@ let pid = process.env.BENCH_PID ? Number(process.env.BENCH_PID) : undefined;
 if (!base) {
   dataDir = mkdtempSync(path.join(tmpdir(), "museum-image-bench-"));
   site = spawn(process.execPath, ["build/host/index.js"], {
-    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", NODE_ENV: "production", RATE_LIMIT_RELAXED: "true" },
+    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", WARM_RENDITIONS: "false", NODE_ENV: "production", RATE_LIMIT_RELAXED: "true" },
     stdio: ["ignore", "ignore", "inherit"],
   });
   base = `http://127.0.0.1:${PORT}`;

@@ -13,7 +13,7 @@ const POSTS = 12;
 const BYTES = 450 * 1024 * 1024;
 const dataDir = mkdtempSync(path.join(tmpdir(), "museum-bodies-"));
 const site = spawn(process.execPath, ["build/host/index.js"], {
-  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", NODE_ENV: "production" },
+  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", WARM_RENDITIONS: "false", NODE_ENV: "production" },
   stdio: ["ignore", "ignore", "inherit"],
 });
 const base = `http://127.0.0.1:${PORT}`;

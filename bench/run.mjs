@@ -234,6 +234,8 @@ const siteEnv = {
   // Lines are written as in production (info level, one per request), to /dev/null.
   LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
   RATE_LIMIT_RELAXED: "true",
+  // The pages' throughput, not the start-up warming of renditions (one core for minutes on the demo collection).
+  WARM_RENDITIONS: process.env.WARM_RENDITIONS ?? "false",
   ...(database ? { DATABASE_URL: database.url, SESSION_SECRET: "bench-secret-bench-secret-bench-secret-0123" } : {}),
 };
 const nodeArgs = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];

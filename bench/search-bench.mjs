@@ -126,7 +126,7 @@ async function adminQuery(sql) {
 
 /** A fresh database of `kind` holding the demo and the generated collection; returns the site's environment. */
 async function prepare(kind, dataDir) {
-  const env = { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", DATA_DIR: dataDir, SESSION_SECRET };
+  const env = { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", WARM_RENDITIONS: "false", DATA_DIR: dataDir, SESSION_SECRET };
   let drop = async () => undefined;
   if (kind === "postgres") {
     const name = `museum_bench_search_${process.pid}`;

@@ -79,6 +79,12 @@ const envSchema = z.object({
   SEED_DEMO: booleanFromEnv.optional(),
   /** How long each instance may serve collection reads from memory (0 = always ask the database). */
   CATALOG_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /**
+   * Make the renditions the pages use after start-up and after each collection change, before a
+   * visitor asks (issue 25). One render at a time in the background; "false" leaves every
+   * rendition to the first request that wants it.
+   */
+  WARM_RENDITIONS: booleanFromEnv.default(true),
   /** How long each instance serves a rendered page to visitors who are not signed in (0 = off). */
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /**

@@ -160,6 +160,8 @@ async function runServer(log: Logger) {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
     log.info({ port, url: config.PUBLIC_URL }, `museum site listening on http://localhost:${port}`);
+    // The renditions pages use, once the site answers; one worker per machine (they share the cache folder).
+    if (config.WARM_RENDITIONS && (cluster.worker?.id ?? 1) === 1) services.renditionWarmer.start();
   });
 
   async function shutdown(signal: string) {
@@ -190,6 +192,7 @@ async function runServer(log: Logger) {
     net.Server.prototype.close.call(server, () => {
       void (async () => {
         await services.catalogChanges.stop();
+        await services.renditionWarmer.stop();
         await services.outbox.stop();
         await services.housekeeping.stop();
         await services.database.close();

@@ -16,6 +16,8 @@ import { createLastModified } from "./catalog/last-modified";
 import { createSearch } from "./search/search-service";
 import { createImageService } from "./images/image-service";
 import { createShareCards } from "./images/share-cards";
+import { createRenditionWarmer } from "./images/rendition-warmer";
+import { imagesInUse } from "./catalog/images-in-use";
 import { SITE_NAME } from "../app/shared/site";
 import { createMediaObjects } from "./media/media-objects";
 import { createMailer, type Mailer } from "./mail/mailer";
@@ -145,6 +147,9 @@ export function createServices(deps: ServiceDeps) {
     cacheDir: path.join(config.DATA_DIR, "image-cache"),
     originals: mediaObjects,
   });
+  // The renditions pages use, made before a visitor asks; the host starts it (one per machine).
+  const renditionWarmer = createRenditionWarmer({ images, wanted: () => imagesInUse(db), logger });
+  catalogChanges.onChange(() => renditionWarmer.changed());
   const contact = createContactService({ db, newsletter, museumEmail: config.CONTACT_EMAIL_TO, now, onEnqueued });
   const botCheck = createBotCheck({ secret: config.RECAPTCHA_SECRET, verifyUrl: config.RECAPTCHA_VERIFY_URL, minScore: config.RECAPTCHA_MIN_SCORE });
   return {
@@ -162,6 +167,7 @@ export function createServices(deps: ServiceDeps) {
     // Never cached: the triggers keep it current, so a change is searchable once it commits.
     search: createSearch(db),
     images,
+    renditionWarmer,
     /** Share cards of the pages (decision 027), drawn from public images into their own cache. */
     shareCards: createShareCards({ db, images, cacheDir: path.join(config.DATA_DIR, "image-cache", "share-cards"), museumName: SITE_NAME }),
     accounts,

@@ -20,7 +20,7 @@ import type { EmblaCarouselType } from "embla-carousel";
 import { useEffect, useRef, useState, type CSSProperties } from "react";
 import { preload } from "react-dom";
 import type { BannerSlideView } from "~/shared/catalog-types";
-import { IMAGE_HEIGHTS, withImageHeight } from "~/shared/images";
+import { bannerHeights, withImageHeight } from "~/shared/images";
 import { TIMING } from "~/lib/timing";
 import { bannerAnimationName, bannerAutoplayCss, bannerPosition } from "./banner-autoplay-css";
 
@@ -29,7 +29,7 @@ const EMPTY_IMAGE = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAAL
 
 /** The slide at each allowed rendition height up to its own, with the width each one has. */
 export function bannerSrcSet(slide: BannerSlideView): string {
-  const heights = IMAGE_HEIGHTS.filter((h) => h >= 300 && h <= slide.height);
+  const heights = bannerHeights(slide.height);
   if (heights.length === 0 || !slide.src.includes("images/view/")) return `${slide.src} ${slide.width}w`;
   return heights.map((h) => `${withImageHeight(slide.src, h)} ${Math.round((slide.width * h) / slide.height)}w`).join(", ");
 }

@@ -57,3 +57,11 @@ export function imageSrcSet(src: string, height: number): string | undefined {
   if (!src.includes("images/view/") || !isImageHeight(height * 2)) return undefined;
   return `${withImageHeight(src, height)} 1x, ${withImageHeight(src, height * 2)} 2x`;
 }
+
+/** The smallest rendition a banner's `srcset` offers: below it a phone's slide would look soft. */
+const BANNER_SMALLEST_HEIGHT = 300;
+
+/** The heights a banner slide of `slideHeight` pixels is offered at in its `srcset`, ascending. */
+export function bannerHeights(slideHeight: number): ImageHeight[] {
+  return IMAGE_HEIGHTS.filter((h) => h >= BANNER_SMALLEST_HEIGHT && h <= slideHeight);
+}

@@ -45,6 +45,9 @@ export const DEFAULT_RENDER_CONCURRENCY = 1;
 export const DEFAULT_RENDER_QUEUE_LENGTH = 64;
 /** Seconds a client is told to wait after a 503 "busy". */
 export const BUSY_RETRY_AFTER_SECONDS = 5;
+
+/** The Accept header of the browsers the warmer renders for (Chromium, Firefox, Safari 16+ all take AVIF). */
+const WARM_ACCEPT = "image/avif,image/webp,image/*,*/*;q=0.8";
 const MAX_PATH_LENGTH = 512;
 /** Part of every cache key: bump it when encoder settings change to retire old renditions. */
 const RENDER_VERSION = 3;
@@ -406,6 +409,22 @@ export function createImageService(o: {
         return await serve(request, [stat.mtimeMs, stat.size], async () => ({ input: await (original ??= handle.readFile()) }));
       } finally {
         await handle.close();
+      }
+    },
+
+    /**
+     * Makes the rendition a browser that takes AVIF (every current one) gets for `file` at
+     * `height`, unless it is cached already, through the same render queue as visitors' requests.
+     * "missing" when the original does not exist.
+     */
+    async warm(file: string, height: number): Promise<"cached" | "rendered" | "missing"> {
+      try {
+        const rendition = await this.openRendition(file, height, WARM_ACCEPT);
+        await rendition.body?.handle.close();
+        return rendition.cache === "HIT" ? "cached" : "rendered";
+      } catch (error) {
+        if (error instanceof ImageRequestError && (error.status === 404 || error.status === 400)) return "missing";
+        throw error;
       }
     },
 

@@ -85,7 +85,7 @@ export interface Instance {
 
 export async function startInstance(name: string, port: number, env: Record<string, string>): Promise<Instance> {
   const child = spawn(process.execPath, [HOST], {
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), ...env },
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", LOG_LEVEL: "warn", WARM_RENDITIONS: "false", HOST: "127.0.0.1", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -12,7 +12,7 @@ const HOST = path.resolve("build/host/index.js");
 
 function runHost(env: Record<string, string>) {
   const child = spawn(process.execPath, [HOST], {
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", LOG_LEVEL: "info", ...env },
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", LOG_LEVEL: "info", WARM_RENDITIONS: "false", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -165,6 +165,7 @@ describe.runIf(drivers.includes("postgres"))("metrics of a cluster (compiled hos
         PATH: process.env.PATH ?? "",
         NODE_ENV: "production",
         LOG_LEVEL: "info",
+        WARM_RENDITIONS: "false",
         DATABASE_URL: database.url,
         SESSION_SECRET: "metrics-cluster-secret-metrics-cluster-secret",
         WEB_CONCURRENCY: "2",

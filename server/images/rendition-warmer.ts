@@ -1,0 +1,84 @@
+/**
+ * Makes the renditions the pages ask for before a visitor does (issue 25): once after start-up,
+ * when the site already answers, and again shortly after every change of the collection (an
+ * upload saved on a record, a seed, an import), so no visitor waits for sharp. One rendition at a
+ * time, through the image service's own render queue: a visitor's request waits behind at most
+ * one warming render. Renditions already cached cost a lookup; those checked in this process are
+ * not looked up again.
+ */
+import type { WantedRendition } from "../catalog/images-in-use";
+import type { Logger } from "../logger";
+import type { ImageService } from "./image-service";
+import { createJobLoop } from "../jobs/scheduler";
+
+/** How long after a change the warmer runs, so a burst of saves (an import) is one run. */
+export const WARM_AFTER_CHANGE_MS = 5_000;
+/** How long after start-up the first run begins: the site answers first. */
+export const WARM_AFTER_START_MS = 1_000;
+
+export interface WarmRun {
+  rendered: number;
+  cached: number;
+  missing: number;
+  failed: number;
+  ms: number;
+}
+
+export function createRenditionWarmer(o: {
+  images: Pick<ImageService, "warm">;
+  wanted: () => Promise<WantedRendition[]>;
+  logger: Logger;
+  /** Called after every run (tests). */
+  onRun?: (run: WarmRun) => void;
+}) {
+  const done = new Set<string>();
+  let stopping = false;
+
+  async function run(): Promise<WarmRun> {
+    const started = Date.now();
+    const tally: WarmRun = { rendered: 0, cached: 0, missing: 0, failed: 0, ms: 0 };
+    for (const w of await o.wanted()) {
+      if (stopping) break;
+      const key = `${w.file}@${w.height}`;
+      if (done.has(key)) continue;
+      try {
+        const outcome = await o.images.warm(w.file, w.height);
+        tally[outcome]++;
+        if (outcome !== "missing") done.add(key);
+      } catch (err) {
+        tally.failed++;
+        o.logger.warn({ err, file: w.file, height: w.height }, "could not warm a rendition");
+      }
+    }
+    tally.ms = Date.now() - started;
+    if (tally.rendered || tally.failed) o.logger.info(tally, "renditions warmed");
+    o.onRun?.(tally);
+    return tally;
+  }
+
+  // After a run, wait for the next change (kick); a run that failed as a whole tries again in a minute.
+  const loop = createJobLoop({ run, after: () => 2 ** 31 - 1, afterError: () => 60_000 });
+  let kickTimer: ReturnType<typeof setTimeout> | undefined;
+
+  return {
+    start(firstRunMs = WARM_AFTER_START_MS) {
+      stopping = false;
+      loop.start(firstRunMs);
+    },
+    /** One run now, outside the schedule (tests, the first deploy's script). */
+    runOnce: run,
+    /** The collection changed: warm what is new, once the burst of changes is over. */
+    changed() {
+      clearTimeout(kickTimer);
+      kickTimer = setTimeout(() => loop.kick(), WARM_AFTER_CHANGE_MS);
+      kickTimer.unref();
+    },
+    async stop() {
+      stopping = true;
+      clearTimeout(kickTimer);
+      await loop.stop();
+    },
+  };
+}
+
+export type RenditionWarmer = ReturnType<typeof createRenditionWarmer>;
