@@ -30,8 +30,9 @@ import { paymentBuysTicket, TICKET_CURRENCY } from "../membership/ticket";
 import { enqueue, type GiftDeliveryJob } from "../outbox/outbox";
 import type { PaymentOutcome } from "../payments/payment-service.server";
 import type { PaymentProvider } from "../payments/provider";
-import { giftEmail, giftReceiptEmail } from "./gift-emails";
+import { giftEmail, giftReceiptEmail } from "../mail/templates";
 import { isUuid } from "../../app/shared/ids";
+import { SITE_SHORT_NAME } from "../../app/shared/site";
 
 export const GIFT_LINK_TTL_MS = 365 * 86_400_000;
 
@@ -211,7 +212,7 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
             userId: gift.buyerUserId ?? "",
             giftId: gift.id,
             idempotencyKey: o.idempotencyKey,
-            description: "Pittsburgh Sports Museum gift ticket",
+            description: `${SITE_SHORT_NAME} gift ticket`,
           });
           if (result.status !== "succeeded") return result;
           return await outcomeOf(gift.id, { ...result, amountCents: priceCents, currency: TICKET_CURRENCY }, tx);
