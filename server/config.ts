@@ -3,6 +3,7 @@
  * start-up with a message naming the variable. Nothing else reads process.env.
  */
 import { z } from "zod";
+import { SITE_SHORT_NAME } from "../app/shared/site";
 
 const booleanFromEnv = z
   .enum(["true", "false", "1", "0", "yes", "no"], {
@@ -60,7 +61,7 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_BASE: z.url().optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
-  MAIL_FROM: z.string().default("Pittsburgh Sports Museum <hello@pittsburghsportsmuseum.example>"),
+  MAIL_FROM: z.string().default(`${SITE_SHORT_NAME} <hello@pittsburghsportsmuseum.example>`),
   CONTACT_EMAIL_TO: z.email().default("info@pittsburghsportsmuseum.example"),
   MAILCHIMP_API_KEY: optionalString,
   MAILCHIMP_SERVER_PREFIX: optionalString,

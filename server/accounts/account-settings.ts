@@ -14,11 +14,10 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { emailChangeTokens, passwordResetTokens, subscribers, users } from "../db/schema";
-import { quotedLine } from "../outbox/email-quoting";
 import { enqueue } from "../outbox/outbox";
 import { hashPassword, verifyPassword } from "./passwords";
 import type { SessionStore } from "./sessions";
-import { SITE_NAME } from "../../app/shared/site";
+import { emailChangeConfirmEmail, emailChangeDoneEmail, emailChangeNoticeEmail } from "../mail/templates";
 
 export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -83,54 +82,12 @@ export function createAccountSettings({ db, sessions, publicUrl, now = () => new
       if (taken) return { ok: false, reason: "email_taken" };
       const token = randomBytes(32).toString("base64url");
       const link = `${publicUrl}/account/email/confirm?token=${token}`;
-      const name = quotedLine(`${user.firstName} ${user.lastName}`);
       await db.transaction(async (tx) => {
         // Only the newest link works.
         await tx.update(emailChangeTokens).set({ usedAt: now() }).where(and(eq(emailChangeTokens.userId, userId), isNull(emailChangeTokens.usedAt)));
         await tx.insert(emailChangeTokens).values({ tokenHash: sha256(token), userId, newEmail, expiresAt: new Date(now().getTime() + EMAIL_CHANGE_TTL_MS), createdAt: now() });
-        await enqueue(tx, {
-          kind: "email",
-          payload: {
-            to: newEmail,
-            purpose: "email-change-confirm",
-            subject: "Confirm your new Pittsburgh Sports Museum email address",
-            text: [
-              "Hello,",
-              "",
-              "The museum account in the name of",
-              "",
-              `    ${name}`,
-              "",
-              "asked to use this email address from now on. Open this link within 24 hours, signed in",
-              "to that account, to confirm it:",
-              "",
-              link,
-              "",
-              "Until then the account keeps its old address. If you did not ask for this, ignore this email.",
-              "",
-              SITE_NAME,
-            ].join("\n"),
-          },
-        }, now());
-        await enqueue(tx, {
-          kind: "email",
-          payload: {
-            to: user.email,
-            purpose: "email-change-notice",
-            subject: "A change of your Pittsburgh Sports Museum email address was requested",
-            text: [
-              "Hello,",
-              "",
-              `Someone signed in to your museum account asked to change its email address to ${quotedLine(newEmail, 254)}.`,
-              "The change takes effect only once the link sent to that address is opened.",
-              "",
-              "If this was not you, sign in and change your password now, or reset it here:",
-              `${publicUrl}/password/request`,
-              "",
-              SITE_NAME,
-            ].join("\n"),
-          },
-        }, now());
+        await enqueue(tx, { kind: "email", payload: emailChangeConfirmEmail(newEmail, user, link) }, now());
+        await enqueue(tx, { kind: "email", payload: emailChangeNoticeEmail(user.email, newEmail, publicUrl) }, now());
       });
       onEnqueued?.();
       return { ok: true };
@@ -168,23 +125,7 @@ export function createAccountSettings({ db, sessions, publicUrl, now = () => new
             sql`update ${subscribers} set email = ${lower(row.newEmail)}, updated_at = ${now().toISOString()}::timestamptz
                 where email = ${lower(before.email)} and not exists (select 1 from ${subscribers} s2 where s2.email = ${lower(row.newEmail)})`,
           );
-          await enqueue(tx, {
-            kind: "email",
-            payload: {
-              to: before.email,
-              purpose: "email-change-done",
-              subject: "Your Pittsburgh Sports Museum email address was changed",
-              text: [
-                "Hello,",
-                "",
-                `Your museum account now uses the address ${quotedLine(row.newEmail, 254)}; this address is no longer used for it.`,
-                "",
-                "If this was not you, please contact us at once by replying to this email.",
-                "",
-                SITE_NAME,
-              ].join("\n"),
-            },
-          }, now());
+          await enqueue(tx, { kind: "email", payload: emailChangeDoneEmail(before.email, row.newEmail) }, now());
           return { ok: true, newEmail: row.newEmail };
         });
       } catch (error) {

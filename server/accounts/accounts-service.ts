@@ -15,13 +15,12 @@ import type { Database } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { passwordResetTokens, users } from "../db/schema";
 import { accessStatus, type AccessStatus } from "../membership/ticket";
-import { quotedLine } from "../outbox/email-quoting";
 import { enqueue, type PasswordResetJob } from "../outbox/outbox";
 import type { NewsletterService } from "../newsletter/newsletter-service";
 import { clientKey, createSlowDown, type SlowDownRule } from "../security/throttle";
 import { decoyHash, hashPassword, verifyPassword } from "./passwords";
 import type { SessionStore } from "./sessions";
-import { SITE_NAME } from "../../app/shared/site";
+import { passwordResetEmail } from "../mail/templates";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
@@ -197,30 +196,7 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, calendar, 
         userId: user.id,
         expiresAt: new Date(now().getTime() + RESET_TOKEN_TTL_MS),
       });
-      await enqueue(tx, {
-        kind: "email",
-        payload: {
-          to: user.email,
-          purpose: "password-reset",
-          subject: "Reset your Pittsburgh Sports Museum password",
-          text: [
-            "Hello,",
-            "",
-            "Someone (we hope you) asked to reset the password of the museum account for this",
-            "email address. The name given when the account was created is:",
-            "",
-            `    ${quotedLine(`${user.firstName} ${user.lastName}`)}`,
-            "",
-            "Open this link within one hour to choose a new password:",
-            "",
-            link,
-            "",
-            "If you did not ask for this, you can ignore this email: your password stays the same.",
-            "",
-            SITE_NAME,
-          ].join("\n"),
-        },
-      }, now());
+      await enqueue(tx, { kind: "email", payload: passwordResetEmail(user.email, user, link) }, now());
     },
 
     /**

@@ -1,9 +1,10 @@
 /**
  * The staff console's services (decision 015), built once per process next to the others and
  * handed to the console's route modules through the load context. The console's own parts live
- * here (audit log reading, staff, CSV exports, preview, the member list, inbox and subscriber
- * screens); its writes to the collection, photos, complimentary tickets and refunds are the
- * domain modules' (server/catalog, server/membership: decision 023), wired in here.
+ * here (audit log reading, staff, CSV exports, preview, the member list); its writes to the
+ * collection, photos, complimentary tickets and refunds, the contact inbox and the newsletter's
+ * subscribers are the domain modules' (server/catalog, server/membership: decision 023;
+ * server/contact/inbox.ts, server/newsletter/subscriber-admin.ts: decision 035), wired in here.
  */
 import type { Database } from "../db/client";
 import { createAuditLog } from "./audit-log";
@@ -14,10 +15,10 @@ import { createPhotoWrites } from "../catalog/photo-writes";
 import { createPreview } from "./preview";
 import { recordAudit, type Actor } from "../audit/audit-trail";
 import { csvResponse, csvStream } from "./csv";
-import { createInbox } from "./inbox-service";
+import { createInbox } from "../contact/inbox";
 import { createMemberAdmin } from "./member-service";
 import type { Membership } from "../membership/membership-service";
-import { createSubscriberAdmin } from "./subscriber-service";
+import { createSubscriberAdmin } from "../newsletter/subscriber-admin";
 import { createOverview } from "./overview-service";
 import type { AuditEntityType } from "../../app/shared/console-areas";
 import { createStaffService } from "./staff-service";

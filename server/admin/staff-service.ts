@@ -11,9 +11,8 @@ import type { Database } from "../db/client";
 import { passwordResetTokens, sessions, users } from "../db/schema";
 import { verifyPassword } from "../accounts/passwords";
 import { enqueue } from "../outbox/outbox";
-import { quotedLine } from "../outbox/email-quoting";
 import { recordAudit, type Actor } from "../audit/audit-trail";
-import { SITE_NAME } from "../../app/shared/site";
+import { staffInvitationEmail } from "../mail/templates";
 
 /** How long an invitation's (or the first admin's) one-time link stays valid. */
 export const INVITE_TTL_MS = 72 * 60 * 60_000;
@@ -64,29 +63,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
     const link = await oneTimeLink(tx, user.id);
     await enqueue(
       tx,
-      {
-        kind: "email",
-        payload: {
-          to: user.email,
-          purpose: "staff-invite",
-          subject: "Your staff access to the Pittsburgh Sports Museum website",
-          text: [
-            "Hello,",
-            "",
-            `You have been given ${role} access to the museum website's staff console, for the account in the name of:`,
-            "",
-            `    ${quotedLine(`${user.firstName} ${user.lastName}`)}`,
-            "",
-            hasPassword ? "Sign in with your usual password, or choose a new one with this link (valid 72 hours):" : "Choose your password with this link (valid 72 hours, once):",
-            "",
-            link,
-            "",
-            `Then sign in and open ${publicUrl}/admin`,
-            "",
-            SITE_NAME,
-          ].join("\n"),
-        },
-      },
+      { kind: "email", payload: staffInvitationEmail(user.email, user, { role, hasPassword, link, publicUrl }) },
       now(),
     );
   }

@@ -11,8 +11,8 @@ import type { ContactInput } from "../../app/shared/contact-schemas";
 import type { Database } from "../db/client";
 import { contactMessages } from "../db/schema";
 import type { NewsletterService } from "../newsletter/newsletter-service";
-import { oneLine, quotedBlock, quotedLine } from "../outbox/email-quoting";
 import { enqueue } from "../outbox/outbox";
+import { contactEmail } from "../mail/templates";
 
 const DUPLICATE_WINDOW_MS = 10 * 60_000;
 
@@ -60,16 +60,7 @@ export function createContactService({ db, newsletter, museumEmail, now = () => 
             .where(and(eq(contactMessages.id, row.id), isNull(contactMessages.emailQueuedAt)))
             .returning({ id: contactMessages.id });
           if (claimed.length) {
-            await enqueue(tx, {
-              kind: "email",
-              payload: {
-                to: museumEmail,
-                replyTo: input.email,
-                purpose: "contact",
-                subject: `Website message: ${input.subject} (from ${quotedLine(`${input.firstName} ${input.lastName}`, 100)})`,
-                text: contactEmailText(input),
-              },
-            }, now());
+            await enqueue(tx, { kind: "email", payload: contactEmail(museumEmail, input) }, now());
           }
         }
         if (o.subscription && input.subscribe) {
@@ -81,28 +72,6 @@ export function createContactService({ db, newsletter, museumEmail, now = () => 
       return { id };
     },
   };
-}
-
-/**
- * The email to the museum. Only the subject comes from our own list; everything the visitor
- * typed is quoted: the name between quotation marks, the message line by line after "> ".
- */
-export function contactEmailText(input: ContactInput): string {
-  return [
-    "A visitor wrote to the museum through the website's contact form.",
-    "The name and the lines starting with \"> \" below are the visitor's own words, not the museum's.",
-    "",
-    `Visitor's name: ${quotedLine(`${input.firstName} ${input.lastName}`)}`,
-    `Visitor's email: <${oneLine(input.email, 254)}> (replying answers the visitor)`,
-    `Subject chosen: ${input.subject}`,
-    `Newsletter: ${input.subscribe ? "yes, subscribe me" : "no"}`,
-    "",
-    "The visitor's message:",
-    "",
-    quotedBlock(input.message),
-    "",
-    "(End of the visitor's message.)",
-  ].join("\n");
 }
 
 export type ContactService = ReturnType<typeof createContactService>;

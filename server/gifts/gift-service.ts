@@ -12,7 +12,10 @@
  * spent. A refund before redemption revokes the gift; after, it takes back the days it gave by
  * the membership module's one refund rule (decision 023), refunded at the provider first
  * through the payment provider interface. Paying holds the draft's row lock while the card is
- * charged, so two pay pages open for one draft charge it once.
+ * charged, so two pay pages open for one draft charge it once; a payment that waits for 3-D
+ * Secure is kept on the draft (its provider_payment_id while still unpaid), and a pay request
+ * meanwhile shows that same payment's bank step again instead of charging a second time
+ * (decision 035).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
@@ -30,10 +33,14 @@ import { paymentBuysTicket, TICKET_CURRENCY } from "../membership/ticket";
 import { enqueue, type GiftDeliveryJob } from "../outbox/outbox";
 import type { PaymentOutcome } from "../payments/payment-service.server";
 import type { PaymentProvider } from "../payments/provider";
-import { giftEmail, giftReceiptEmail } from "./gift-emails";
+import { giftEmail, giftReceiptEmail } from "../mail/templates";
 import { isUuid } from "../../app/shared/ids";
+import { SITE_SHORT_NAME } from "../../app/shared/site";
 
 export const GIFT_LINK_TTL_MS = 365 * 86_400_000;
+
+/** A pay request while the bank is still settling an earlier payment of the same gift. */
+export const GIFT_PAYMENT_PENDING = "A payment for this gift is being processed. Please reload this page in a minute.";
 
 export type GiftRow = typeof gifts.$inferSelect;
 /** What a visitor or staff member reads of a gift's life. */
@@ -120,6 +127,20 @@ export function createGifts({ db, provider, membership, calendar, priceCents, ti
     return { status: "succeeded", validThrough: null, message: "Thank you! Your gift ticket is paid." };
   }
 
+  /**
+   * A payment started earlier for this unpaid draft (it asked for 3-D Secure): its outcome when
+   * it succeeded meanwhile or still waits for the bank, null when it failed and a new charge may
+   * be made.
+   */
+  async function startedPayment(giftId: string, providerPaymentId: string, tx: Database): Promise<PaymentOutcome | null> {
+    const p = await provider.retrieve(providerPaymentId);
+    if (!p || p.giftId !== giftId) return null;
+    if (p.status === "succeeded") return outcomeOf(giftId, p, tx);
+    if (p.status === "requires_action" && p.clientSecret) return { status: "requires_action", providerPaymentId: p.providerPaymentId, clientSecret: p.clientSecret };
+    if (p.status === "processing" || p.status === "requires_capture") return { status: "card_error", message: GIFT_PAYMENT_PENDING };
+    return null;
+  }
+
   /** The gift behind a token, locked when `tx` is a transaction. */
   async function byToken(token: string, from: Database = db) {
     const [row] = await queryRows<{ id: string }>(from, sql`select id from ${gifts} where token_hash = ${sha256(token)} for update`);
@@ -192,7 +213,10 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
     /**
      * Charges the card for the draft (idempotency key per attempt) and marks it paid, holding the
      * draft's row lock from the status check to the mark: a second pay request for the same
-     * draft (another tab, a double submit) waits, then finds it paid and charges nothing.
+     * draft (another tab, a double submit) waits, then finds it paid and charges nothing. A
+     * charge that asks for 3-D Secure is written on the draft before the lock is let go: until
+     * that payment has failed, a pay request answers with its bank step again (or marks the gift
+     * paid if it succeeded meanwhile), and charges nothing.
      */
     async pay(o: { giftId: string; paymentMethodId: string; idempotencyKey: string }): Promise<PaymentOutcome> {
       try {
@@ -203,6 +227,8 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
           const [gift] = locked ? await tx.select().from(gifts).where(eq(gifts.id, locked.id)) : [];
           if (!gift) return { status: "card_error", message: "This gift could not be found." };
           if (gift.status !== "unpaid") return { status: "succeeded", validThrough: null, message: "Thank you! Your gift ticket is paid." };
+          const started = gift.providerPaymentId ? await startedPayment(gift.id, gift.providerPaymentId, tx) : null;
+          if (started) return started;
           const result = await provider.charge({
             amountCents: priceCents,
             currency: TICKET_CURRENCY,
@@ -211,8 +237,11 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
             userId: gift.buyerUserId ?? "",
             giftId: gift.id,
             idempotencyKey: o.idempotencyKey,
-            description: "Pittsburgh Sports Museum gift ticket",
+            description: `${SITE_SHORT_NAME} gift ticket`,
           });
+          if (result.status === "requires_action") {
+            await tx.update(gifts).set({ providerPaymentId: result.providerPaymentId }).where(eq(gifts.id, gift.id));
+          }
           if (result.status !== "succeeded") return result;
           return await outcomeOf(gift.id, { ...result, amountCents: priceCents, currency: TICKET_CURRENCY }, tx);
         });

@@ -16,17 +16,16 @@
 import { and, eq, sql } from "drizzle-orm";
 import { isUuid } from "../../app/shared/ids";
 import { formatAmount } from "../../app/shared/money";
-import { SITE_NAME } from "../../app/shared/site";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
 import type { Logger } from "../logger";
 import { complimentaryTickets, paymentIncidents, payments, users } from "../db/schema";
-import { quotedLine } from "../outbox/email-quoting";
 import { enqueue } from "../outbox/outbox";
 import type { PaymentProvider } from "../payments/provider";
 import type { MuseumCalendar } from "./museum-calendar";
 import { paymentBuysTicket, ticketValidThrough, validThroughAfterRefund } from "./ticket";
+import { ticketReceiptEmail } from "../mail/templates";
 
 export type PaymentIncidentKind = (typeof paymentIncidents.$inferInsert)["kind"];
 
@@ -237,32 +236,7 @@ export function createMembership({ db, calendar, provider, ticketDays, priceCent
         if (!grant) return null;
         const { user, validThrough } = grant;
         if (!grant.granted) return { granted: false, validThrough: user.validThrough };
-        await enqueue(tx, {
-          kind: "email",
-          payload: {
-            to: g.receiptEmail || user.email,
-            purpose: "receipt",
-            subject: "Your Pittsburgh Sports Museum ticket receipt",
-            text: [
-              "Hello,",
-              "",
-              "Thank you for your visit! This is your receipt for the museum account in the name of:",
-              "",
-              `    ${quotedLine(`${user.firstName} ${user.lastName}`)}`,
-              "",
-              `Museum ticket (${ticketDays} days): ${formatAmount(g.amountCents, g.currency)}`,
-              g.cardLast4 ? `Paid with ${g.cardBrand ?? "card"} ending in ${g.cardLast4}` : "",
-              `Payment reference: ${g.providerPaymentId}`,
-              `Your access is valid through ${validThrough}.`,
-              "",
-              `Enjoy the museum: ${publicUrl}/`,
-              "",
-              SITE_NAME,
-            ]
-              .filter((l) => l !== null)
-              .join("\n"),
-          },
-        }, now());
+        await enqueue(tx, { kind: "email", payload: ticketReceiptEmail(g.receiptEmail || user.email, user, g, ticketDays, validThrough, publicUrl) }, now());
         return { granted: true, validThrough };
       });
       if (!result) return recordIncident(g, "unknown_account", { userId: g.userId, amountCents: g.amountCents, receiptEmail: g.receiptEmail });

@@ -15,18 +15,15 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { addDays, daysUntil } from "../../app/shared/calendar";
-import { formatPrice } from "../../app/shared/money";
-import { longDate, ticketStatusWords } from "../../app/shared/ticket-words";
 import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
 import { outbox, payments, ticketReminders, users } from "../db/schema";
 import type { Logger } from "../logger";
 import type { Mailer } from "../mail/mailer";
-import { quotedLine } from "../outbox/email-quoting";
 import type { EmailJob, JobContext, ReminderJob } from "../outbox/outbox";
-import { SITE_NAME } from "../../app/shared/site";
 import { isUuid } from "../../app/shared/ids";
 import type { MuseumCalendar } from "./museum-calendar";
+import { ticketReminderEmail } from "../mail/templates";
 
 export interface RemindersDeps {
   db: Database;
@@ -45,13 +42,6 @@ export interface RemindersDeps {
 
 /** The days a reminder may be late: the day after its day still sends it. */
 const GRACE_DAYS = 1;
-
-export function reminderSubject(daysLeft: number): string {
-  if (daysLeft > 1) return `Your museum ticket ends in ${daysLeft} days`;
-  if (daysLeft === 1) return "Your museum ticket ends tomorrow";
-  if (daysLeft === 0) return "Your museum ticket ends today";
-  return "Your museum ticket has ended";
-}
 
 export function createReminders({ db, mailer, offsets, calendar, publicUrl, secret, ticketDays, priceCents, logger }: RemindersDeps) {
   const { now, timeZone } = calendar;
@@ -74,40 +64,7 @@ export function createReminders({ db, mailer, offsets, calendar, publicUrl, secr
   }
 
   function reminderEmail(user: { userId: string; firstName: string; lastName: string; email: string }, lastDay: string, today: string): EmailJob {
-    const left = daysUntil(lastDay, today);
-    const renew = `${publicUrl}/admission/payment`;
-    const unsubscribe = unsubscribeUrl(user.userId);
-    return {
-      to: user.email,
-      purpose: "ticket-reminder",
-      subject: reminderSubject(left),
-      listUnsubscribe: unsubscribe,
-      text: [
-        "Hello,",
-        "",
-        "A note from the Pittsburgh Sports Museum & Hall of Fame about the ticket of the museum account in the name of:",
-        "",
-        `    ${quotedLine(`${user.firstName} ${user.lastName}`)}`,
-        "",
-        ticketStatusWords(lastDay, today),
-        "",
-        left >= 0
-          ? `Renew it for another ${ticketDays} days for ${formatPrice(priceCents)}: the new days start after ${longDate(lastDay)}, so you lose none.`
-          : `Renew it for another ${ticketDays} days for ${formatPrice(priceCents)} and the whole collection is yours again from the day you pay.`,
-        "",
-        "Renew your ticket:",
-        renew,
-        "",
-        "Thank you for being a member. See you in the galleries!",
-        "",
-        SITE_NAME,
-        "",
-        "--",
-        "You receive this reminder because your museum account has a ticket. To stop ticket reminders, open this link:",
-        unsubscribe,
-        `or change it on your account page: ${publicUrl}/account`,
-      ].join("\n"),
-    };
+    return ticketReminderEmail(user, { lastDay, today, ticketDays, priceCents, publicUrl, unsubscribeUrl: unsubscribeUrl(user.userId) });
   }
 
   return {

@@ -10,6 +10,7 @@ import type { Logger } from "../logger";
 import type { Membership } from "../membership/membership-service";
 import { TICKET_CURRENCY } from "../membership/ticket";
 import type { PaymentProvider } from "./provider";
+import { SITE_SHORT_NAME } from "../../app/shared/site";
 
 export type PaymentOutcome =
   | { status: "succeeded"; validThrough: string | null; message: string }
@@ -56,7 +57,7 @@ export function createPaymentService({ provider, membership, priceCents, logger 
           receiptEmail: o.receiptEmail,
           userId: o.userId,
           idempotencyKey: o.idempotencyKey,
-          description: "Pittsburgh Sports Museum ticket",
+          description: `${SITE_SHORT_NAME} ticket`,
         });
         if (result.status === "card_error") return result;
         if (result.status === "requires_action") return result;

@@ -29,6 +29,8 @@ export interface RetrievedPayment {
   receiptEmail: string | null;
   cardBrand: string | null;
   cardLast4: string | null;
+  /** While the payment waits for 3-D Secure: what the browser needs to show the bank's step again. */
+  clientSecret?: string | null;
 }
 
 export interface PaymentProvider {

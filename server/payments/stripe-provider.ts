@@ -64,6 +64,7 @@ export function createStripeProvider({ stripe, publishableKey }: { stripe: Strip
           userId: pi.metadata?.userId ?? null,
           giftId: pi.metadata?.giftId ?? null,
           receiptEmail: pi.receipt_email,
+          clientSecret: pi.status === "requires_action" ? pi.client_secret : null,
           ...cardOf(pi),
         };
       } catch (error) {

@@ -136,6 +136,81 @@ describe.each(drivers)("gift tickets on %s", (kind) => {
     }
   });
 
+  it("charges a draft once across 3-D Secure: two pay pages sent at once get the same bank step, and pay again only after it failed", async () => {
+    // A slow provider whose every charge asks for 3-D Secure, as Stripe does for some cards. The
+    // row lock is let go while the buyer is at the bank: only the draft's record of the payment
+    // keeps a second pay page from charging again.
+    const intents = new Map<string, { status: string; giftId: string | null; amountCents: number }>();
+    const charges: string[] = [];
+    const bankStep: PaymentProvider = {
+      ...createTestModeProvider(),
+      async charge(request) {
+        charges.push(request.idempotencyKey);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        const id = `pi_3ds_${charges.length}`;
+        intents.set(id, { status: "requires_action", giftId: request.giftId ?? null, amountCents: request.amountCents });
+        return { status: "requires_action", providerPaymentId: id, clientSecret: `${id}_secret_x` };
+      },
+      async retrieve(id) {
+        const intent = intents.get(id);
+        if (!intent) return null;
+        return {
+          providerPaymentId: id,
+          status: intent.status,
+          amountCents: intent.amountCents,
+          currency: "usd",
+          userId: null,
+          giftId: intent.giftId,
+          receiptEmail: null,
+          cardBrand: "visa",
+          cardLast4: "3184",
+          clientSecret: intent.status === "requires_action" ? `${id}_secret_x` : null,
+        };
+      },
+    };
+    const racing = await startTestServer(kind, {}, { paymentProvider: bankStep });
+    try {
+      const d = details();
+      const created = await fetch(`${racing.url}/gift`, form(d));
+      const payPath = created.headers.get("location")!;
+      const id = payPath.split("/")[2];
+      const pay = async () => {
+        const res = await fetch(`${racing.url}${payPath}`, form({ ...CARD, attemptId: crypto.randomUUID() }));
+        return [res.status, (await res.text()).match(/pi_3ds_\d+_secret_x/g)?.[0]];
+      };
+
+      // Two tabs at once: one charge, and both show its bank step.
+      expect(await Promise.all([pay(), pay()])).toEqual([
+        [202, "pi_3ds_1_secret_x"],
+        [202, "pi_3ds_1_secret_x"],
+      ]);
+      expect(charges).toHaveLength(1);
+      // A third try while the buyer is still at the bank: the same step, no new charge.
+      expect(await pay()).toEqual([202, "pi_3ds_1_secret_x"]);
+      expect(charges).toHaveLength(1);
+
+      // The bank refused: the buyer may pay again, which is a new charge.
+      intents.set("pi_3ds_1", { ...intents.get("pi_3ds_1")!, status: "requires_payment_method" });
+      expect(await pay()).toEqual([202, "pi_3ds_2_secret_x"]);
+      expect(charges).toHaveLength(2);
+
+      // The bank accepted the second: a pay page sent meanwhile marks the gift paid and charges nothing.
+      intents.set("pi_3ds_2", { ...intents.get("pi_3ds_2")!, status: "succeeded" });
+      const late = await fetch(`${racing.url}${payPath}`, form({ ...CARD, attemptId: crypto.randomUUID() }));
+      expect([late.status, late.headers.get("location")]).toEqual([302, `/gift/sent?gift=${id}`]);
+      // The browser's own confirmation after the bank step finds it paid by that payment.
+      const confirmed = await fetch(`${racing.url}${payPath}`, form({ intent: "confirm", paymentIntentId: "pi_3ds_2", attemptId: crypto.randomUUID() }));
+      expect([confirmed.status, confirmed.headers.get("location")]).toEqual([302, `/gift/sent?gift=${id}`]);
+      expect(charges).toHaveLength(2);
+
+      const [gift] = await racing.services.database.db.select().from(gifts).where(eq(gifts.id, id));
+      expect([gift.status, gift.providerPaymentId]).toEqual(["paid", "pi_3ds_2"]);
+      expect(await racing.services.database.db.select().from(paymentIncidents)).toHaveLength(0);
+    } finally {
+      await racing.close();
+    }
+  });
+
   it("refuses a declined card, a past or too distant date and missing fields with the message and a 4xx", async () => {
     const declined = await post((await post("/gift", details())).headers.get("location")!, { ...CARD, cardNumber: "4000 0000 0000 0002", attemptId: crypto.randomUUID() });
     expect(declined.status).toBe(402);

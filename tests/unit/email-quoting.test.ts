@@ -1,7 +1,7 @@
 /** Visitors' words in the museum's emails are quoted, so none of their lines can pass as ours. */
 import { describe, expect, it } from "vitest";
 import { oneLine, quotedBlock, quotedLine } from "../../server/outbox/email-quoting";
-import { contactEmailText } from "../../server/contact/contact-service";
+import { contactEmail } from "../../server/mail/templates";
 
 describe("quoting visitors' text in emails", () => {
   it("puts a name on one line between quotation marks, whatever it holds", () => {
@@ -18,7 +18,7 @@ describe("quoting visitors' text in emails", () => {
   });
 
   it("labels the contact message as the visitor's and quotes all of it", () => {
-    const text = contactEmailText({
+    const { text } = contactEmail("museum@example.com", {
       firstName: "Eve",
       lastName: "Fan",
       email: "eve@example.com",

@@ -6,10 +6,10 @@
 import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { contactMessages, contactReplies } from "../db/schema";
-import { quotedBlock, oneLine } from "../outbox/email-quoting";
+import { oneLine } from "../outbox/email-quoting";
 import { enqueue } from "../outbox/outbox";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
-import { SITE_NAME } from "../../app/shared/site";
+import { contactReplyEmail } from "../mail/templates";
 
 export const MESSAGE_STATUSES = ["new", "answered", "archived"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -69,20 +69,7 @@ export function createInbox({ db, museumEmail, now = () => new Date(), onEnqueue
         if (!message) return { ok: false as const, message: "This message no longer exists." };
         const [reply] = await tx.insert(contactReplies).values({ messageId: id, body, sentBy: actor.email, createdAt: now() }).returning();
         await tx.update(contactMessages).set({ status: "answered" }).where(eq(contactMessages.id, id));
-        await enqueue(
-          tx,
-          {
-            kind: "email",
-            payload: {
-              to: message.email,
-              replyTo: museumEmail,
-              purpose: "contact-reply",
-              subject: `Re: ${oneLine(message.subject, 150)}`,
-              text: [body, "", SITE_NAME, "", "You wrote:", "", quotedBlock(message.message)].join("\n"),
-            },
-          },
-          now(),
-        );
+        await enqueue(tx, { kind: "email", payload: contactReplyEmail(message, body, museumEmail) }, now());
         await recordAudit(tx, actor, { action: "message.reply", entityType: "contact_message", entityId: id, summary: `Replied to ${message.email} about "${oneLine(message.subject, 80)}"`, before: { status: message.status }, after: { status: "answered", reply: { id: reply.id, body } } }, now());
         return { ok: true as const, id, message: `Reply sent to ${message.email}.` };
       });
