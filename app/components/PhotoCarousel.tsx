@@ -2,10 +2,15 @@
  * Exhibit photos: one large photo at a time with previous/next and thumbnails (Embla), each
  * photo zoomable by double-click, double-tap or pinch (react-zoom-pan-pinch). A swipe or the
  * left/right arrow keys change the photo, except while the photo is zoomed in (a drag then pans it).
+ *
+ * Double-tap and double-click go through one path, ours (issue 26 point 4): the library's own
+ * double-click is off, because it listened both to touches (two touchstarts within 200 ms) and to
+ * the browser's dblclick, which a quick double tap also fires, so one double tap could zoom in and
+ * straight back out, or the next one do nothing.
  */
 import useEmblaCarousel from "embla-carousel-react";
-import { useCallback, useEffect, useState, type HTMLAttributes, type KeyboardEvent } from "react";
-import { TransformComponent, TransformWrapper } from "react-zoom-pan-pinch";
+import { useCallback, useEffect, useRef, useState, type HTMLAttributes, type KeyboardEvent, type MouseEvent, type PointerEvent } from "react";
+import { TransformComponent, TransformWrapper, type ReactZoomPanPinchRef } from "react-zoom-pan-pinch";
 import { PHOTO_STRIP_HEIGHT, withImageHeight } from "~/shared/images";
 
 export const ZOOM_NOTE = "Double-click or tap photos to zoom in/out";
@@ -64,26 +69,7 @@ export function PhotoCarousel({ photos, alts }: { photos: string[]; alts: string
                 aria-roledescription="slide"
                 aria-label={`Photo ${i + 1} of ${photos.length}`}
               >
-                <TransformWrapper
-                  doubleClick={{ mode: "toggle", step: 1.5 }}
-                  maxScale={4}
-                  wheel={{ disabled: true }}
-                  // Unzoomed, a drag is a swipe for the carousel, not a pan.
-                  panning={{ disabled: !zoomed[i] }}
-                  onTransform={(_ref, state) => setZoom(i, state.scale > 1.01)}
-                >
-                  <TransformComponent wrapperClass="!w-full" contentClass="!w-full" wrapperProps={{ "data-zoomed": zoomed[i] ? "true" : "false" } as HTMLAttributes<HTMLDivElement>}>
-                    <img
-                      src={src}
-                      alt={alts[i] ?? ""}
-                      width={1200}
-                      height={800}
-                      className="aspect-[3/2] w-full object-contain"
-                      loading={i === 0 ? "eager" : "lazy"}
-                      data-testid="exhibit-photo"
-                    />
-                  </TransformComponent>
-                </TransformWrapper>
+                <ZoomablePhoto src={src} alt={alts[i] ?? ""} eager={i === 0} zoomed={Boolean(zoomed[i])} onZoomed={(on) => setZoom(i, on)} />
               </div>
             ))}
           </div>
@@ -125,5 +111,112 @@ export function PhotoCarousel({ photos, alts }: { photos: string[]; alts: string
         </ul>
       ) : null}
     </section>
+  );
+}
+
+/** The scale a double tap or double click zooms to, and back out from. */
+const ZOOM_SCALE = 2.5;
+/** Longest wait from the first tap's release to the second tap for the two to be a double tap. */
+const DOUBLE_TAP_MS = 500;
+/** How far a finger or mouse may move during a tap, and how far apart the two taps may land, in CSS px. */
+const TAP_SLOP_PX = 10;
+const DOUBLE_TAP_SLOP_PX = 40;
+
+interface Tap {
+  x: number;
+  y: number;
+  at: number;
+}
+
+/**
+ * Spots a double tap or double click in pointer events (touch, pen and mouse alike): two short,
+ * still presses close together in place and time. A drag (a pan or a swipe) or a second finger
+ * (a pinch) is not a tap. Calls onDoubleTap with the second press's point on screen.
+ */
+function useDoubleTap(onDoubleTap: (clientX: number, clientY: number) => void) {
+  const down = useRef<(Tap & { id: number; multi: boolean }) | null>(null);
+  const lastTap = useRef<Tap | null>(null);
+  const pointers = useRef(new Set<number>());
+  const onPointerDown = (event: PointerEvent) => {
+    if (event.button !== 0) return;
+    pointers.current.add(event.pointerId);
+    const multi = pointers.current.size > 1;
+    if (multi && down.current) down.current.multi = true;
+    down.current = { id: event.pointerId, x: event.clientX, y: event.clientY, at: event.timeStamp, multi };
+  };
+  const onPointerUp = (event: PointerEvent) => {
+    pointers.current.delete(event.pointerId);
+    const press = down.current;
+    if (!press || press.id !== event.pointerId) return;
+    down.current = null;
+    const moved = Math.hypot(event.clientX - press.x, event.clientY - press.y);
+    if (press.multi || moved > TAP_SLOP_PX) {
+      lastTap.current = null;
+      return;
+    }
+    const previous = lastTap.current;
+    if (previous && press.at - previous.at <= DOUBLE_TAP_MS && Math.hypot(press.x - previous.x, press.y - previous.y) <= DOUBLE_TAP_SLOP_PX) {
+      // The pair is used up: a third tap starts a new double tap.
+      lastTap.current = null;
+      // After the touchend or mouseup that follows this pointerup: the zoom library's end of a
+      // pan there would otherwise cancel the zoom's animation as soon as it starts.
+      const { clientX, clientY } = event;
+      setTimeout(() => onDoubleTap(clientX, clientY), 0);
+    } else {
+      lastTap.current = { x: event.clientX, y: event.clientY, at: event.timeStamp };
+    }
+  };
+  const onPointerCancel = (event: PointerEvent) => {
+    pointers.current.delete(event.pointerId);
+    down.current = null;
+    lastTap.current = null;
+  };
+  return { onPointerDown, onPointerUp, onPointerCancel };
+}
+
+/** One photo that a double tap or double click zooms in at the point tapped, and the next one zooms back out. */
+function ZoomablePhoto({ src, alt, eager, zoomed, onZoomed }: { src: string; alt: string; eager: boolean; zoomed: boolean; onZoomed: (on: boolean) => void }) {
+  const zoom = useRef<ReactZoomPanPinchRef>(null);
+  const toggle = (clientX: number, clientY: number) => {
+    const controls = zoom.current;
+    const wrapper = controls?.instance.wrapperComponent;
+    if (!controls || !wrapper) return;
+    if (controls.instance.state.scale > 1.01) {
+      controls.resetTransform(200);
+      return;
+    }
+    // Keep the point under the finger where it is: at scale 1 the photo is not moved, so the
+    // point's offset in the wrapper is its offset in the photo.
+    const rect = wrapper.getBoundingClientRect();
+    const x = clientX - rect.left;
+    const y = clientY - rect.top;
+    controls.setTransform(x * (1 - ZOOM_SCALE), y * (1 - ZOOM_SCALE), ZOOM_SCALE, 200);
+  };
+  const doubleTap = useDoubleTap(toggle);
+  // A double click or tap made before the page's scripts ran is held by the hydration bootstrap
+  // (app/lib/hydration-bootstrap.js) and replayed as a dblclick of its own (not trusted) once
+  // React is there; the pointer events it came from were gone by then. The browser's own
+  // dblclick (trusted) is left alone: the pointer events above have handled it already.
+  const onDoubleClick = (event: MouseEvent) => {
+    if (!event.nativeEvent.isTrusted) toggle(event.clientX, event.clientY);
+  };
+  return (
+    <TransformWrapper
+      ref={zoom}
+      doubleClick={{ disabled: true }}
+      maxScale={4}
+      wheel={{ disabled: true }}
+      // Unzoomed, a drag is a swipe for the carousel, not a pan.
+      panning={{ disabled: !zoomed }}
+      onTransform={(_ref, state) => onZoomed(state.scale > 1.01)}
+    >
+      <TransformComponent
+        wrapperClass="!w-full"
+        contentClass="!w-full"
+        wrapperProps={{ "data-zoomed": zoomed ? "true" : "false", ...doubleTap, onDoubleClick } as HTMLAttributes<HTMLDivElement>}
+      >
+        <img src={src} alt={alt} width={1200} height={800} className="aspect-[3/2] w-full object-contain" loading={eager ? "eager" : "lazy"} data-testid="exhibit-photo" />
+      </TransformComponent>
+    </TransformWrapper>
   );
 }

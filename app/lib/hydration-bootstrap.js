@@ -63,6 +63,10 @@ export default (start, startAt) => {
   const holdSubmit = (event) => {
     const form = event.target;
     const submitter = event.submitter;
+    // A form whose server answer is what its script would show (`data-submit-early`) goes at
+    // once, the browser's own way, when its fields pass their checks: the person does not wait
+    // for the framework's download and hydration. Kept from React, which may be hydrating.
+    if (form.hasAttribute("data-submit-early") && form.checkValidity()) return event.stopImmediatePropagation();
     event.preventDefault();
     event.stopImmediatePropagation();
     go();

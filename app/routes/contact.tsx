@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { data, useActionData, useFetcher } from "react-router";
-import { useSettledNavigate } from "~/lib/use-redirect-after";
+import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/contact";
 import { AlertBox } from "~/components/AlertBanner";
 import { Honeypot, RecaptchaNotice, useRecaptcha } from "~/components/BotCheck";
@@ -22,7 +22,14 @@ import type { HydrationHandle } from "~/lib/hydration";
 import { IDEMPOTENCY_FIELD, IDEMPOTENCY_HEADER, newIdempotencyKey } from "~/shared/idempotency";
 import { actionAnswer, formKeys } from "../../server/idempotency/form-writes.server";
 
-type Result = { ok: boolean; message: string };
+/** What was typed, sent back with a refusal to a form the browser posted itself, so nothing typed is lost. */
+type Typed = Partial<Record<"firstName" | "lastName" | "email" | "subject" | "message", string>> & { subscribe?: boolean };
+type Result = { ok: boolean; message: string; typed?: Typed };
+
+function typedIn(form: Record<string, FormDataEntryValue>): Typed {
+  const text = (name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
+  return { firstName: text("firstName"), lastName: text("lastName"), email: text("email"), subject: text("subject"), message: text("message"), subscribe: form.subscribe === "on" };
+}
 
 /** A new key per render: a double submit or a retried POST of this form is one message (decision 025). */
 export function loader() {
@@ -34,15 +41,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const limited = rateLimitedAnswer<Result>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
   const { botCheck, contact, logger, idempotency, database } = context.services;
-  const refusal = (message: string): Result => ({ ok: false, message });
+  const refusal = (message: string): Result => ({ ok: false, message, typed: typedIn(form) });
   const keys = formKeys({ idempotency, db: database.db, route: "form:contact", owner: context.viewer?.userId ?? null, form, refusal });
   // A retry is answered before the bot check: its token was good once.
   const stored = keys.malformed ?? (await keys.stored());
   if (stored) return actionAnswer<Result>(stored);
   const check = await botCheck.verify({ honeypot: form.website, token: form.recaptchaToken, ip: context.clientIp });
-  if (!check.ok) return data<Result>({ ok: false, message: check.reason === "honeypot" ? BOTCHECK_MESSAGES.honeypot : BOTCHECK_MESSAGES.failed }, { status: 400 });
+  if (!check.ok) return data<Result>(refusal(check.reason === "honeypot" ? BOTCHECK_MESSAGES.honeypot : BOTCHECK_MESSAGES.failed), { status: 400 });
   const parsed = contactSchema.safeParse({ ...form, subscribe: form.subscribe ?? false });
-  if (!parsed.success) return data<Result>({ ok: false, message: parsed.error.issues[0].message }, { status: 400 });
+  if (!parsed.success) return data<Result>(refusal(parsed.error.issues[0].message), { status: 400 });
   try {
     return actionAnswer<Result>(
       await keys.run(async (tx) => {
@@ -52,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   } catch (error) {
     logger.error({ err: error }, "contact message failed");
-    return data<Result>({ ok: false, message: CONTACT_MESSAGES.failure }, { status: 503 });
+    return data<Result>(refusal(CONTACT_MESSAGES.failure), { status: 503 });
   }
 }
 
@@ -103,7 +110,7 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
   // The action's answer to a form the browser posted itself (no scripts): rendered by the server.
   const posted = useActionData<Result>();
   const navigate = useSettledNavigate();
-  const { getToken } = useRecaptcha();
+  const { getToken, enabled: botCheckRuns } = useRecaptcha();
   const [result, setResult] = useState<Result | null>(null);
   const [sending, setSending] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
@@ -144,6 +151,10 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
 
   const answer = result ?? fetcher.data ?? posted;
   const done = answer?.ok === true;
+  // A message the browser posted itself (no scripts yet) goes home after the same 3.5 s, counted
+  // from when the answer was shown; what was typed comes back with a refusal.
+  useRedirectAfter(posted?.ok && !result && !fetcher.data ? "/" : null, TIMING.contactRedirect);
+  const typed = posted?.typed;
   return (
     <section className="mx-auto max-w-2xl px-4 py-10">
       <h1 className="font-display text-4xl font-bold uppercase tracking-wide">Contact Us</h1>
@@ -155,18 +166,29 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
         // Hidden, not removed, while sending: a failure brings back everything that was typed.
         // Never the browser's own messages: a send before the scripts run is held and replayed
         // once they do (decision 016, addendum), and checked then with the spec's messages;
-        // without scripts at all the server answers with them.
-        <fetcher.Form ref={formRef} method="post" noValidate hidden={sending} onSubmit={onSubmit} className="mt-6 grid gap-4 sm:grid-cols-2" data-testid="contact-form">
+        // without scripts at all the server answers with them. A send whose fields pass the
+        // browser's checks goes at once without waiting for the scripts (`data-submit-early`,
+        // decision 036), unless the bot check needs its script's token.
+        <fetcher.Form
+          ref={formRef}
+          method="post"
+          noValidate
+          hidden={sending}
+          onSubmit={onSubmit}
+          className="mt-6 grid gap-4 sm:grid-cols-2"
+          data-testid="contact-form"
+          data-submit-early={botCheckRuns ? undefined : ""}
+        >
           <Honeypot />
           <input type="hidden" name={IDEMPOTENCY_FIELD} value={loaderData.idempotencyKey} />
-          <TextField label="First name" name="firstName" autoComplete="given-name" required error={errors.firstName} {...check("firstName", VALIDATION.firstNameRequired)} />
-          <TextField label="Last name" name="lastName" autoComplete="family-name" required error={errors.lastName} {...check("lastName", VALIDATION.lastNameRequired)} />
-          <TextField label="Email address" name="email" type="email" autoComplete="email" required className="sm:col-span-2" error={errors.email} {...check("email", VALIDATION.emailRequired)} />
+          <TextField label="First name" name="firstName" autoComplete="given-name" defaultValue={typed?.firstName} required error={errors.firstName} {...check("firstName", VALIDATION.firstNameRequired)} />
+          <TextField label="Last name" name="lastName" autoComplete="family-name" defaultValue={typed?.lastName} required error={errors.lastName} {...check("lastName", VALIDATION.lastNameRequired)} />
+          <TextField label="Email address" name="email" type="email" autoComplete="email" defaultValue={typed?.email} required className="sm:col-span-2" error={errors.email} {...check("email", VALIDATION.emailRequired)} />
           <div className="sm:col-span-2">
             <label htmlFor="contact-subject" className="mb-1 block font-semibold">
               Subject
             </label>
-            <select id="contact-subject" name="subject" required defaultValue="" className={INPUT_CLASS} {...check("subject", VALIDATION.subjectRequired)} {...invalidProps("contact-subject-error", errors.subject)}>
+            <select id="contact-subject" name="subject" required defaultValue={typed?.subject ?? ""} className={INPUT_CLASS} {...check("subject", VALIDATION.subjectRequired)} {...invalidProps("contact-subject-error", errors.subject)}>
               <option value="" disabled>
                 Choose a subject
               </option>
@@ -182,10 +204,10 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
             <label htmlFor="contact-message" className="mb-1 block font-semibold">
               Message
             </label>
-            <textarea id="contact-message" name="message" required rows={7} maxLength={5000} className={INPUT_CLASS} {...check("message", VALIDATION.messageRequired)} {...invalidProps("contact-message-error", errors.message)} />
+            <textarea id="contact-message" name="message" defaultValue={typed?.message} required rows={7} maxLength={5000} className={INPUT_CLASS} {...check("message", VALIDATION.messageRequired)} {...invalidProps("contact-message-error", errors.message)} />
             <FieldError id="contact-message-error" error={errors.message} />
           </div>
-          <CheckboxField name="subscribe" defaultChecked className="sm:col-span-2">
+          <CheckboxField name="subscribe" defaultChecked={typed?.subscribe ?? true} className="sm:col-span-2">
             Yes, subscribe me to the museum&apos;s newsletter
           </CheckboxField>
           <div className="sm:col-span-2">

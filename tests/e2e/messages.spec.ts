@@ -2,7 +2,7 @@
 import { expect, test } from "@playwright/test";
 import { CONTACT_MESSAGES, CONTACT_SUBJECTS, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
-import { expectNoSeriousA11yIssues, freezeClock } from "./helpers";
+import { expectNoSeriousA11yIssues, freezeClock, waitForHydration } from "./helpers";
 
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
 
@@ -35,6 +35,9 @@ test.describe("contact", () => {
     await page.clock.install();
     await page.goto("/contact");
     await freezeClock(page);
+    // The calls below are the page script's (spec section 7): a send before the scripts run goes
+    // to the server's action instead (decision 036).
+    await waitForHydration(page);
     const calls: string[] = [];
     page.on("request", (r) => {
       if (r.method() === "POST" && r.url().includes("/api/")) calls.push(new URL(r.url()).pathname);
@@ -60,6 +63,7 @@ test.describe("contact", () => {
   test("shows the red failure text and the form again when sending fails", async ({ page }) => {
     await page.route("**/api/email/contact", (route) => route.abort());
     await page.goto("/contact");
+    await waitForHydration(page);
     await page.getByLabel("First name", { exact: true }).fill("Pat");
     await page.getByLabel("Last name", { exact: true }).fill("Fan");
     await page.getByLabel("Email address", { exact: true }).fill(`pat${unique()}@example.com`);
