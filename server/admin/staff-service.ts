@@ -13,6 +13,7 @@ import { verifyPassword } from "../accounts/passwords";
 import { enqueue } from "../outbox/outbox";
 import { recordAudit, type Actor } from "../audit/audit-trail";
 import { staffInvitationEmail } from "../mail/templates";
+import type { EditConflict } from "../../app/shared/edit-conflict";
 
 /** How long an invitation's (or the first admin's) one-time link stays valid. */
 export const INVITE_TTL_MS = 72 * 60 * 60_000;
@@ -29,7 +30,7 @@ export interface StaffDeps {
   onEnqueued?: () => void;
 }
 
-export type StaffOutcome = { ok: true; message: string } | { ok: false; message: string };
+export type StaffOutcome = { ok: true; message: string } | { ok: false; message: string; conflict?: EditConflict };
 
 export interface StaffMember {
   id: string;
@@ -161,13 +162,24 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
       return result;
     },
 
-    /** Changes a staff member's role (never one's own, so the admin making the change remains). */
-    async changeRole(actor: Actor, userId: string, role: StaffRole): Promise<StaffOutcome> {
+    /**
+     * Changes a staff member's role (never one's own, so the admin making the change remains).
+     * `fromRole` is the role the page showed (decision 029): when someone else changed it since,
+     * nothing is changed and the answer says to what.
+     */
+    async changeRole(actor: Actor, userId: string, role: StaffRole, fromRole?: string): Promise<StaffOutcome> {
       if (userId === actor.userId) return { ok: false, message: "You cannot change your own role." };
       return db.transaction(async (tx: Tx) => {
         const [before] = await tx.select().from(users).where(and(eq(users.id, userId), ne(users.role, "member"))).for("update");
         if (!before) return { ok: false, message: "No such staff member." };
         if (before.role === role) return { ok: true, message: `${before.email} is already ${role}.` };
+        if (fromRole !== undefined && fromRole !== before.role) {
+          return {
+            ok: false,
+            message: `Someone else changed the role of ${before.email} to ${before.role} while you were looking. Nothing was changed: choose the role again if ${role} is still right.`,
+            conflict: { version: before.role, fields: [{ field: "role", mine: role, theirs: before.role }] },
+          };
+        }
         const [after] = await tx.update(users).set({ role }).where(eq(users.id, userId)).returning();
         await recordAudit(tx, actor, { action: "staff.role", entityType: "staff", entityId: userId, summary: `${after.email}: ${before.role} → ${role}`, before: staffView(before), after: staffView(after) }, now());
         return { ok: true, message: `${after.email} is now ${role}.` };

@@ -7,6 +7,7 @@
  * the console.
  */
 import type { AuditEntityType } from "../../app/shared/console-areas";
+import { CONFLICT_MESSAGE, conflictOf, type EditConflict, type FieldValue } from "../../app/shared/edit-conflict";
 import type { Database } from "../db/client";
 import { auditLog } from "../db/schema";
 
@@ -25,8 +26,23 @@ export interface AuditEntry {
   after?: unknown;
 }
 
-/** What a staff change answers: the console shows `message`, or `errors` beside the fields. */
-export type Saved = { ok: true; id: string; message: string } | { ok: false; message: string; errors?: Record<string, string> };
+/**
+ * What a staff change answers: the console shows `message`, or `errors` beside the fields, or,
+ * when the record changed since the form was opened, `conflict`: nothing was written, and the
+ * fields that differ are listed for the person to choose (decision 029).
+ */
+export type Saved = { ok: true; id: string; message: string } | { ok: false; message: string; errors?: Record<string, string>; conflict?: EditConflict };
+
+/**
+ * The refusal of a save started from `expected` when the record is at `current`: null when the
+ * versions match (or the form carried none), or when no field of `mine` differs from `theirs`
+ * (the save would overwrite nothing anyone else saved, so it goes ahead).
+ */
+export function refusedAsConflict(expected: string | number | undefined, current: string | number, mine: Record<string, FieldValue>, theirs: Record<string, FieldValue>): Saved | null {
+  if (expected === undefined || String(expected) === String(current)) return null;
+  const conflict = conflictOf(current, mine, theirs);
+  return conflict ? { ok: false, message: CONFLICT_MESSAGE, conflict } : null;
+}
 
 /** Anything that can insert: the database or an open transaction. */
 type Writer = Pick<Database, "insert">;

@@ -34,7 +34,7 @@ export interface ExhibitFilter {
 type TeamRow = typeof teams.$inferSelect;
 
 /** A team row as the public pages show it (also the console's preview). */
-export function teamView(t: Omit<TeamRow, "updatedAt">): TeamView {
+export function teamView(t: Omit<TeamRow, "updatedAt" | "version">): TeamView {
   return {
     _id: t.id,
     name: t.name,

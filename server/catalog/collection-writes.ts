@@ -7,12 +7,14 @@
  * Deleting something another record depends on is refused with a message saying what.
  * Lists are paged, sorted and searched in SQL.
  */
+import { createHash } from "node:crypto";
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { slugify } from "../../app/shared/text";
 import type { Database } from "../db/client";
 import { bannerSlides, categories, enshrineeExhibits, enshrinees, exhibitPhotos, exhibits, teams } from "../db/schema";
-import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
+import { recordAudit, refusedAsConflict, type Actor, type Saved } from "../audit/audit-trail";
+import type { FieldValue } from "../../app/shared/edit-conflict";
 import { plainTextOf, sanitizeRichText } from "./rich-text";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -79,6 +81,17 @@ export interface BannerSlideInput {
 /** `%term%` for ILIKE, with the user's own wildcards taken literally. */
 const likeTerm = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * The refusal of a save whose form started from `expected` when `before` (locked) is at another
+ * version and differs from `input` (decision 029); null when the save may go ahead.
+ */
+export function staleSave(expected: number | undefined, before: { version: number } & object, input: object): Saved | null {
+  const row = before as unknown as Record<string, unknown>;
+  const mine = { ...input } as Record<string, FieldValue>;
+  const theirs = Object.fromEntries(Object.keys(mine).map((k) => [k, (row[k] ?? null) as FieldValue]));
+  return refusedAsConflict(expected, before.version, mine, theirs);
+}
+
 function order(column: AnyPgColumn, dir: "asc" | "desc" | undefined) {
   return dir === "desc" ? desc(column) : asc(column);
 }
@@ -141,13 +154,15 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
       const [row] = await db.select().from(teams).where(eq(teams.id, id)).limit(1);
       return row ?? null;
     },
-    save(actor: Actor, id: string | null, input: TeamInput): Promise<Saved> {
+    save(actor: Actor, id: string | null, input: TeamInput, expectedVersion?: number): Promise<Saved> {
       return change(async (tx) => {
         const [before] = id ? await tx.select().from(teams).where(eq(teams.id, id)).for("update") : [undefined];
         if (id && !before) return { ok: false, message: "This team no longer exists." };
+        const refused = before && staleSave(expectedVersion, before, input);
+        if (refused) return refused;
         const slug = await freeSlug(tx, teams, input.name, id);
         const [after] = before
-          ? await tx.update(teams).set({ ...input, slug }).where(eq(teams.id, before.id)).returning()
+          ? await tx.update(teams).set({ ...input, slug, version: before.version + 1 }).where(eq(teams.id, before.id)).returning()
           : await tx.insert(teams).values({ id: crypto.randomUUID(), slug, ...input }).returning();
         await recordAudit(tx, actor, { action: before ? "team.update" : "team.create", entityType: "team", entityId: after.id, summary: `${before ? "Edited" : "Created"} team ${after.name}`, before, after }, now());
         return { ok: true, id: after.id, message: `Team ${after.name} saved.` };
@@ -193,13 +208,15 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
       const [row] = await db.select().from(categories).where(eq(categories.id, id)).limit(1);
       return row ?? null;
     },
-    save(actor: Actor, id: string | null, input: CategoryInput): Promise<Saved> {
+    save(actor: Actor, id: string | null, input: CategoryInput, expectedVersion?: number): Promise<Saved> {
       return change(async (tx) => {
         const [before] = id ? await tx.select().from(categories).where(eq(categories.id, id)).for("update") : [undefined];
         if (id && !before) return { ok: false, message: "This category no longer exists." };
+        const refused = before && staleSave(expectedVersion, before, input);
+        if (refused) return refused;
         const slug = await freeSlug(tx, categories, input.categoryName, id);
         const [after] = before
-          ? await tx.update(categories).set({ ...input, slug }).where(eq(categories.id, before.id)).returning()
+          ? await tx.update(categories).set({ ...input, slug, version: before.version + 1 }).where(eq(categories.id, before.id)).returning()
           : await tx.insert(categories).values({ id: crypto.randomUUID(), slug, ...input }).returning();
         await recordAudit(tx, actor, { action: before ? "category.update" : "category.create", entityType: "category", entityId: after.id, summary: `${before ? "Edited" : "Created"} category ${after.categoryName}`, before, after }, now());
         return { ok: true, id: after.id, message: `Category ${after.categoryName} saved.` };
@@ -265,17 +282,22 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
       );
     },
     get: (id: string) => exhibitRecord(db, id),
-    save(actor: Actor, id: string | null, input: ExhibitInput): Promise<Saved> {
+    save(actor: Actor, id: string | null, input: ExhibitInput, expectedVersion?: number): Promise<Saved> {
       return change(async (tx) => {
+        if (id) await tx.select({ id: exhibits.id }).from(exhibits).where(eq(exhibits.id, id)).for("update");
         const before = id ? await exhibitRecord(tx, id) : null;
         if (id && !before) return { ok: false, message: "This exhibit no longer exists." };
-        if (id) await tx.select({ id: exhibits.id }).from(exhibits).where(eq(exhibits.id, id)).for("update");
+        const mine = { ...input, descriptionHtml: sanitizeRichText(input.descriptionHtml), enshrineeIds: [...input.enshrineeIds].sort() };
+        // A seeded exhibit has plain text only: the form showed it as such.
+        const shown = before && { ...before, descriptionHtml: before.descriptionHtml ?? sanitizeRichText(before.description) };
+        const refused = shown && staleSave(expectedVersion, shown, mine);
+        if (refused) return refused;
         const [team] = await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, input.teamId));
         const [category] = await tx.select({ id: categories.id }).from(categories).where(eq(categories.id, input.categoryId));
         if (!team || !category) return { ok: false, message: "Please choose a team and a category that exist.", errors: { ...(team ? {} : { teamId: "Please choose a team" }), ...(category ? {} : { categoryId: "Please choose a category" }) } };
-        const descriptionHtml = sanitizeRichText(input.descriptionHtml);
+        const descriptionHtml = mine.descriptionHtml;
         const { enshrineeIds, ...fields } = input;
-        const values = { ...fields, descriptionHtml, description: plainTextOf(descriptionHtml), slug: await freeSlug(tx, exhibits, input.title, id) };
+        const values = { ...fields, descriptionHtml, description: plainTextOf(descriptionHtml), slug: await freeSlug(tx, exhibits, input.title, id), version: (before?.version ?? 0) + 1 };
         const exhibitId = before ? before.id : crypto.randomUUID();
         if (before) await tx.update(exhibits).set(values).where(eq(exhibits.id, exhibitId));
         else await tx.insert(exhibits).values({ id: exhibitId, ...values });
@@ -336,13 +358,15 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         .orderBy(asc(exhibits.year), asc(exhibits.title));
       return { ...row, exhibits: linked };
     },
-    save(actor: Actor, id: string | null, input: EnshrineeInput): Promise<Saved> {
+    save(actor: Actor, id: string | null, input: EnshrineeInput, expectedVersion?: number): Promise<Saved> {
       return change(async (tx) => {
         const [before] = id ? await tx.select().from(enshrinees).where(eq(enshrinees.id, id)).for("update") : [undefined];
         if (id && !before) return { ok: false, message: "This enshrinee no longer exists." };
+        const refused = before && staleSave(expectedVersion, before, input);
+        if (refused) return refused;
         const slug = await freeSlug(tx, enshrinees, input.fullName, id);
         const [after] = before
-          ? await tx.update(enshrinees).set({ ...input, slug }).where(eq(enshrinees.id, before.id)).returning()
+          ? await tx.update(enshrinees).set({ ...input, slug, version: before.version + 1 }).where(eq(enshrinees.id, before.id)).returning()
           : await tx.insert(enshrinees).values({ id: crypto.randomUUID(), slug, ...input }).returning();
         await recordAudit(tx, actor, { action: before ? "enshrinee.update" : "enshrinee.create", entityType: "enshrinee", entityId: after.id, summary: `${before ? "Edited" : "Created"} enshrinee ${after.fullName}`, before, after }, now());
         return { ok: true, id: after.id, message: `${after.fullName} saved.` };
@@ -367,6 +391,14 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
     return tx.select().from(bannerSlides).where(eq(bannerSlides.variant, variant)).orderBy(asc(bannerSlides.position));
   }
 
+  /** A variant's version (decision 029): a digest of its slides in order, so any change makes another. */
+  function slidesVersion(slides: { file: string; alt: string; width: number; height: number }[]): string {
+    return createHash("sha256")
+      .update(JSON.stringify(slides.map((s) => [s.file, s.alt, s.width, s.height])))
+      .digest("base64url")
+      .slice(0, 16);
+  }
+
   /** Writes a variant's slides anew in the given order (positions 0..n-1). */
   async function rewriteSlides(tx: Tx, variant: "desktop" | "mobile", slides: Omit<typeof bannerSlides.$inferInsert, "variant" | "position">[]) {
     await tx.delete(bannerSlides).where(eq(bannerSlides.variant, variant));
@@ -376,15 +408,30 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
   const bannerAdmin = {
     async list() {
       const [desktop, mobile] = await Promise.all([slidesOf(db, "desktop"), slidesOf(db, "mobile")]);
-      return { desktop, mobile };
+      return { desktop, mobile, versions: { desktop: slidesVersion(desktop), mobile: slidesVersion(mobile) } };
     },
     /** Adds a slide at the end, edits one (`position` given), moves one up or down, or removes one. */
-    edit(actor: Actor, variant: "desktop" | "mobile", op: { kind: "add"; slide: BannerSlideInput } | { kind: "update"; position: number; slide: BannerSlideInput } | { kind: "move"; position: number; by: -1 | 1 } | { kind: "remove"; position: number }): Promise<Saved> {
+    /**
+     * Adds a slide at the end, edits one (`position` given), moves one up or down, or removes one.
+     * `expectedVersion` is the variant's version the page showed (decision 029): after any
+     * change since, an edit, move or removal is refused (positions may name other slides now) and
+     * the page shows the banner as it is; adding one at the end overwrites nothing and goes ahead.
+     */
+    edit(
+      actor: Actor,
+      variant: "desktop" | "mobile",
+      op: { kind: "add"; slide: BannerSlideInput } | { kind: "update"; position: number; slide: BannerSlideInput } | { kind: "move"; position: number; by: -1 | 1 } | { kind: "remove"; position: number },
+      expectedVersion?: string,
+    ): Promise<Saved> {
       return change(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(7172015)`);
         const before = await slidesOf(tx, variant);
         const slides = before.map(({ variant: _v, position: _p, ...rest }) => rest);
         const at = "position" in op ? before.findIndex((s) => s.position === op.position) : -1;
+        const current = slidesVersion(before);
+        if (op.kind !== "add" && expectedVersion !== undefined && expectedVersion !== current) {
+          return { ok: false, message: `Someone else changed the ${variant} banner while you were editing it. Nothing was changed: here it is as it is now; make your change again.`, conflict: { version: current, fields: [] } };
+        }
         if (op.kind !== "add" && at < 0) return { ok: false, message: "That slide no longer exists." };
         if (op.kind === "add") slides.push({ file: op.slide.file, alt: op.slide.alt, width: op.slide.width, height: op.slide.height });
         if (op.kind === "update") slides[at] = { file: op.slide.file, alt: op.slide.alt, width: op.slide.width, height: op.slide.height };

@@ -8,12 +8,12 @@
  * transactions (decision 024).
  */
 import { randomUUID } from "node:crypto";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { exhibitPhotos, exhibits } from "../db/schema";
 import type { MediaStorage } from "../media/media-storage";
 import { cleanPhoto, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, PhotoRejected } from "../media/photo-upload";
-import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
+import { recordAudit, refusedAsConflict, type Actor, type Saved } from "../audit/audit-trail";
 
 export interface PhotoDeps {
   db: Database;
@@ -31,6 +31,8 @@ export interface PhotoLayout {
   thumbnail: string;
   /** The file shown as the matching photo ("" = none). */
   matching: string;
+  /** The exhibit's version the form started from (decision 029); absent = not checked. */
+  version?: number;
 }
 
 export function createPhotoWrites({ db, storage, now = () => new Date(), notifyChange }: PhotoDeps) {
@@ -38,7 +40,7 @@ export function createPhotoWrites({ db, storage, now = () => new Date(), notifyC
 
   async function state(tx: Pick<Database, "select">, exhibitId: string) {
     const [exhibit] = await tx
-      .select({ id: exhibits.id, title: exhibits.title, thumbnail: exhibits.thumbnail, thumbnailAlt: exhibits.thumbnailAlt, matchingPhoto: exhibits.matchingPhoto, matchingPhotoAlt: exhibits.matchingPhotoAlt })
+      .select({ id: exhibits.id, version: exhibits.version, title: exhibits.title, thumbnail: exhibits.thumbnail, thumbnailAlt: exhibits.thumbnailAlt, matchingPhoto: exhibits.matchingPhoto, matchingPhotoAlt: exhibits.matchingPhotoAlt })
       .from(exhibits)
       .where(eq(exhibits.id, exhibitId))
       .limit(1);
@@ -53,6 +55,8 @@ export function createPhotoWrites({ db, storage, now = () => new Date(), notifyC
       const before = await state(tx, exhibitId);
       if (!before) return { ok: false, message: "This exhibit no longer exists." } as Saved;
       const outcome = await fn(tx, before);
+      // Photos are part of the exhibit: arranging them makes a new version of it (decision 029).
+      if (outcome.ok) await tx.update(exhibits).set({ version: sql`${exhibits.version} + 1` }).where(eq(exhibits.id, exhibitId));
       if (outcome.ok) await notifyChange(tx as unknown as Database);
       return outcome;
     });
@@ -129,6 +133,19 @@ export function createPhotoWrites({ db, storage, now = () => new Date(), notifyC
         const files = before.photos.map((p) => p.file);
         const order = layout.order.filter((f, i) => files.includes(f) && layout.order.indexOf(f) === i);
         for (const f of files) if (!order.includes(f)) order.push(f);
+        const layoutOf = (o: string[], altOf: (file: string) => string, thumbnail: string, matching: string) => ({
+          order: o,
+          ...Object.fromEntries(o.map((file) => [`alt:${file}`, altOf(file).trim()])),
+          thumbnail,
+          matching,
+        });
+        const refused = refusedAsConflict(
+          layout.version,
+          before.version,
+          layoutOf(order, (f) => layout.alts[f] ?? before.photos.find((p) => p.file === f)!.alt, layout.thumbnail, layout.matching),
+          layoutOf(files, (f) => before.photos.find((p) => p.file === f)!.alt, before.thumbnail, before.matchingPhoto ?? ""),
+        );
+        if (refused) return refused;
         const errors: Record<string, string> = {};
         const photos = order.map((file, i) => {
           const alt = (layout.alts[file] ?? before.photos.find((p) => p.file === file)!.alt).trim();
@@ -156,9 +173,11 @@ export function createPhotoWrites({ db, storage, now = () => new Date(), notifyC
     },
 
     /** Removes one photo (and clears the thumbnail or matching photo if it was that one), then its file. */
-    async remove(actor: Actor, exhibitId: string, file: string): Promise<Saved> {
+    async remove(actor: Actor, exhibitId: string, file: string, expectedVersion?: number): Promise<Saved> {
       const result = await commit(exhibitId, async (tx, before) => {
         if (!before.photos.some((p) => p.file === file)) return { ok: false, message: "That photo is already gone." };
+        if (expectedVersion !== undefined && expectedVersion !== before.version)
+          return { ok: false, message: "Someone else saved this exhibit while you were looking at its photos. Nothing was removed: here they are as they are now.", conflict: { version: String(before.version), fields: [] } };
         await rewrite(tx, exhibitId, before.photos.filter((p) => p.file !== file));
         if (file.startsWith(`exhibits/${exhibitId}/`)) await storage.forget(tx, [file]);
         if (before.thumbnail === file) await tx.update(exhibits).set({ thumbnail: "", thumbnailAlt: "" }).where(eq(exhibits.id, exhibitId));

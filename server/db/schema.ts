@@ -30,6 +30,11 @@ const updatedAt = () =>
     .notNull()
     .defaultNow()
     .$onUpdate(() => sql`now()`);
+/**
+ * The record's version (migration 0017, decision 029): 1 when made, one more on each console
+ * save. Edit forms carry the version they started from; a save against another one is refused.
+ */
+const version = () => integer("version").notNull().default(1);
 
 // ---- collection ---------------------------------------------------------------------------
 
@@ -43,6 +48,7 @@ export const teams = pgTable("teams", {
   description: text("description").notNull(),
   sortOrder: integer("sort_order").notNull().default(0),
   updatedAt: updatedAt(),
+  version: version(),
 });
 
 export const categories = pgTable("categories", {
@@ -51,6 +57,7 @@ export const categories = pgTable("categories", {
   categoryName: text("category_name").notNull(),
   sortOrder: integer("sort_order").notNull().default(0),
   updatedAt: updatedAt(),
+  version: version(),
 });
 
 export const exhibits = pgTable(
@@ -78,6 +85,7 @@ export const exhibits = pgTable(
     year: integer("year").notNull(),
     favoriteStory: boolean("favorite_story").notNull().default(false),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [
     index("exhibits_team_category_idx").on(t.teamId, t.categoryId, t.active),
@@ -112,6 +120,7 @@ export const enshrinees = pgTable("enshrinees", {
   lastName: text("last_name").notNull(),
   biography: text("biography").notNull(),
   updatedAt: updatedAt(),
+  version: version(),
 });
 
 export const enshrineeExhibits = pgTable(

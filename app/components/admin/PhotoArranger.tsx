@@ -2,12 +2,15 @@
  * An exhibit's photos as one form: drag to reorder (dnd-kit, pointer and keyboard), or the Move
  * buttons, which work before JavaScript loads; each photo's description; which photo is the
  * thumbnail and which the matching photo; remove. The order travels in hidden `order` fields.
+ * The form carries the exhibit's version; after a save refused because someone else saved the
+ * exhibit since, it shows the person's arrangement and the fields that differ (decision 029).
  */
 import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
 import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { useState } from "react";
 import { Form } from "react-router";
+import { EditConflict, typedChoice } from "./EditConflict";
 
 export interface ArrangedPhoto {
   file: string;
@@ -69,12 +72,22 @@ function PhotoRow({ photo, index, count, thumbnail, matching, error }: { photo: 
   );
 }
 
-export function PhotoArranger({ photos, thumbnail, matching, errors = {} }: { photos: ArrangedPhoto[]; thumbnail: string; matching: string; errors?: Record<string, string> }) {
+export function PhotoArranger(props: { photos: ArrangedPhoto[]; thumbnail: string; matching: string; errors?: Record<string, string>; result?: unknown; version?: number }) {
+  return <Arranger key={props.version} {...props} />;
+}
+
+function Arranger({ photos: saved, thumbnail: savedThumbnail, matching: savedMatching, errors = {}, result, version }: Parameters<typeof PhotoArranger>[0]) {
+  // After a refused save: what the person had (their order, descriptions, choices), else what is saved.
+  const photos = saved.map((p) => ({ ...p, alt: typedChoice(result, `alt:${p.file}`, p.alt) as string }));
+  const mineOrder = typedChoice(result, "order", null) as string[] | null;
+  if (mineOrder) photos.sort((a, b) => (mineOrder.indexOf(a.file) + 1 || 1e6) - (mineOrder.indexOf(b.file) + 1 || 1e6));
+  const thumbnail = typedChoice(result, "thumbnail", savedThumbnail) as string;
+  const matching = typedChoice(result, "matching", savedMatching) as string;
   const [order, setOrder] = useState(() => photos.map((p) => p.file));
-  const [source, setSource] = useState(photos);
+  const [source, setSource] = useState(saved);
   // New photos from the server (an upload, a save) replace the local order.
-  if (source !== photos) {
-    setSource(photos);
+  if (source !== saved) {
+    setSource(saved);
     setOrder(photos.map((p) => p.file));
   }
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
@@ -91,6 +104,12 @@ export function PhotoArranger({ photos, thumbnail, matching, errors = {} }: { ph
       <button type="submit" name="intent" value="arrange" className="hidden" tabIndex={-1}>
         Save photos
       </button>
+      <EditConflict
+        result={result}
+        version={version}
+        labels={{ order: "Order of the photos", thumbnail: "Thumbnail", matching: "Matching photo", ...Object.fromEntries(saved.map((p, i) => [`alt:${p.file}`, `Description of photo ${i + 1}`])) }}
+        names={Object.fromEntries(saved.map((p) => [p.file, p.alt]))}
+      />
       <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
         <SortableContext items={order} strategy={verticalListSortingStrategy}>
           <ol className="space-y-3" aria-label="Photos in the order members see them">

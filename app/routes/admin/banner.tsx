@@ -11,6 +11,7 @@ import { UPLOAD_NOTICES } from "./upload-notices";
 import { bannerSlideSchema, formObject } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
 import { fieldErrors } from "~/shared/form-errors";
+import { formVersion } from "./edit-conflict.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "banner");
@@ -33,13 +34,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const position = Number(formText(form, "position"));
   const banner = context.services.admin.collection.banner;
   const actor = actorOf(staff);
-  if (intent === "up" || intent === "down") return consoleAnswer(await banner.edit(actor, variant, { kind: "move", position, by: intent === "up" ? -1 : 1 }));
-  if (intent === "remove") return consoleAnswer(await banner.edit(actor, variant, { kind: "remove", position }));
+  const version = formVersion(form);
+  if (intent === "up" || intent === "down") return consoleAnswer(await banner.edit(actor, variant, { kind: "move", position, by: intent === "up" ? -1 : 1 }, version));
+  if (intent === "remove") return consoleAnswer(await banner.edit(actor, variant, { kind: "remove", position }, version));
   if (intent === "add" || intent === "update") {
     const parsed = bannerSlideSchema.safeParse(formObject(form));
     if (!parsed.success) return consoleAnswer({ ok: false, message: Object.values(fieldErrors(parsed.error)).join(" "), errors: fieldErrors(parsed.error) });
     const op = intent === "add" ? ({ kind: "add", slide: parsed.data } as const) : ({ kind: "update", position, slide: parsed.data } as const);
-    return consoleAnswer(await banner.edit(actor, variant, op));
+    return consoleAnswer(await banner.edit(actor, variant, op, version));
   }
   return consoleAnswer({ ok: false, message: "Unknown action." });
 }
@@ -69,7 +71,7 @@ function SlideFields({ slide, prefix }: { slide?: Pick<Slide, "file" | "width" |
   );
 }
 
-function Variant({ variant, slides, uploaded }: { variant: "desktop" | "mobile"; slides: Slide[]; uploaded: { file: string; width: number; height: number } | null }) {
+function Variant({ variant, slides, uploaded, version }: { variant: "desktop" | "mobile"; slides: Slide[]; uploaded: { file: string; width: number; height: number } | null; version: string }) {
   return (
     <section className="mb-10">
       <h2 className="mb-3 text-xl font-bold capitalize">{variant} slides</h2>
@@ -82,6 +84,7 @@ function Variant({ variant, slides, uploaded }: { variant: "desktop" | "mobile";
             <Form method="post" className="grid gap-2 sm:grid-cols-4">
               <input type="hidden" name="variant" value={variant} />
               <input type="hidden" name="position" value={s.position} />
+              <input type="hidden" name="version" value={version} />
               <SlideFields slide={s} prefix={`${variant}-${s.position}`} />
               <div className="flex flex-wrap gap-2 sm:col-span-4">
                 <PrimaryButton name="intent" value="update">
@@ -131,8 +134,8 @@ export default function Banner({ loaderData }: Route.ComponentProps) {
         <PreviewLink to="/admin/banner/preview" />
       </p>
       <ImageUpload folder="banners" back="/admin/banner" label="Upload a slide image" />
-      <Variant variant="desktop" slides={loaderData.desktop} uploaded={loaderData.uploaded} />
-      <Variant variant="mobile" slides={loaderData.mobile} uploaded={loaderData.uploaded} />
+      <Variant variant="desktop" slides={loaderData.desktop} uploaded={loaderData.uploaded} version={loaderData.versions.desktop} />
+      <Variant variant="mobile" slides={loaderData.mobile} uploaded={loaderData.uploaded} version={loaderData.versions.mobile} />
     </section>
   );
 }

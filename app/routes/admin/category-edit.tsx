@@ -2,6 +2,7 @@
 import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/category-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
+import { EditConflict } from "~/components/admin/EditConflict";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { categorySchema, uuidSchema } from "./console-schemas";
 import { requireConsole } from "./guard.server";
@@ -31,7 +32,8 @@ export default function CategoryEdit({ loaderData }: Route.ComponentProps) {
       <ConsoleHeading>{c ? `Category: ${c.categoryName}` : "New category"}</ConsoleHeading>
       <ConsoleNotice result={result ?? (loaderData.notice ? { ok: true, message: loaderData.notice } : null)} />
       <UnsavedChanges>
-        <Form method="post" className="space-y-4">
+        <Form method="post" className="space-y-4" key={c?.version}>
+          <EditConflict result={result} version={c?.version} labels={{ categoryName: "Name", sortOrder: "Order on team pages" }} />
           <Field label="Name" name="categoryName" error={errors.categoryName}>
             <input {...inputProps("categoryName", errors.categoryName)} defaultValue={typed.categoryName ?? c?.categoryName} required />
           </Field>

@@ -5,6 +5,7 @@
 import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/enshrinee-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
+import { EditConflict } from "~/components/admin/EditConflict";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { enshrineeSchema, uuidSchema } from "./console-schemas";
 import { requireConsole } from "./guard.server";
@@ -34,7 +35,8 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
       <ConsoleHeading>{e ? `Enshrinee: ${e.fullName}` : "New enshrinee"}</ConsoleHeading>
       <ConsoleNotice result={result ?? (loaderData.notice ? { ok: true, message: loaderData.notice } : null)} />
       <UnsavedChanges>
-        <Form method="post" className="space-y-4">
+        <Form method="post" className="space-y-4" key={e?.version}>
+          <EditConflict result={result} version={e?.version} labels={{ fullName: "Full name", firstName: "First name", lastName: "Last name", biography: "Biography" }} />
           <Field label="Full name" name="fullName" error={errors.fullName}>
             <input {...inputProps("fullName", errors.fullName)} defaultValue={typed.fullName ?? e?.fullName} required />
           </Field>

@@ -8,11 +8,13 @@ import { lazy, Suspense, useRef, useState, useEffect } from "react";
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/exhibit-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
+import { EditConflict, typedChoice } from "~/components/admin/EditConflict";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton, PreviewButton, PreviewLink } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { exhibitSchema, formObject, uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
 import { fieldErrors } from "~/shared/form-errors";
+import { formRecordVersion, resolvedForm } from "./edit-conflict.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
@@ -30,7 +32,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const staff = requireConsole(context, request, "collection");
   const limited = rateLimitedAnswer<ConsoleResult>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
-  const form = await request.formData();
+  const form = resolvedForm(await request.formData());
   const id = params.id === "new" ? null : params.id;
   if (id && !uuidSchema.safeParse(id).success) throw data(null, { status: 404 });
   const exhibits = context.services.admin.collection.exhibits;
@@ -41,12 +43,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const parsed = exhibitSchema.safeParse(formObject(form, ["enshrineeIds"]));
   if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error), values: typedValues(form) });
   const v = parsed.data;
-  const saved = await exhibits.save(actorOf(staff), id, {
-    ...v,
-    matchingPhoto: v.matchingPhoto || null,
-    matchingPhotoAlt: v.matchingPhoto ? v.matchingPhotoAlt : null,
-  });
-  return saved.ok ? redirect(`/admin/exhibits/${saved.id}?notice=saved`) : consoleAnswer(saved, 400);
+  const saved = await exhibits.save(
+    actorOf(staff),
+    id,
+    { ...v, matchingPhoto: v.matchingPhoto || null, matchingPhotoAlt: v.matchingPhoto ? v.matchingPhotoAlt : null },
+    formRecordVersion(form),
+  );
+  return saved.ok ? redirect(`/admin/exhibits/${saved.id}?notice=saved`) : consoleAnswer({ ...saved, values: typedValues(form) }, 400);
 }
 
 /** Loaded only here, and only after hydration: the editor's code never reaches other pages. */
@@ -71,6 +74,22 @@ function DescriptionField({ initial, error }: { initial: string; error?: string 
   );
 }
 
+const EXHIBIT_LABELS = {
+  teamId: "Team",
+  categoryId: "Category",
+  title: "Title",
+  shortTitle: "Short title",
+  descriptionHtml: "Text (members only)",
+  thumbnail: "Thumbnail",
+  thumbnailAlt: "Thumbnail description",
+  matchingPhoto: "Matching photo",
+  matchingPhotoAlt: "Matching photo description",
+  active: "Active",
+  year: "Year",
+  favoriteStory: "Favorite story",
+  enshrineeIds: "Enshrinees",
+};
+
 export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const errors = (result && "errors" in result ? result.errors : undefined) ?? {};
@@ -81,7 +100,8 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
       <ConsoleHeading>{x ? `Exhibit: ${x.title}` : "New exhibit"}</ConsoleHeading>
       <ConsoleNotice result={result ?? (loaderData.notice ? { ok: true, message: loaderData.notice } : null)} />
       <UnsavedChanges>
-        <Form method="post" className="space-y-4">
+        <Form method="post" className="space-y-4" key={x?.version}>
+          <EditConflict result={result} version={x?.version} labels={EXHIBIT_LABELS} names={Object.fromEntries([...teams, ...categories, ...enshrinees].map((o) => [o.id, o.name]))} />
           <div className="grid gap-4 sm:grid-cols-2">
             <Field label="Team" name="teamId" error={errors.teamId}>
               <select {...inputProps("teamId", errors.teamId)} defaultValue={typed.teamId ?? x?.teamId ?? ""} required>
@@ -140,10 +160,10 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
           <fieldset className="flex flex-wrap gap-6">
             <legend className="sr-only">Flags</legend>
             <label className="flex items-center gap-2">
-              <input type="checkbox" name="active" defaultChecked={x?.active ?? false} /> Active (shown on the category page)
+              <input type="checkbox" name="active" defaultChecked={typedChoice(result, "active", x?.active ?? false)} /> Active (shown on the category page)
             </label>
             <label className="flex items-center gap-2">
-              <input type="checkbox" name="favoriteStory" defaultChecked={x?.favoriteStory ?? false} /> Favorite story
+              <input type="checkbox" name="favoriteStory" defaultChecked={typedChoice(result, "favoriteStory", x?.favoriteStory ?? false)} /> Favorite story
             </label>
           </fieldset>
           <fieldset>
@@ -152,7 +172,7 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
             <div className="mt-2 grid max-h-64 gap-1 overflow-y-auto rounded border border-stone-300 p-2 sm:grid-cols-2">
               {enshrinees.map((e) => (
                 <label key={e.id} className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" name="enshrineeIds" value={e.id} defaultChecked={x?.enshrineeIds.includes(e.id) ?? false} /> {e.name}
+                  <input type="checkbox" name="enshrineeIds" value={e.id} defaultChecked={typedChoice(result, "enshrineeIds", x?.enshrineeIds)?.includes(e.id) ?? false} /> {e.name}
                 </label>
               ))}
             </div>

@@ -13,6 +13,7 @@ import { rateLimitedAnswer } from "~/lib/guards.server";
 import { uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
 import { UPLOAD_NOTICES } from "./upload-notices";
+import { formRecordVersion, resolvedForm } from "./edit-conflict.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
@@ -31,10 +32,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const limited = rateLimitedAnswer<ConsoleResult>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
   if (!uuidSchema.safeParse(params.id).success) throw data(null, { status: 404 });
-  const form = await request.formData();
+  const form = resolvedForm(await request.formData());
+  const version = formRecordVersion(form);
   const photos = context.services.admin.photos;
   const removing = formText(form, "remove");
-  if (removing) return consoleAnswer(await photos.remove(actorOf(staff), params.id, removing));
+  if (removing) return consoleAnswer(await photos.remove(actorOf(staff), params.id, removing, version));
   const order = form.getAll("order").filter((v): v is string => typeof v === "string");
   const move = /^(\d+):(-1|1)$/.exec(formText(form, "move"));
   if (move) {
@@ -44,7 +46,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   const alts: Record<string, string> = {};
   for (const [key, value] of form.entries()) if (key.startsWith("alt:") && typeof value === "string") alts[key.slice(4)] = value.slice(0, 300);
-  return consoleAnswer(await photos.arrange(actorOf(staff), params.id, { order, alts, thumbnail: formText(form, "thumbnail"), matching: formText(form, "matching") }));
+  return consoleAnswer(await photos.arrange(actorOf(staff), params.id, { order, alts, thumbnail: formText(form, "thumbnail"), matching: formText(form, "matching"), version }));
 }
 
 export default function ExhibitPhotos({ loaderData }: Route.ComponentProps) {
@@ -60,7 +62,7 @@ export default function ExhibitPhotos({ loaderData }: Route.ComponentProps) {
       </p>
       <ConsoleHeading>Photos: {exhibit.title}</ConsoleHeading>
       <ConsoleNotice result={result ?? uploadNotice} />
-      <PhotoArranger photos={exhibit.photos} thumbnail={exhibit.thumbnail} matching={exhibit.matchingPhoto ?? ""} errors={errors} />
+      <PhotoArranger photos={exhibit.photos} thumbnail={exhibit.thumbnail} matching={exhibit.matchingPhoto ?? ""} errors={errors} result={result} version={exhibit.version} />
       <h2 className="mt-8 mb-2 text-xl font-bold">Upload photos</h2>
       <p className="mb-3 text-sm">JPEG, PNG or WebP; up to 12 files of 15 MB and 40 megapixels each. Location and camera data are removed.</p>
       <Form method="post" encType="multipart/form-data" action={`/admin/exhibits/${exhibit.id}/photos/upload`} reloadDocument className="space-y-3">

@@ -10,6 +10,7 @@ import { data, redirect, type AppLoadContext } from "react-router";
 import { requireStaff } from "~/lib/guards.server";
 import { calendarDateIn, clockTimeIn } from "~/shared/calendar";
 import { sessionTokenFrom } from "../../../server/accounts/session-cookie.server";
+import type { EditConflict } from "~/shared/edit-conflict";
 import { CONSOLE_AREAS, REAUTH_MAX_AGE_MS, type ConsoleArea, type StaffRole } from "~/shared/console-areas";
 
 export interface StaffViewer {
@@ -45,8 +46,8 @@ export async function requireRecentPassword(context: AppLoadContext, request: Re
   throw redirect(`/admin/confirm-password?redirectTo=${encodeURIComponent(safeReturnPath(returnTo))}`);
 }
 
-/** An action's answer shaped for the console's forms. */
-export type ConsoleResult = { ok: boolean; message: string; errors?: Record<string, string>; values?: Record<string, string> };
+/** An action's answer shaped for the console's forms; `conflict` when the record changed since the form was opened (decision 029). */
+export type ConsoleResult = { ok: boolean; message: string; errors?: Record<string, string>; values?: Record<string, string>; conflict?: EditConflict };
 
 /** A refused form's text fields, sent back so the page shows them as typed (also without JavaScript). */
 export function typedValues(form: FormData): Record<string, string> {
@@ -55,8 +56,9 @@ export function typedValues(form: FormData): Record<string, string> {
   return values;
 }
 
+/** The answer with its status: 200 done, 409 refused because someone else saved first, `status` (400) otherwise. */
 export function consoleAnswer(result: ConsoleResult, status = result.ok ? 200 : 400) {
-  return data(result, { status });
+  return data(result, { status: result.conflict ? 409 : status });
 }
 
 /** A refund's form carries `confirm=yes` once its box is ticked (RefundForm); without it, this refusal. */

@@ -2,6 +2,8 @@
  * The edit page's action shared by the console's simple records (teams, categories,
  * enshrinees): the role and rate-limit checks, then delete (refused while something depends on
  * the record: 409) or validate and save, each ending in the record's own address with a notice.
+ * A save against a record someone else saved since is refused (409) with the form as typed and
+ * the fields that differ (decision 029).
  */
 import { data, redirect, type AppLoadContext } from "react-router";
 import type { z } from "zod";
@@ -9,12 +11,13 @@ import { rateLimitedAnswer } from "~/lib/guards.server";
 import { formObject, uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
 import { fieldErrors } from "~/shared/form-errors";
+import { formRecordVersion, resolvedForm } from "./edit-conflict.server";
 
 type Actor = ReturnType<typeof actorOf>;
 type Saved = Awaited<ReturnType<AppLoadContext["services"]["admin"]["collection"]["teams"]["save"]>>;
 
 export interface EditableRecords<Input> {
-  save(actor: Actor, id: string | null, input: Input): Promise<Saved>;
+  save(actor: Actor, id: string | null, input: Input, expectedVersion?: number): Promise<Saved>;
   remove(actor: Actor, id: string): Promise<Saved>;
 }
 
@@ -31,7 +34,7 @@ export async function saveOrDeleteRecord<Input>(o: {
   const staff = requireConsole(o.context, o.request, "collection");
   const limited = rateLimitedAnswer<ConsoleResult>(o.context, (message) => ({ ok: false, message }));
   if (limited) return limited;
-  const form = await o.request.formData();
+  const form = resolvedForm(await o.request.formData());
   const id = o.id === "new" ? null : (o.id ?? null);
   if (id && !uuidSchema.safeParse(id).success) throw data(null, { status: 404 });
   if (formText(form, "intent") === "delete" && id) {
@@ -40,6 +43,6 @@ export async function saveOrDeleteRecord<Input>(o: {
   }
   const parsed = o.schema.safeParse(formObject(form));
   if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error), values: typedValues(form) });
-  const saved = await o.records.save(actorOf(staff), id, parsed.data);
-  return saved.ok ? redirect(`${o.listPath}/${saved.id}?notice=saved`) : consoleAnswer(saved);
+  const saved = await o.records.save(actorOf(staff), id, parsed.data, formRecordVersion(form));
+  return saved.ok ? redirect(`${o.listPath}/${saved.id}?notice=saved`) : consoleAnswer({ ...saved, values: typedValues(form) });
 }

@@ -14,6 +14,7 @@ import { STAFF_ROLES, type StaffRole } from "~/shared/console-areas";
 import { inviteSchema, uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, type ConsoleResult } from "./guard.server";
 import { fieldErrors } from "~/shared/form-errors";
+import { formVersion } from "./edit-conflict.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "staff");
@@ -43,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const role = formText(form, "role");
     if (!(STAFF_ROLES as readonly string[]).includes(role)) return consoleAnswer({ ok: false, message: "Please choose a role." });
     await requireRecentPassword(context, request, "/admin/staff");
-    return consoleAnswer(await service.changeRole(actorOf(staff), id.data, role as StaffRole));
+    return consoleAnswer(await service.changeRole(actorOf(staff), id.data, role as StaffRole, formVersion(form)));
   }
   if (intent === "resend") return consoleAnswer(await service.resendInvitation(actorOf(staff), id.data));
   if (intent === "deactivate" || intent === "reactivate") {
@@ -69,8 +70,9 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
         row.original.id === loaderData.me ? (
           row.original.role
         ) : (
-          <Form method="post" className="flex items-center gap-2">
+          <Form method="post" className="flex items-center gap-2" key={row.original.role}>
             <input type="hidden" name="intent" value="role" />
+            <input type="hidden" name="version" value={row.original.role} />
             <input type="hidden" name="userId" value={row.original.id} />
             <label className="sr-only" htmlFor={`role-${row.original.id}`}>
               Role of {row.original.email}

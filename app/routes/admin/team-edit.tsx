@@ -2,6 +2,7 @@
 import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/team-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
+import { EditConflict } from "~/components/admin/EditConflict";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { ImageUpload } from "~/components/admin/ImageUpload";
 import { UPLOAD_NOTICES } from "./upload-notices";
@@ -37,7 +38,8 @@ export default function TeamEdit({ loaderData }: Route.ComponentProps) {
       <ConsoleNotice result={result ?? (typeof loaderData.notice === "string" ? { ok: true, message: loaderData.notice } : loaderData.notice)} />
       <ImageUpload folder="logos" back={t ? `/admin/teams/${t.id}` : "/admin/teams/new"} label="Upload a new logo" />
       <UnsavedChanges>
-        <Form method="post" className="space-y-4">
+        <Form method="post" className="space-y-4" key={t?.version}>
+          <EditConflict result={result} version={t?.version} labels={{ name: "Name", league: "League", logo: "Logo", headline: "Headline", description: "Summary and description", sortOrder: "Order on the home page" }} />
           <Field label="Name" name="name" error={errors.name}>
             <input {...inputProps("name", errors.name)} defaultValue={typed.name ?? t?.name} required />
           </Field>

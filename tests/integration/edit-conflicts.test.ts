@@ -1,0 +1,218 @@
+/**
+ * Edit conflicts (issue 24, decision 029), on both databases: two console saves started from the
+ * same version of a record: the second is refused with 409, the message and the fields that
+ * differ, and writes nothing; saved again with the person's choices ("keep mine" / "take
+ * theirs") and the current version, it keeps what they chose. Photo arrangements and text edits
+ * of one exhibit race the same way; so do banner slides and staff roles.
+ */
+import { asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog, exhibitPhotos, teams } from "../../server/db/schema";
+import { createPhotoTestExhibit, createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
+import { availableDrivers } from "../helpers/databases";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+const drivers = await availableDrivers();
+
+const MESSAGE = "Someone else saved this record while you were editing it. Nothing was saved: choose, field by field, what to keep.";
+
+describe.each(drivers)("edit conflicts on %s", (kind) => {
+  let server: TestServer;
+  let admin: StaffAccount;
+  let curator: StaffAccount;
+  const post = (who: StaffAccount, p: string, fields: [string, string][]) =>
+    fetch(`${server.url}${p}`, { method: "POST", redirect: "manual", body: new URLSearchParams(fields), headers: { cookie: who.cookie, "content-type": "application/x-www-form-urlencoded" } });
+  const exhibit = async (id: string) => (await server.services.admin.collection.exhibits.get(id))!;
+  /** The exhibit's edit form as the page fills it in, with `changes` typed over it. */
+  const exhibitForm = async (id: string, changes: Record<string, string>, version?: number): Promise<[string, string][]> => {
+    const x = await exhibit(id);
+    const fields: Record<string, string> = {
+      teamId: x.teamId,
+      categoryId: x.categoryId,
+      title: x.title,
+      shortTitle: x.shortTitle,
+      descriptionHtml: x.descriptionHtml ?? "",
+      thumbnail: x.thumbnail,
+      thumbnailAlt: x.thumbnailAlt,
+      matchingPhoto: x.matchingPhoto ?? "",
+      matchingPhotoAlt: x.matchingPhotoAlt ?? "",
+      year: String(x.year),
+      version: String(version ?? x.version),
+      ...changes,
+    };
+    return [...Object.entries(fields), ...(x.active ? [["active", "on"] as [string, string]] : [])];
+  };
+  const audits = (id: string) => server.services.database.db.select().from(auditLog).where(eq(auditLog.entityId, id)).orderBy(asc(auditLog.at));
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, {}, { seed: true, listen: true });
+    admin = await createStaffAccount(server.services, "admin");
+    curator = await createStaffAccount(server.services, "curator");
+  }, 180_000);
+  afterAll(() => server?.close());
+
+  it("refuses the later of two exhibit saves from one version, writing nothing, then keeps what each person chose", async () => {
+    const id = await createPhotoTestExhibit(server.services, admin, "Conflict Exhibit", 1971);
+    const start = await exhibit(id);
+    expect(start.version).toBe(1);
+    // The admin and the curator both opened version 1.
+    const adminForm = await exhibitForm(id, { year: "1972", descriptionHtml: "<p>Members-only words about the photos.</p><p>A new sentence.</p>" });
+    const curatorForm = await exhibitForm(id, { title: "Conflict Exhibit, Renamed" });
+    const first = await post(admin, `/admin/exhibits/${id}`, adminForm);
+    expect(first.status).toBe(302);
+    const auditsBefore = (await audits(id)).length;
+
+    const second = await post(curator, `/admin/exhibits/${id}`, curatorForm);
+    expect(second.status).toBe(409);
+    const html = await second.text();
+    expect(html).toContain(MESSAGE);
+    // Field by field: the curator's title, and the year and text the admin saved, each with the choice.
+    for (const field of ["title", "year", "descriptionHtml"]) expect(html).toContain(`name="resolve:${field}"`);
+    for (const field of ["shortTitle", "teamId", "thumbnail"]) expect(html).not.toContain(`name="resolve:${field}"`);
+    expect(html).toContain("Conflict Exhibit, Renamed");
+    expect(html).toContain("A new sentence.");
+    expect(html).toContain('name="version" value="2"');
+    // Nothing written: the record is the admin's, with no new audit row.
+    const after = await exhibit(id);
+    expect(after).toMatchObject({ title: "Conflict Exhibit", year: 1972, version: 2 });
+    expect(after.descriptionHtml).toContain("A new sentence.");
+    expect(await audits(id)).toHaveLength(auditsBefore);
+
+    // The curator keeps their title and takes the admin's year and text, with version 2.
+    const resolved = await post(curator, `/admin/exhibits/${id}`, [
+      ...curatorForm.filter(([k]) => k !== "version"),
+      ["version", "2"],
+      ["resolve:title", "mine"],
+      ["theirs:title", JSON.stringify("Conflict Exhibit")],
+      ["resolve:year", "theirs"],
+      ["theirs:year", "1972"],
+      ["resolve:descriptionHtml", "theirs"],
+      ["theirs:descriptionHtml", JSON.stringify(after.descriptionHtml)],
+    ]);
+    expect(resolved.status).toBe(302);
+    expect(await exhibit(id)).toMatchObject({ title: "Conflict Exhibit, Renamed", year: 1972, descriptionHtml: after.descriptionHtml, version: 3 });
+  });
+
+  it("refuses a stale team, category and enshrinee save with 409 and leaves the record as it was", async () => {
+    const [team] = await server.services.database.db.select().from(teams).orderBy(asc(teams.sortOrder)).limit(1);
+    const teamFields = (headline: string): [string, string][] => [
+      ["name", team.name],
+      ["league", team.league],
+      ["logo", team.logo],
+      ["headline", headline],
+      ["description", team.description],
+      ["sortOrder", String(team.sortOrder)],
+      ["version", String(team.version)],
+    ];
+    expect((await post(admin, `/admin/teams/${team.id}`, teamFields("The admin's headline"))).status).toBe(302);
+    const refused = await post(curator, `/admin/teams/${team.id}`, teamFields("The curator's headline"));
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain(MESSAGE);
+    expect(await server.services.admin.collection.teams.get(team.id)).toMatchObject({ headline: "The admin's headline", version: team.version + 1 });
+
+    const category = await post(admin, "/admin/categories/new", [["categoryName", "Conflict Category"], ["sortOrder", "5"]]);
+    const categoryId = /\/admin\/categories\/([0-9a-f-]{36})/.exec(category.headers.get("location") ?? "")![1];
+    expect((await post(admin, `/admin/categories/${categoryId}`, [["categoryName", "Conflict Category A"], ["sortOrder", "5"], ["version", "1"]])).status).toBe(302);
+    expect((await post(curator, `/admin/categories/${categoryId}`, [["categoryName", "Conflict Category B"], ["sortOrder", "5"], ["version", "1"]])).status).toBe(409);
+    expect(await server.services.admin.collection.categories.get(categoryId)).toMatchObject({ categoryName: "Conflict Category A", version: 2 });
+
+    const person = (biography: string): [string, string][] => [["fullName", "Pat Conflict"], ["firstName", "Pat"], ["lastName", "Conflict"], ["biography", biography], ["version", "1"]];
+    const created = await post(admin, "/admin/enshrinees/new", person("Born here."));
+    const enshrineeId = /\/admin\/enshrinees\/([0-9a-f-]{36})/.exec(created.headers.get("location") ?? "")![1];
+    expect((await post(admin, `/admin/enshrinees/${enshrineeId}`, person("Born here. Played here."))).status).toBe(302);
+    const stale = await post(curator, `/admin/enshrinees/${enshrineeId}`, person("Born in Pittsburgh."));
+    expect(stale.status).toBe(409);
+    const html = await stale.text();
+    expect(html).toContain('name="resolve:biography"');
+    expect(html).not.toContain('name="resolve:fullName"');
+    expect(await server.services.admin.collection.enshrinees.get(enshrineeId)).toMatchObject({ biography: "Born here. Played here.", version: 2 });
+  });
+
+  it("a stale save that differs from the record in no field goes ahead (nothing to lose)", async () => {
+    const id = await createPhotoTestExhibit(server.services, admin, "Quiet Exhibit", 1980);
+    expect((await post(admin, `/admin/exhibits/${id}`, await exhibitForm(id, { year: "1981" }))).status).toBe(302);
+    // The curator's form (version 1) holds the very values saved now.
+    expect((await post(curator, `/admin/exhibits/${id}`, await exhibitForm(id, {}, 1))).status).toBe(302);
+    expect(await exhibit(id)).toMatchObject({ year: 1981, version: 3 });
+  });
+
+  describe("photo arrangement racing a text edit", () => {
+    let id: string;
+    const files = ["exhibits/race/a.jpg", "exhibits/race/b.jpg"];
+    beforeAll(async () => {
+      id = await createPhotoTestExhibit(server.services, admin, "Photo Race Exhibit", 1990);
+      await server.services.database.db.insert(exhibitPhotos).values(files.map((file, position) => ({ exhibitId: id, position, file, alt: `Photo ${position + 1}` })));
+    });
+    const arrangement = (version: number, thumbnail: string, alt: string): [string, string][] => [
+      ["order", files[1]],
+      ["order", files[0]],
+      [`alt:${files[0]}`, alt],
+      [`alt:${files[1]}`, "Photo 2"],
+      ["thumbnail", thumbnail],
+      ["matching", ""],
+      ["version", String(version)],
+    ];
+
+    it("arranging the photos makes a new version: a text edit from before it that changes the thumbnail is refused", async () => {
+      const textForm = await exhibitForm(id, { thumbnail: files[0], thumbnailAlt: "Photo 1", title: "Photo Race, Retitled" });
+      const arranged = await post(admin, `/admin/exhibits/${id}/photos`, arrangement(1, files[1], "Photo 1, described"));
+      expect(arranged.status).toBe(200);
+      expect(await exhibit(id)).toMatchObject({ version: 2, thumbnail: files[1] });
+
+      const refused = await post(curator, `/admin/exhibits/${id}`, textForm);
+      expect(refused.status).toBe(409);
+      const html = await refused.text();
+      expect(html).toContain('name="resolve:thumbnail"');
+      expect(html).toContain('name="resolve:title"');
+      const now = await exhibit(id);
+      expect(now).toMatchObject({ title: "Photo Race Exhibit", thumbnail: files[1], version: 2 });
+      expect(now.photos.map((p) => [p.file, p.alt])).toEqual([
+        [files[1], "Photo 2"],
+        [files[0], "Photo 1, described"],
+      ]);
+    });
+
+    it("a text edit makes a new version: an arrangement from before it that differs is refused with 409", async () => {
+      const start = (await exhibit(id)).version;
+      expect((await post(admin, `/admin/exhibits/${id}`, await exhibitForm(id, { thumbnail: "", thumbnailAlt: "" }))).status).toBe(302);
+      const refused = await post(curator, `/admin/exhibits/${id}/photos`, arrangement(start, files[0], "Photo 1, again"));
+      expect(refused.status).toBe(409);
+      const html = await refused.text();
+      expect(html).toContain(MESSAGE);
+      expect(html).toContain('name="resolve:thumbnail"');
+      expect(html).toContain(`name="resolve:alt:${files[0]}"`);
+      expect(await exhibit(id)).toMatchObject({ thumbnail: "", version: start + 1 });
+      expect((await exhibit(id)).photos.find((p) => p.file === files[0])!.alt).toBe("Photo 1, described");
+      // Removing a photo from the page as it was is refused too.
+      const removal = await post(curator, `/admin/exhibits/${id}/photos`, [["remove", files[0]], ["version", String(start)]]);
+      expect(removal.status).toBe(409);
+      expect((await exhibit(id)).photos).toHaveLength(2);
+    });
+  });
+
+  it("a banner change from a page showing an older banner is refused; adding a slide is not", async () => {
+    const banner = server.services.admin.collection.banner;
+    const actor = { userId: admin.userId, email: admin.email };
+    const { versions, desktop } = await banner.list();
+    expect(desktop.length).toBeGreaterThan(1);
+    const added = await banner.edit(actor, "desktop", { kind: "add", slide: { variant: "desktop", file: desktop[0].file, alt: "Another slide", width: 1600, height: 600 } }, versions.desktop);
+    expect(added.ok).toBe(true);
+    const moved = await banner.edit(actor, "desktop", { kind: "move", position: 0, by: 1 }, versions.desktop);
+    expect(moved).toMatchObject({ ok: false, message: "Someone else changed the desktop banner while you were editing it. Nothing was changed: here it is as it is now; make your change again." });
+    const now = await banner.list();
+    expect(now.desktop.map((s) => s.alt)).toEqual([...desktop.map((s) => s.alt), "Another slide"]);
+    expect(now.versions.mobile).toBe(versions.mobile);
+    expect(now.versions.desktop).not.toBe(versions.desktop);
+  });
+
+  it("a role change from a page showing another role is refused", async () => {
+    const staff = server.services.admin.staff;
+    const other = await createStaffAccount(server.services, "curator");
+    const actor = { userId: admin.userId, email: admin.email };
+    expect(await staff.changeRole(actor, other.userId, "admin", "curator")).toMatchObject({ ok: true });
+    // A second admin's page still showed "curator": asking for "curator" again is refused, not silently undone.
+    const stale = await staff.changeRole(actor, other.userId, "curator", "curator");
+    expect(stale).toMatchObject({ ok: false, message: `Someone else changed the role of ${other.email} to admin while you were looking. Nothing was changed: choose the role again if curator is still right.` });
+    expect((await staff.list()).find((s) => s.id === other.userId)?.role).toBe("admin");
+  });
+});
