@@ -12,6 +12,7 @@ import { createCollectionWrites } from "../catalog/collection-writes";
 import { createMediaStorage } from "../media/media-storage";
 import type { MediaObjects } from "../media/media-objects";
 import { createPhotoWrites } from "../catalog/photo-writes";
+import { createRecordVersions } from "../catalog/record-versions";
 import { createPreview } from "./preview";
 import { recordAudit, type Actor } from "../audit/audit-trail";
 import { csvResponse, csvStream } from "./csv";
@@ -61,6 +62,8 @@ export function createAdminServices(deps: AdminDeps) {
       record: (actor: Actor, entityType: AuditEntityType, summary: string) => recordAudit(deps.db, actor, { action: "export", entityType, entityId: null, summary }, now()),
       csv: <Row>(filename: string, header: readonly string[], batches: AsyncIterable<Row[]>, toCells: (row: Row) => unknown[]) => csvResponse(filename, csvStream(header, batches, toCells)),
     },
+    /** Versions of teams, categories, exhibits and enshrinees, read from the audit log (decision 030). */
+    versions: createRecordVersions({ db: deps.db, now: deps.now, timeZone: deps.timeZone, notifyChange: deps.notifyCollectionChange }),
     photos: createPhotoWrites({ db: deps.db, storage: createMediaStorage(deps.mediaDir, deps.mediaObjects), now: deps.now, notifyChange: deps.notifyCollectionChange }),
   };
 }

@@ -433,6 +433,8 @@ export const auditLog = pgTable(
     index("audit_log_at_idx").on(t.at),
     index("audit_log_actor_idx").on(t.actorId, t.at),
     index("audit_log_entity_idx").on(t.entityType, t.at),
+    /** A record's versions (server/catalog/record-versions.ts, decision 030). */
+    index("audit_log_entity_history_idx").on(t.entityType, t.entityId, t.at),
   ],
 );
 

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
+import { expectNoSeriousA11yIssues, signIn, waitForHydration } from "./helpers";
 import { firstLink, waitForMail } from "./mail-capture";
 
 const ADMIN_EMAIL = "e2e-admin@museum.example";
@@ -25,15 +25,6 @@ async function setPasswordWithLink(page: Page, link: string, password: string) {
   await page.getByLabel("Confirm your new password").fill(password);
   await page.getByRole("button", { name: "Submit Request" }).click();
   await expect(page.getByText(/password (has been|was) (reset|changed|updated)/i).first()).toBeVisible({ timeout: 10_000 });
-}
-
-async function signIn(page: Page, email: string, password: string, to: string) {
-  await page.goto(`/login?redirectTo=${encodeURIComponent(to)}`);
-  await waitForHydration(page);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Login Now" }).click();
-  await page.waitForURL((url) => url.pathname === to, { timeout: 15_000 });
 }
 
 async function newPage(browser: Browser) {

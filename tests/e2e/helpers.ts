@@ -44,3 +44,13 @@ export async function msSincePageShown(page: Page): Promise<number> {
     return performance.now() - (paint ? paint.startTime : 0);
   });
 }
+
+/** Signs in on the login page with `redirectTo` and waits until the browser is at `to`. */
+export async function signIn(page: Page, email: string, password: string, to: string) {
+  await page.goto(`/login?redirectTo=${encodeURIComponent(to)}`);
+  await waitForHydration(page);
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Login Now" }).click();
+  await page.waitForURL((url) => url.pathname === to, { timeout: 15_000 });
+}

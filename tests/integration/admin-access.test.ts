@@ -35,6 +35,8 @@ describe.each(drivers)("who may open the console on %s", (kind) => {
   let enshrineeId = "";
   let memberId = "";
   let messageId = "";
+  /** Each record's first version (decision 030), by placeholder. */
+  const versionIds: Record<string, string> = {};
 
   beforeAll(async () => {
     server = await startTestServer(kind, {}, { seed: false });
@@ -71,6 +73,7 @@ describe.each(drivers)("who may open the console on %s", (kind) => {
     categoryId = category.ok ? category.id : "";
     const enshrinee = await s.admin.collection.enshrinees.save(actor, null, { fullName: "Walk Person", firstName: "Walk", lastName: "Person", biography: "B" });
     enshrineeId = enshrinee.ok ? enshrinee.id : "";
+    for (const [entity, id] of [["team", teamId], ["category", categoryId], ["exhibit", exhibitId], ["enshrinee", enshrineeId]] as const) versionIds[`{${entity}Version}`] = (await s.admin.versions.list(entity, id))[0].id;
     memberId = (await createStaffAccount(s, "member", { firstName: "Walker" })).userId;
     messageId = (await s.contact.submit({ firstName: "Wanda", lastName: "W", email: "wanda@example.com", subject: "Question", message: "Hello", subscribe: false } as never, { email: false, subscription: false })).id;
   }, 120_000);
@@ -97,7 +100,7 @@ describe.each(drivers)("who may open the console on %s", (kind) => {
   for (const persona of ["visitor", "member", "expired", "curator", "admin", "deactivated"] as const) {
     it(`${persona}: pages, data calls and actions`, async () => {
       for (const template of CONSOLE_ROUTES) {
-        const route = { ...template, path: template.path.replace("{exhibit}", exhibitId).replace("{team}", teamId).replace("{category}", categoryId).replace("{enshrinee}", enshrineeId).replace("{member}", memberId).replace("{message}", messageId) };
+        const route = { ...template, path: template.path.replace("{exhibit}", exhibitId).replace("{team}", teamId).replace("{category}", categoryId).replace("{enshrinee}", enshrineeId).replace("{member}", memberId).replace("{message}", messageId).replace(/\{\w+Version\}/, (p) => versionIds[p]) };
         const page = await request(persona, route.path);
         const where = `${persona} GET ${route.path}`;
         if (persona === "visitor" || persona === "deactivated") {

@@ -8,7 +8,7 @@ import type { ConsoleArea } from "~/shared/console-areas";
 export interface ConsoleRoute {
   /** Route id in the build (routes/admin/...). */
   id: string;
-  /** An address of the route; `{exhibit}`, `{team}`, `{category}`, `{enshrinee}`, `{member}`, `{message}` stand for existing records' ids. */
+  /** An address of the route; `{exhibit}`, `{team}`, `{category}`, `{enshrinee}`, `{member}`, `{message}` stand for existing records' ids, `{teamVersion}` etc. for each record's first version. */
   path: string;
   area: ConsoleArea;
   /** A post its action answers without changing anything (null: no action). */
@@ -43,6 +43,11 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/team-preview", path: "/admin/teams/{team}/preview", area: "collection", post: { name: "" }, allowedPostStatus: 400 },
   { id: "routes/admin/category-preview", path: "/admin/categories/{category}/preview", area: "collection", post: { categoryName: "" }, allowedPostStatus: 400 },
   { id: "routes/admin/enshrinee-preview", path: "/admin/enshrinees/{enshrinee}/preview", area: "collection", post: { fullName: "" }, allowedPostStatus: 400 },
+  // One version page under each edit page (decision 030); a post without intent=restore is refused with 400.
+  { id: "routes/admin/team-version", path: "/admin/teams/{team}/versions/{teamVersion}", area: "collection", post: { intent: "nothing" }, allowedPostStatus: 400 },
+  { id: "routes/admin/category-version", path: "/admin/categories/{category}/versions/{categoryVersion}", area: "collection", post: { intent: "nothing" }, allowedPostStatus: 400 },
+  { id: "routes/admin/exhibit-version", path: "/admin/exhibits/{exhibit}/versions/{exhibitVersion}", area: "collection", post: { intent: "nothing" }, allowedPostStatus: 400 },
+  { id: "routes/admin/enshrinee-version", path: "/admin/enshrinees/{enshrinee}/versions/{enshrineeVersion}", area: "collection", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/banner-preview", path: "/admin/banner/preview", area: "banner", post: { variant: "desktop" }, allowedPostStatus: 400 },
   { id: "routes/admin/members", path: "/admin/members", area: "members", post: null },
   { id: "routes/admin/members-export", path: "/admin/members/export", area: "members", post: null, resource: true },

@@ -3,6 +3,7 @@ import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/category-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { EditConflict } from "~/components/admin/EditConflict";
+import { VersionHistory } from "~/components/admin/VersionHistory";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { categorySchema, uuidSchema } from "./console-schemas";
 import { requireConsole } from "./guard.server";
@@ -15,7 +16,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!uuidSchema.safeParse(params.id).success) throw data(null, { status: 404 });
   const category = await context.services.admin.collection.categories.get(params.id);
   if (!category) throw data(null, { status: 404 });
-  return { category, notice };
+  return { category, notice, versions: await context.services.admin.versions.list("category", category.id) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -54,6 +55,7 @@ export default function CategoryEdit({ loaderData }: Route.ComponentProps) {
           </DangerButton>
         </Form>
       ) : null}
+      {"versions" in loaderData && c ? <VersionHistory versions={loaderData.versions} base={`/admin/categories/${c.id}`} /> : null}
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/enshrinee-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { EditConflict } from "~/components/admin/EditConflict";
+import { VersionHistory } from "~/components/admin/VersionHistory";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { enshrineeSchema, uuidSchema } from "./console-schemas";
 import { requireConsole } from "./guard.server";
@@ -18,7 +19,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!uuidSchema.safeParse(params.id).success) throw data(null, { status: 404 });
   const enshrinee = await context.services.admin.collection.enshrinees.get(params.id);
   if (!enshrinee) throw data(null, { status: 404 });
-  return { enshrinee, notice };
+  return { enshrinee, notice, versions: await context.services.admin.versions.list("enshrinee", enshrinee.id) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -77,6 +78,7 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
           </Form>
         </>
       ) : null}
+      {"versions" in loaderData && e ? <VersionHistory versions={loaderData.versions} base={`/admin/enshrinees/${e.id}`} /> : null}
     </section>
   );
 }

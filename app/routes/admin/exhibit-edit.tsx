@@ -9,6 +9,7 @@ import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/exhibit-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { EditConflict, typedChoice } from "~/components/admin/EditConflict";
+import { VersionHistory } from "~/components/admin/VersionHistory";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton, PreviewButton, PreviewLink } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { exhibitSchema, formObject, uuidSchema } from "./console-schemas";
@@ -25,7 +26,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!uuidSchema.safeParse(params.id).success) throw data(null, { status: 404 });
   const exhibit = await collection.exhibits.get(params.id);
   if (!exhibit) throw data(null, { status: 404 });
-  return { exhibit, teams, categories, enshrinees, notice };
+  return { exhibit, teams, categories, enshrinees, notice, versions: await context.services.admin.versions.list("exhibit", exhibit.id) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -198,6 +199,7 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
           </DangerButton>
         </Form>
       ) : null}
+      {"versions" in loaderData && x ? <VersionHistory versions={loaderData.versions} base={`/admin/exhibits/${x.id}`} covers="A version covers the fields above and the linked enshrinees; the photos are kept as the Photos page arranges them." /> : null}
     </section>
   );
 }

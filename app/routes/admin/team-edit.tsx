@@ -3,6 +3,7 @@ import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/team-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { EditConflict } from "~/components/admin/EditConflict";
+import { VersionHistory } from "~/components/admin/VersionHistory";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { ImageUpload } from "~/components/admin/ImageUpload";
 import { UPLOAD_NOTICES } from "./upload-notices";
@@ -20,7 +21,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!uuidSchema.safeParse(params.id).success) throw data(null, { status: 404 });
   const team = await context.services.admin.collection.teams.get(params.id);
   if (!team) throw data(null, { status: 404 });
-  return { team, notice: uploadedLogo ? { ok: true, message: "Logo uploaded: save the team to use it." } : notice, uploadedLogo };
+  return { team, notice: uploadedLogo ? { ok: true, message: "Logo uploaded: save the team to use it." } : notice, uploadedLogo, versions: await context.services.admin.versions.list("team", team.id) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -72,6 +73,7 @@ export default function TeamEdit({ loaderData }: Route.ComponentProps) {
           </DangerButton>
         </Form>
       ) : null}
+      {"versions" in loaderData && t ? <VersionHistory versions={loaderData.versions} base={`/admin/teams/${t.id}`} /> : null}
     </section>
   );
 }

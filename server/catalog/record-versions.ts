@@ -1,0 +1,245 @@
+/**
+ * Versions of the collection's records (issue 24, decision 030): teams, categories, exhibits and
+ * enshrinees. Every save already writes the whole record into the audit log (`after`, with an
+ * exhibit's photos and linked enshrinees), in the save's own transaction, and the audit log is
+ * never purged; so a record's versions are read from there (entity type and id, newest first)
+ * rather than written a second time. The record as it was before its first recorded change (the
+ * demo collection, an import) is the first `before`, offered as the oldest version.
+ *
+ * A restore is an ordinary save through collection-writes.ts (so it becomes the newest version,
+ * with its own "Edited" audit row) plus one `<kind>.restore` audit row saying which version came
+ * back, both in one transaction. A version covers what the record's edit form saves; an exhibit's
+ * photos, thumbnail and matching photo belong to its Photos page (removed photos' files are gone)
+ * and a restore keeps the current ones.
+ */
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { clockTimeIn } from "../../app/shared/calendar";
+import { ORIGINAL_VERSION, type VersionDetail, type VersionSummary } from "../../app/shared/record-versions";
+import type { Database } from "../db/client";
+import { auditLog, categories, enshrinees, teams } from "../db/schema";
+import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
+import { createCollectionWrites, type CategoryInput, type EnshrineeInput, type ExhibitInput, type TeamInput } from "./collection-writes";
+
+export type VersionedKind = "team" | "category" | "exhibit" | "enshrinee";
+
+/**
+ * The fields of each kind that a version shows, compares and restores, with the edit form's
+ * labels. `satisfies` keeps them in step with the save functions' inputs: a field added to an
+ * input fails the typecheck here until it is labelled.
+ */
+const TEAM_FIELDS = { name: "Name", league: "League", logo: "Logo", headline: "Headline", description: "Summary and description", sortOrder: "Order on the home page" } satisfies Record<keyof TeamInput, string>;
+const CATEGORY_FIELDS = { categoryName: "Name", sortOrder: "Order on team pages" } satisfies Record<keyof CategoryInput, string>;
+const EXHIBIT_FIELDS = {
+  teamId: "Team",
+  categoryId: "Category",
+  title: "Title",
+  shortTitle: "Short title",
+  year: "Year",
+  descriptionHtml: "Text (members only)",
+  active: "Active",
+  favoriteStory: "Favorite story",
+  enshrineeIds: "Enshrinees",
+  thumbnail: "Thumbnail",
+  thumbnailAlt: "Thumbnail description",
+  matchingPhoto: "Matching photo",
+  matchingPhotoAlt: "Matching photo description",
+} satisfies Record<keyof ExhibitInput, string>;
+const ENSHRINEE_FIELDS = { fullName: "Full name", firstName: "First name", lastName: "Last name", biography: "Biography (members only)" } satisfies Record<keyof EnshrineeInput, string>;
+
+/** Shown and compared, never restored (the Photos page's). */
+const EXHIBIT_PHOTO_FIELDS = new Set(["thumbnail", "thumbnailAlt", "matchingPhoto", "matchingPhotoAlt", "photos"]);
+
+const FIELDS: Record<VersionedKind, Record<string, string>> = {
+  team: TEAM_FIELDS,
+  category: CATEGORY_FIELDS,
+  exhibit: { ...EXHIBIT_FIELDS, photos: "Photos" },
+  enshrinee: ENSHRINEE_FIELDS,
+};
+
+type Snapshot = Record<string, unknown>;
+
+interface VersionRow {
+  id: string;
+  at: Date;
+  by: string | null;
+  state: Snapshot;
+  /** The version this one restored, if it was a restore. */
+  restoredFrom: string | null;
+}
+
+export interface VersionDeps {
+  db: Database;
+  now?: () => Date;
+  timeZone: string;
+  notifyChange: (tx?: Database) => Promise<void>;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** What the form edits: an exhibit's text is its HTML, or its plain text for records loaded before the editor. */
+function fieldValue(kind: VersionedKind, state: Snapshot, field: string): unknown {
+  if (kind === "exhibit" && field === "descriptionHtml") return state.descriptionHtml ?? state.description ?? "";
+  if (kind === "exhibit" && field === "enshrineeIds") return [...((state.enshrineeIds as string[] | undefined) ?? [])].sort();
+  if (kind === "exhibit" && field === "photos") return ((state.photos as { file: string; alt: string }[] | undefined) ?? []).map((p) => ({ file: p.file, alt: p.alt }));
+  return state[field];
+}
+
+function changedLabels(kind: VersionedKind, state: Snapshot, previous: Snapshot | null): string[] {
+  if (!previous) return [];
+  return Object.entries(FIELDS[kind])
+    .filter(([field]) => !same(fieldValue(kind, state, field), fieldValue(kind, previous, field)))
+    .map(([, label]) => label);
+}
+
+function titleOf(kind: VersionedKind, state: Snapshot): string {
+  const title = kind === "team" ? state.name : kind === "category" ? state.categoryName : kind === "exhibit" ? state.title : state.fullName;
+  return typeof title === "string" ? title : "";
+}
+
+export function createRecordVersions({ db, now = () => new Date(), timeZone, notifyChange }: VersionDeps) {
+  const when = (at: Date) => clockTimeIn(timeZone, at);
+
+  /** The record's versions, oldest first, with the restore notes paired to the save they made. */
+  async function history(kind: VersionedKind, id: string): Promise<VersionRow[]> {
+    const rows = await db
+      .select({ id: auditLog.id, at: auditLog.at, by: auditLog.actorEmail, action: auditLog.action, before: auditLog.before, after: auditLog.after })
+      .from(auditLog)
+      .where(and(eq(auditLog.entityType, kind), eq(auditLog.entityId, id), inArray(auditLog.action, [`${kind}.create`, `${kind}.update`, `${kind}.restore`])))
+      .orderBy(asc(auditLog.at));
+    // A restore's row comes after the save it made (same transaction, maybe the same millisecond).
+    const isRestore = (r: { action: string }) => (r.action === `${kind}.restore` ? 1 : 0);
+    rows.sort((a, b) => a.at.getTime() - b.at.getTime() || isRestore(a) - isRestore(b));
+    const versions: VersionRow[] = [];
+    const first = rows.find((r) => r.action !== `${kind}.restore`);
+    if (first && first.action === `${kind}.update` && first.before) versions.push({ id: ORIGINAL_VERSION, at: first.at, by: null, state: first.before as Snapshot, restoredFrom: null });
+    for (const row of rows) {
+      if (row.action === `${kind}.restore`) {
+        // Written in the restore's transaction just after its save: it names the newest version.
+        const restored = (row.after as { version?: string } | null)?.version ?? null;
+        if (versions.length && restored) versions[versions.length - 1].restoredFrom = restored;
+      } else if (row.after) {
+        versions.push({ id: row.id, at: row.at, by: row.by, state: row.after as Snapshot, restoredFrom: null });
+      }
+    }
+    return versions;
+  }
+
+  function summaryOf(kind: VersionedKind, versions: VersionRow[], i: number): VersionSummary {
+    const v = versions[i];
+    const restored = v.restoredFrom ? versions.find((o) => o.id === v.restoredFrom) : undefined;
+    return {
+      id: v.id,
+      when: when(v.at),
+      by: v.by,
+      changed: changedLabels(kind, v.state, i > 0 ? versions[i - 1].state : null),
+      created: i === 0 && v.id !== ORIGINAL_VERSION,
+      current: i === versions.length - 1,
+      note: restored ? restoreSummary(restored) : null,
+    };
+  }
+
+  function restoreSummary(v: VersionRow): string {
+    return v.by ? `Restored the version of ${when(v.at)} by ${v.by}` : "Restored the version from before the first recorded change";
+  }
+
+  /** Names for the ids an exhibit version holds (teams, categories, enshrinees), as they are called now. */
+  async function namesFor(state: Snapshot): Promise<Map<string, string>> {
+    const ids = (list: unknown) => (Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : typeof list === "string" ? [list] : []);
+    const [t, c, e] = await Promise.all([
+      ids(state.teamId).length ? db.select({ id: teams.id, name: teams.name }).from(teams).where(inArray(teams.id, ids(state.teamId))) : [],
+      ids(state.categoryId).length ? db.select({ id: categories.id, name: categories.categoryName }).from(categories).where(inArray(categories.id, ids(state.categoryId))) : [],
+      ids(state.enshrineeIds).length ? db.select({ id: enshrinees.id, name: enshrinees.fullName }).from(enshrinees).where(inArray(enshrinees.id, ids(state.enshrineeIds))) : [],
+    ]);
+    return new Map([...t, ...c, ...e].map((r) => [r.id, r.name]));
+  }
+
+  function shown(kind: VersionedKind, state: Snapshot, field: string, names: Map<string, string>): string {
+    const value = fieldValue(kind, state, field);
+    if (field === "teamId" || field === "categoryId") return names.get(String(value)) ?? `(deleted since: ${String(value)})`;
+    if (field === "enshrineeIds") return (value as string[]).map((id) => names.get(id) ?? "(an enshrinee deleted since)").join(", ") || "none";
+    if (field === "photos") return (value as { file: string; alt: string }[]).map((p, i) => `${i + 1}. ${p.alt} (${p.file})`).join("\n") || "none";
+    if (typeof value === "boolean") return value ? "Yes" : "No";
+    if (value === null || value === undefined || value === "") return "(empty)";
+    return String(value);
+  }
+
+  return {
+    /** The record's versions, newest first (empty when nothing was recorded yet). */
+    async list(kind: VersionedKind, id: string): Promise<VersionSummary[]> {
+      const versions = await history(kind, id);
+      return versions.map((_, i) => summaryOf(kind, versions, i)).reverse();
+    },
+
+    /** One version's fields, each marked when it differs from the version before. */
+    async get(kind: VersionedKind, id: string, versionId: string): Promise<VersionDetail | null> {
+      const versions = await history(kind, id);
+      const i = versions.findIndex((v) => v.id === versionId);
+      if (i < 0) return null;
+      const state = versions[i].state;
+      const summary = summaryOf(kind, versions, i);
+      const names = kind === "exhibit" ? await namesFor(state) : new Map<string, string>();
+      const fields = Object.entries(FIELDS[kind]).map(([field, label]) => ({
+        label,
+        value: shown(kind, state, field, names),
+        changed: summary.changed.includes(label),
+        kept: kind === "exhibit" && EXHIBIT_PHOTO_FIELDS.has(field),
+      }));
+      return { ...summary, title: titleOf(kind, state), fields };
+    },
+
+    /**
+     * Saves the version's values as the record's newest version, the way the edit form saves,
+     * and records which version came back; both in one transaction.
+     */
+    async restore(actor: Actor, kind: VersionedKind, id: string, versionId: string): Promise<Saved> {
+      const versions = await history(kind, id);
+      const version = versions.find((v) => v.id === versionId);
+      if (!version) return { ok: false, message: "That version does not exist." };
+      const state = version.state;
+      /** The input's fields from the version; one the version lacks (a newer field) keeps its current value. */
+      const pick = <T extends object>(fields: Record<keyof T, string>, current: T): T => {
+        const input = {} as T;
+        for (const field of Object.keys(fields) as (keyof T)[]) {
+          const value = fieldValue(kind, state, field as string);
+          input[field] = value === undefined ? current[field] : (value as T[keyof T]);
+        }
+        return input;
+      };
+      const summary = restoreSummary(version);
+      const saved = await db.transaction(async (tx) => {
+        // The save functions as the edit form calls them, inside this transaction; their change
+        // notifications go out with it (on PGlite, a notification outside it would wait for it).
+        const inTx = tx as unknown as Database;
+        const writes = createCollectionWrites({ db: inTx, now, notifyChange: () => notifyChange(inTx) });
+        let outcome: Saved;
+        if (kind === "team") {
+          const current = await writes.teams.get(id);
+          if (!current) return { ok: false, message: "This team no longer exists." } as Saved;
+          outcome = await writes.teams.save(actor, id, pick<TeamInput>(TEAM_FIELDS, current));
+        } else if (kind === "category") {
+          const current = await writes.categories.get(id);
+          if (!current) return { ok: false, message: "This category no longer exists." } as Saved;
+          outcome = await writes.categories.save(actor, id, pick<CategoryInput>(CATEGORY_FIELDS, current));
+        } else if (kind === "enshrinee") {
+          const current = await writes.enshrinees.get(id);
+          if (!current) return { ok: false, message: "This enshrinee no longer exists." } as Saved;
+          outcome = await writes.enshrinees.save(actor, id, pick<EnshrineeInput>(ENSHRINEE_FIELDS, current));
+        } else {
+          const current = await writes.exhibits.get(id);
+          if (!current) return { ok: false, message: "This exhibit no longer exists." } as Saved;
+          const restored = pick<ExhibitInput>(EXHIBIT_FIELDS, { ...current, descriptionHtml: current.descriptionHtml ?? current.description });
+          // The photos stay as the Photos page left them (decision 030).
+          outcome = await writes.exhibits.save(actor, id, { ...restored, thumbnail: current.thumbnail, thumbnailAlt: current.thumbnailAlt, matchingPhoto: current.matchingPhoto, matchingPhotoAlt: current.matchingPhotoAlt });
+        }
+        if (!outcome.ok) return outcome;
+        await recordAudit(tx, actor, { action: `${kind}.restore`, entityType: kind, entityId: id, summary: `${summary} (${titleOf(kind, state)})`, after: { version: version.id } }, now());
+        return { ok: true, id, message: `${summary}.` } as Saved;
+      });
+      // This process's caches forget now; the others on the notification, when it committed.
+      if (saved.ok) await notifyChange();
+      return saved;
+    },
+  };
+}
+
+export type RecordVersions = ReturnType<typeof createRecordVersions>;

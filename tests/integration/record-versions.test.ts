@@ -1,0 +1,149 @@
+/**
+ * Versions of the collection's records (issue 24, decision 030), on both databases: each save
+ * keeps a version, listed on the edit page with who, when and which fields changed; a version
+ * shows its fields; restoring one is a new save (a new version) with its own audit row, and the
+ * public site shows the restored values at once.
+ */
+import { and, asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TeamView } from "~/shared/catalog-types";
+import { exhibitPath } from "~/shared/exhibit-links";
+import { auditLog, exhibits } from "../../server/db/schema";
+import { createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
+import { availableDrivers } from "../helpers/databases";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+const drivers = await availableDrivers();
+
+/** The museum clock's form of an instant, as the console shows it ("2026-11-25 20:15 EST"). */
+const MUSEUM_MINUTE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} E[SD]T$/;
+
+describe.each(drivers)("record versions on %s", (kind) => {
+  let server: TestServer;
+  let curator: StaffAccount;
+  let team: TeamView;
+  let categoryId: string;
+  const call = (p: string, init: RequestInit = {}) => fetch(`${server.url}${p}`, { redirect: "manual", ...init, headers: { cookie: curator.cookie, ...(init.headers as Record<string, string>) } });
+  const post = (p: string, fields: Record<string, string>) => call(p, { method: "POST", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded" } });
+  const exhibitForm = (title: string, year: string, text: string) => ({
+    teamId: team._id,
+    categoryId,
+    title,
+    shortTitle: "Versions",
+    descriptionHtml: `<p>${text}</p>`,
+    thumbnail: "",
+    thumbnailAlt: "",
+    matchingPhoto: "",
+    matchingPhotoAlt: "",
+    active: "on",
+    year,
+  });
+  const versionsOf = (entity: "team" | "exhibit", id: string) => server.services.admin.versions.list(entity, id);
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, {}, { seed: true, listen: true });
+    curator = await createStaffAccount(server.services, "curator");
+    [team] = (await (await fetch(`${server.url}/api/teams/`)).json()) as TeamView[];
+    [{ id: categoryId }] = await server.services.admin.collection.categories.options();
+  }, 180_000);
+  afterAll(() => server?.close());
+
+  let exhibitId: string;
+
+  it("three saves of an exhibit are three versions, newest first, with who, when and the changed fields", async () => {
+    const created = await post("/admin/exhibits/new", exhibitForm("The First Title", "1971", "First words."));
+    expect(created.status).toBe(302);
+    exhibitId = /\/admin\/exhibits\/([0-9a-f-]{36})\?notice=saved$/.exec(created.headers.get("location") ?? "")![1];
+    expect((await post(`/admin/exhibits/${exhibitId}`, exhibitForm("The Second Title", "1971", "First words."))).status).toBe(302);
+    expect((await post(`/admin/exhibits/${exhibitId}`, exhibitForm("The Second Title", "1972", "Other words."))).status).toBe(302);
+
+    const versions = await versionsOf("exhibit", exhibitId);
+    expect(versions.map((v) => ({ by: v.by, changed: v.changed, created: v.created, current: v.current }))).toEqual([
+      { by: curator.email, changed: ["Year", "Text (members only)"], created: false, current: true },
+      { by: curator.email, changed: ["Title"], created: false, current: false },
+      { by: curator.email, changed: [], created: true, current: false },
+    ]);
+    for (const v of versions) expect(v.when).toMatch(MUSEUM_MINUTE);
+
+    // The edit page lists them, each linking to its own page.
+    const page = await (await call(`/admin/exhibits/${exhibitId}`)).text();
+    expect(page).toContain('id="versions-heading"');
+    expect(page.match(/data-testid="version"/g)).toHaveLength(3);
+    expect(page).toContain("Year, Text (members only)");
+    expect(page).toContain("Created");
+    for (const v of versions) expect(page).toContain(`href="/admin/exhibits/${exhibitId}/versions/${v.id}"`);
+  });
+
+  it("one version's page shows its fields read-only, the changed ones marked", async () => {
+    const [, second] = await versionsOf("exhibit", exhibitId);
+    const response = await call(`/admin/exhibits/${exhibitId}/versions/${second.id}`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain("Exhibit: The Second Title");
+    expect(html).toContain(`by ${curator.email}`);
+    expect(html).toContain("Changed: Title");
+    expect(html).toContain("First words.");
+    expect(html).toContain("Restore this version");
+    expect(html).not.toMatch(/<input[^>]+name="title"/);
+  });
+
+  it("restoring the first version brings back its values as a new version, audited, and the public page shows it", async () => {
+    const [, , first] = await versionsOf("exhibit", exhibitId);
+    const restored = await post(`/admin/exhibits/${exhibitId}/versions/${first.id}`, { intent: "restore" });
+    expect(restored.status).toBe(302);
+    expect(restored.headers.get("location")).toBe(`/admin/exhibits/${exhibitId}?notice=restored`);
+    const editPage = await (await call(restored.headers.get("location")!)).text();
+    expect(editPage).toContain("Version restored: it is now the current version.");
+    expect(editPage).toContain('value="The First Title"');
+
+    const [row] = await server.services.database.db.select().from(exhibits).where(eq(exhibits.id, exhibitId));
+    expect({ title: row.title, year: row.year, descriptionHtml: row.descriptionHtml }).toEqual({ title: "The First Title", year: 1971, descriptionHtml: "<p>First words.</p>" });
+
+    const versions = await versionsOf("exhibit", exhibitId);
+    expect(versions).toHaveLength(4);
+    expect(versions[0]).toMatchObject({ by: curator.email, changed: ["Title", "Year", "Text (members only)"], current: true, note: `Restored the version of ${first.when} by ${curator.email}` });
+
+    const rows = await server.services.database.db.select().from(auditLog).where(and(eq(auditLog.entityType, "exhibit"), eq(auditLog.entityId, exhibitId))).orderBy(asc(auditLog.at));
+    expect(rows.map((r) => r.action)).toEqual(["exhibit.create", "exhibit.update", "exhibit.update", "exhibit.update", "exhibit.restore"]);
+    expect(rows[4].summary).toBe(`Restored the version of ${first.when} by ${curator.email} (The First Title)`);
+    expect(rows[4].actorEmail).toBe(curator.email);
+
+    const publicPage = await (await fetch(`${server.url}${exhibitPath({ _id: exhibitId, title: "The First Title", team })}`)).text();
+    expect(publicPage).toContain("The First Title");
+    expect(publicPage).not.toContain("The Second Title");
+  });
+
+  it("a seeded team's first edit keeps the team as it was, which can be restored", async () => {
+    const before = (await server.services.admin.collection.teams.get(team._id))!;
+    const saved = await post(`/admin/teams/${team._id}`, { name: before.name, league: before.league, logo: before.logo, headline: "A headline to undo", description: before.description, sortOrder: String(before.sortOrder) });
+    expect(saved.status).toBe(302);
+    const versions = await versionsOf("team", team._id);
+    expect(versions.map((v) => ({ id: v.id, by: v.by, changed: v.changed }))).toEqual([
+      { id: versions[0].id, by: curator.email, changed: ["Headline"] },
+      { id: "original", by: null, changed: [] },
+    ]);
+    const page = await (await call(`/admin/teams/${team._id}`)).text();
+    expect(page).toContain("As first recorded, before any change in the console");
+    expect((await post(`/admin/teams/${team._id}/versions/original`, { intent: "restore" })).status).toBe(302);
+    expect((await server.services.admin.collection.teams.get(team._id))!.headline).toBe(before.headline);
+    const [newest] = await versionsOf("team", team._id);
+    expect(newest.note).toBe("Restored the version from before the first recorded change");
+    const publicTeam = (await (await fetch(`${server.url}/api/teams/${team._id}`)).json()) as TeamView;
+    expect(publicTeam.headline).toBe(before.headline);
+  });
+
+  it("unknown versions, another record's version and a post without the restore intent are refused, nothing written", async () => {
+    const [current] = await versionsOf("exhibit", exhibitId);
+    const [teamVersion] = await versionsOf("team", team._id);
+    expect((await call(`/admin/exhibits/${exhibitId}/versions/${crypto.randomUUID()}`)).status).toBe(404);
+    expect((await call(`/admin/exhibits/${exhibitId}/versions/not-a-version`)).status).toBe(404);
+    expect((await call(`/admin/exhibits/${exhibitId}/versions/${teamVersion.id}`)).status).toBe(404);
+    expect((await post(`/admin/exhibits/${exhibitId}/versions/${teamVersion.id}`, { intent: "restore" })).status).toBe(404);
+    const refused = await post(`/admin/exhibits/${exhibitId}/versions/${current.id}`, { intent: "other" });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("Nothing to do: press Restore this version to restore it.");
+    expect(await versionsOf("exhibit", exhibitId)).toHaveLength(4);
+    // The current version offers no restore.
+    expect(await (await call(`/admin/exhibits/${exhibitId}/versions/${current.id}`)).text()).toContain("This is the current version.");
+  });
+});
