@@ -2,8 +2,9 @@
 import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/category-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
-import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { categorySchema, uuidSchema } from "./console-schemas";
+import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { requireConsole } from "./guard.server";
 import { saveOrDeleteRecord } from "./record-edit.server";
 
@@ -46,11 +47,7 @@ export default function CategoryEdit({ loaderData }: Route.ComponentProps) {
         </Form>
       </UnsavedChanges>
       {c ? (
-        <Form method="post" className="mt-8 border-t border-stone-300 pt-4">
-          <DangerButton name="intent" value="delete">
-            Delete this category
-          </DangerButton>
-        </Form>
+        <DeleteRecord what={c.categoryName} label="Delete this category" />
       ) : null}
     </section>
   );

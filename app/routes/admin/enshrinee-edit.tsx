@@ -5,8 +5,9 @@
 import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/enshrinee-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
-import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { enshrineeSchema, uuidSchema } from "./console-schemas";
+import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { requireConsole } from "./guard.server";
 import { saveOrDeleteRecord } from "./record-edit.server";
 
@@ -68,11 +69,7 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
               </li>
             ))}
           </ul>
-          <Form method="post" className="mt-8 border-t border-stone-300 pt-4">
-            <DangerButton name="intent" value="delete">
-              Delete this enshrinee
-            </DangerButton>
-          </Form>
+          <DeleteRecord what={e.fullName} label="Delete this enshrinee" />
         </>
       ) : null}
     </section>

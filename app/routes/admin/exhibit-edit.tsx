@@ -8,9 +8,10 @@ import { lazy, Suspense, useRef, useState, useEffect } from "react";
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/exhibit-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
-import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton, PreviewButton, PreviewLink } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PrimaryButton, PreviewButton, PreviewLink } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { exhibitSchema, formObject, uuidSchema } from "./console-schemas";
+import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
 import { fieldErrors } from "~/shared/form-errors";
 
@@ -35,6 +36,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (id && !uuidSchema.safeParse(id).success) throw data(null, { status: 404 });
   const exhibits = context.services.admin.collection.exhibits;
   if (formText(form, "intent") === "delete" && id) {
+    // Deleting asks first (TrashConfirm.tsx): without the confirmation's `confirm=yes`, the page asks.
+    if (formText(form, "confirm") !== "yes") return redirect(`/admin/exhibits/${id}?delete=confirm`);
     const done = await exhibits.remove(actorOf(staff), id);
     return done.ok ? redirect("/admin/exhibits?notice=deleted") : consoleAnswer(done, 409);
   }
@@ -172,11 +175,7 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
         </Form>
       </UnsavedChanges>
       {x ? (
-        <Form method="post" className="mt-8 border-t border-stone-300 pt-4">
-          <DangerButton name="intent" value="delete">
-            Delete this exhibit
-          </DangerButton>
-        </Form>
+        <DeleteRecord what={x.title} label="Delete this exhibit" />
       ) : null}
     </section>
   );

@@ -2,10 +2,11 @@
 import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/team-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
-import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { ImageUpload } from "~/components/admin/ImageUpload";
 import { UPLOAD_NOTICES } from "./upload-notices";
 import { teamSchema, uuidSchema } from "./console-schemas";
+import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { requireConsole } from "./guard.server";
 import { saveOrDeleteRecord } from "./record-edit.server";
 
@@ -64,11 +65,7 @@ export default function TeamEdit({ loaderData }: Route.ComponentProps) {
         </Form>
       </UnsavedChanges>
       {t ? (
-        <Form method="post" className="mt-8 border-t border-stone-300 pt-4">
-          <DangerButton name="intent" value="delete">
-            Delete this team
-          </DangerButton>
-        </Form>
+        <DeleteRecord what={t.name} label="Delete this team" />
       ) : null}
     </section>
   );
