@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { waitForHydration } from "./helpers";
+import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
 
 const ADMIN_EMAIL = "e2e-admin@museum.example";
 const PASSWORD = "Console-1!";
@@ -61,6 +61,7 @@ for (const scripts of [true, false]) {
     const confirmation = page.getByTestId("confirm-trash");
     await expect(confirmation.getByRole("heading", { name: `Move ${name} to the trash?` })).toBeVisible({ timeout: 20_000 });
     await expect(confirmation).toContainText("It can be restored from the Trash for 30 days");
+    if (scripts) await expectNoSeriousA11yIssues(page);
     await confirmation.getByRole("link", { name: "Cancel" }).click();
     await expect(confirmation).toHaveCount(0, { timeout: 20_000 });
     expect(new URL(page.url()).pathname).toBe(editPath);
@@ -78,6 +79,7 @@ for (const scripts of [true, false]) {
     const row = page.getByRole("row").filter({ hasText: name });
     await expect(row).toContainText("Team");
     await expect(row).toContainText(ADMIN_EMAIL);
+    if (scripts) await expectNoSeriousA11yIssues(page);
     await row.getByRole("button", { name: `Restore ${name}` }).click();
     await expect(page.getByTestId("console-notice")).toHaveText(`Team ${name} restored.`, { timeout: 20_000 });
     await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);

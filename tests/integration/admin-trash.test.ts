@@ -137,6 +137,20 @@ describe.each(drivers)("the console's trash on %s", (kind) => {
     expect((await call(undefined, `/api/exhibits/${lonely}`)).status).toBe(200);
   });
 
+  it("a banner slide's Remove asks first; Restore puts it back at its place", async () => {
+    const slides = async () => (await server.services.admin.collection.banner.list()).mobile.map((slide) => slide.alt);
+    const before = await slides();
+    const asked = await post("/admin/banner", { intent: "remove", variant: "mobile", position: "1" });
+    expect(asked.headers.get("location")).toBe("/admin/banner?remove=mobile-1");
+    expect(await (await call(curator.cookie, "/admin/banner?remove=mobile-1")).text()).toContain(`Move mobile slide 2 (${before[1]}) to the trash?`);
+    expect(await slides()).toEqual(before);
+    const removed = await post("/admin/banner", { intent: "remove", variant: "mobile", position: "1", confirm: "yes" });
+    expect(await removed.text()).toContain("The mobile slide is in the Trash: restore it from there if that was a mistake.");
+    expect(await slides()).toEqual(before.filter((_, i) => i !== 1));
+    expect((await restore("mobile")).status).toBe(200);
+    expect(await slides()).toEqual(before);
+  });
+
   it("housekeeping purges an entry after 30 days with its photos, audited, and not a day before", async () => {
     const files = await photoFiles(exhibitId);
     expect((await post(`/admin/exhibits/${exhibitId}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
