@@ -128,7 +128,11 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
     return waiting ? `Restore the ${kind} ${waiting.label} first.` : `Its ${kind} no longer exists, so it cannot be restored.`;
   }
 
-  async function restoreRows(tx: Tx, entry: typeof trash.$inferSelect): Promise<{ ok: true; after: unknown } | { ok: false; message: string }> {
+  /** Said after a restore whose links could not all come back (the other side was deleted meanwhile). */
+  const lostLinks = (wanted: number, kept: number, other: string) =>
+    wanted > kept ? ` ${wanted - kept} linked ${other}${wanted - kept === 1 ? " is" : "s are"} no longer there, so ${wanted - kept === 1 ? "that link" : "those links"} did not come back.` : "";
+
+  async function restoreRows(tx: Tx, entry: typeof trash.$inferSelect): Promise<{ ok: true; after: unknown; note?: string } | { ok: false; message: string }> {
     const snapshot = entry.snapshot as { row: Row; photos?: Row[]; enshrineeIds?: string[]; exhibitIds?: string[] };
     const id = entry.recordId;
     if (entry.kind === "team" || entry.kind === "category") {
@@ -152,7 +156,7 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
       const wanted = snapshot.enshrineeIds ?? [];
       const known = wanted.length ? await tx.select({ id: enshrinees.id }).from(enshrinees).where(inArray(enshrinees.id, wanted)) : [];
       if (known.length) await tx.insert(enshrineeExhibits).values(known.map((e) => ({ enshrineeId: e.id, exhibitId: id })));
-      return { ok: true, after: { ...after, photos, enshrineeIds: known.map((e) => e.id).sort() } };
+      return { ok: true, after: { ...after, photos, enshrineeIds: known.map((e) => e.id).sort() }, note: lostLinks(wanted.length, known.length, "enshrinee") };
     }
     if (entry.kind === "enshrinee") {
       const row = revive(enshrinees, snapshot.row);
@@ -162,7 +166,7 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
       const wanted = snapshot.exhibitIds ?? [];
       const known = wanted.length ? await tx.select({ id: exhibits.id }).from(exhibits).where(inArray(exhibits.id, wanted)) : [];
       if (known.length) await tx.insert(enshrineeExhibits).values(known.map((e) => ({ enshrineeId: id, exhibitId: e.id })));
-      return { ok: true, after: { ...after, exhibitIds: known.map((e) => e.id).sort() } };
+      return { ok: true, after: { ...after, exhibitIds: known.map((e) => e.id).sort() }, note: lostLinks(wanted.length, known.length, "exhibit") };
     }
     // A banner slide goes back at its old place (or the end), the others moving down one.
     await tx.execute(sql`select pg_advisory_xact_lock(7172015)`);
@@ -207,7 +211,7 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
         await tx.delete(trash).where(eq(trash.id, entry.id));
         const noun = NOUN[entry.kind];
         await recordAudit(tx, actor, { action: `${entry.kind}.restore`, entityType: entry.kind, entityId: entry.recordId, summary: `Restored ${noun} ${entry.label} from the trash`, before: null, after: restored.after }, now());
-        return { ok: true, id: entry.recordId, message: `${noun[0].toUpperCase()}${noun.slice(1)} ${entry.label} restored.` };
+        return { ok: true, id: entry.recordId, message: `${noun[0].toUpperCase()}${noun.slice(1)} ${entry.label} restored.${restored.note ?? ""}` };
       });
     },
 

@@ -120,6 +120,14 @@ describe.each(drivers)("the console's trash on %s", (kind) => {
     expect((await restore(enshrineeId)).status).toBe(200);
     expect((await call(member, page)).status).toBe(200);
     expect((await server.services.admin.collection.enshrinees.get(enshrineeId))!.exhibits.map((e) => e.id)).toEqual([seeded.id]);
+    // A link whose exhibit went meanwhile cannot come back, and the restore says so.
+    const gone = await idFrom(post("/admin/exhibits/new", exhibitForm({ title: "A Linked Exhibit", enshrineeIds: enshrineeId })));
+    expect((await post(`/admin/enshrinees/${enshrineeId}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
+    expect((await post(`/admin/exhibits/${gone}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
+    expect(await (await restore(enshrineeId)).text()).toContain("Enshrinee Terry Trash restored. 1 linked exhibit is no longer there, so that link did not come back.");
+    expect((await server.services.admin.collection.enshrinees.get(enshrineeId))!.exhibits.map((e) => e.id)).toEqual([seeded.id]);
+    expect((await restore(gone)).status).toBe(200);
+    expect(await db().select().from(trash)).toEqual([]);
   });
 
   it("a team with exhibits is still refused; an exhibit whose team is in the trash says to restore the team first", async () => {
@@ -135,6 +143,16 @@ describe.each(drivers)("the console's trash on %s", (kind) => {
     expect((await restore(teamId)).status).toBe(200);
     expect((await restore(lonely)).status).toBe(200);
     expect((await call(undefined, `/api/exhibits/${lonely}`)).status).toBe(200);
+  });
+
+  it("a restored record whose name was taken meanwhile gets a free address, as a save would", async () => {
+    const first = await idFrom(post("/admin/categories/new", { categoryName: "Trash Twins", sortOrder: "97" }));
+    expect((await post(`/admin/categories/${first}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
+    const second = await idFrom(post("/admin/categories/new", { categoryName: "Trash Twins", sortOrder: "97" }));
+    expect(await (await restore(first)).text()).toContain("Category Trash Twins restored.");
+    const restored = await server.services.admin.collection.categories.get(first);
+    const taken = await server.services.admin.collection.categories.get(second);
+    expect([taken!.slug, restored!.slug]).toEqual(["trash-twins", "trash-twins-2"]);
   });
 
   it("a banner slide's Remove asks first; Restore puts it back at its place", async () => {
