@@ -69,6 +69,7 @@ export default [
     route("banner", "routes/admin/banner.tsx"),
     route("banner/preview", "routes/admin/preview.tsx", { id: "routes/admin/banner-preview" }),
     route("media/upload", "routes/admin/media-upload.tsx"),
+    route("trash", "routes/admin/trash.tsx"),
     route("members", "routes/admin/members.tsx"),
     route("members/export", "routes/admin/members-export.tsx"),
     route("members/:id", "routes/admin/member.tsx"),

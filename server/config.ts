@@ -88,6 +88,8 @@ const envSchema = z.object({
   WARM_RENDITIONS: booleanFromEnv.default(true),
   /** How long each instance serves a rendered page to visitors who are not signed in (0 = off). */
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /** How many days a deleted team, category, exhibit, enshrinee or banner slide stays in the console's Trash before housekeeping purges it and its media (decision 031). */
+  TRASH_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /**
    * On SIGTERM, how long a process keeps serving, /readyz answering 503, before it stops
    * listening and closes each connection after its next answer (decision 020): time for a proxy

@@ -41,6 +41,8 @@ import { createAccountSettings } from "./accounts/account-settings";
 import { createGifts } from "./gifts/gift-service";
 import { createAccountLifecycle } from "./account-data/account-lifecycle";
 import { createIdempotency } from "./idempotency/idempotency";
+import { createCollectionTrash } from "./catalog/collection-trash";
+import { createMediaStorage } from "./media/media-storage";
 
 export interface ServiceDeps {
   config: Config;
@@ -150,6 +152,14 @@ export function createServices(deps: ServiceDeps) {
   // The renditions pages use, made before a visitor asks; the host starts it (one per machine).
   const renditionWarmer = createRenditionWarmer({ images, wanted: () => imagesInUse(db), logger });
   catalogChanges.onChange(() => renditionWarmer.changed());
+  /** Deleted collection records, restorable for TRASH_DAYS, then purged by housekeeping (decision 031). */
+  const trash = createCollectionTrash({
+    db,
+    storage: createMediaStorage(path.join(config.DATA_DIR, "media"), mediaObjects),
+    days: config.TRASH_DAYS,
+    now,
+    notifyChange: (tx) => catalogChanges.notify(tx),
+  });
   const contact = createContactService({ db, newsletter, museumEmail: config.CONTACT_EMAIL_TO, now, onEnqueued });
   const botCheck = createBotCheck({ secret: config.RECAPTCHA_SECRET, verifyUrl: config.RECAPTCHA_VERIFY_URL, minScore: config.RECAPTCHA_MIN_SCORE });
   return {
@@ -184,7 +194,7 @@ export function createServices(deps: ServiceDeps) {
     outbox,
     /** Expiry reminders: queued by housekeeping, sent by the outbox, turned off from /account or the email (issue 13). */
     reminders,
-    housekeeping: createHousekeeping({ database, logger, now, reminders, onEnqueued }),
+    housekeeping: createHousekeeping({ database, logger, now, reminders, onEnqueued, trash }),
     mailer,
     contact,
     botCheck,
@@ -199,6 +209,7 @@ export function createServices(deps: ServiceDeps) {
       notifyCollectionChange: (tx) => catalogChanges.notify(tx),
       mediaDir: path.join(config.DATA_DIR, "media"),
       mediaObjects,
+      trash,
       timeZone,
       membership,
       museumEmail: config.CONTACT_EMAIL_TO,

@@ -114,6 +114,7 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/admin/banner": CONSOLE,
   "routes/admin/banner-preview": CONSOLE,
   "routes/admin/media-upload": { ...CONSOLE, body: "console photo upload" },
+  "routes/admin/trash": CONSOLE,
   "routes/admin/members": CONSOLE,
   "routes/admin/members-export": CONSOLE,
   "routes/admin/member": CONSOLE,

@@ -11,6 +11,7 @@ import { createAuditLog } from "./audit-log";
 import { createCollectionWrites } from "../catalog/collection-writes";
 import { createMediaStorage } from "../media/media-storage";
 import type { MediaObjects } from "../media/media-objects";
+import type { CollectionTrash } from "../catalog/collection-trash";
 import { createPhotoWrites } from "../catalog/photo-writes";
 import { createRecordVersions } from "../catalog/record-versions";
 import { createPreview } from "./preview";
@@ -35,6 +36,8 @@ export interface AdminDeps {
   mediaDir: string;
   /** With DATABASE_URL: the originals in PostgreSQL, where every instance reads them (decision 024). */
   mediaObjects?: MediaObjects;
+  /** The Trash page: deleted collection records and their restore (decision 031). */
+  trash: CollectionTrash;
   timeZone: string;
   /** Complimentary tickets and refunds are the membership module's (decision 023). */
   membership: Membership;
@@ -52,6 +55,7 @@ export function createAdminServices(deps: AdminDeps) {
     audit: createAuditLog(deps.db, deps.timeZone),
     staff: createStaffService(deps),
     collection: createCollectionWrites({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
+    trash: deps.trash,
     preview: createPreview(deps.db),
     overview: createOverview({ db: deps.db, now: deps.now }),
     members: createMemberAdmin({ db: deps.db, membership: deps.membership, now: deps.now, requestPasswordReset: deps.requestPasswordReset }),

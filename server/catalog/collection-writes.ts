@@ -8,16 +8,16 @@
  * Lists are paged, sorted and searched in SQL.
  */
 import { createHash } from "node:crypto";
-import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { slugify } from "../../app/shared/text";
 import type { Database } from "../db/client";
 import { bannerSlides, categories, enshrineeExhibits, enshrinees, exhibitPhotos, exhibits, teams } from "../db/schema";
 import { recordAudit, refusedAsConflict, type Actor, type Saved } from "../audit/audit-trail";
 import type { FieldValue } from "../../app/shared/edit-conflict";
 import { plainTextOf, sanitizeRichText } from "./rich-text";
+import { commitChange, freeSlug, type Tx } from "./collection-tx";
+import { trashBannerSlide, trashRecord } from "./collection-trash";
 
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 export interface CollectionDeps {
   db: Database;
@@ -98,29 +98,7 @@ function order(column: AnyPgColumn, dir: "asc" | "desc" | undefined) {
 
 export function createCollectionWrites({ db, now = () => new Date(), notifyChange }: CollectionDeps) {
   /** Runs a change with its audit row and the change notification, in one transaction. */
-  async function change<T extends Saved>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const result = await db.transaction(async (tx) => {
-      const outcome = await fn(tx);
-      if (outcome.ok) await notifyChange(tx as unknown as Database);
-      return outcome;
-    });
-    // The staff member's next page comes from this process: clear its caches now rather than
-    // when the notification's echo arrives (the other instances clear on the echo).
-    if (result.ok) await notifyChange();
-    return result;
-  }
-
-  /** A slug for `text` not used by another row of `table` (the readable part of addresses). */
-  async function freeSlug(tx: Tx, table: typeof teams | typeof categories | typeof exhibits | typeof enshrinees, text: string, id: string | null): Promise<string> {
-    const base = slugify(text);
-    for (let i = 1; i < 50; i++) {
-      const slug = i === 1 ? base : `${base}-${i}`;
-      const where = id ? and(eq(table.slug, slug), ne(table.id, id)) : eq(table.slug, slug);
-      const [taken] = await tx.select({ id: table.id }).from(table).where(where).limit(1);
-      if (!taken) return slug;
-    }
-    return `${base}-${crypto.randomUUID().slice(0, 8)}`;
-  }
+  const change = <T extends Saved>(fn: (tx: Tx) => Promise<T>) => commitChange(db, notifyChange, fn);
 
   async function paged<Row>(rowsQuery: Promise<Row[]>, countQuery: Promise<{ total: number }[]>) {
     const [rows, [{ total }]] = await Promise.all([rowsQuery, countQuery]);
@@ -168,16 +146,9 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         return { ok: true, id: after.id, message: `Team ${after.name} saved.` };
       });
     },
+    /** Moves the team to the trash (collection-trash.ts), refused while something depends on it. */
     remove(actor: Actor, id: string): Promise<Saved> {
-      return change(async (tx) => {
-        const [before] = await tx.select().from(teams).where(eq(teams.id, id)).for("update");
-        if (!before) return { ok: false, message: "This team no longer exists." };
-        const n = await tx.$count(exhibits, eq(exhibits.teamId, id));
-        if (n > 0) return { ok: false, message: `${before.name} still has ${n} exhibit${n === 1 ? "" : "s"}: move or delete them first.` };
-        await tx.delete(teams).where(eq(teams.id, id));
-        await recordAudit(tx, actor, { action: "team.delete", entityType: "team", entityId: id, summary: `Deleted team ${before.name}`, before }, now());
-        return { ok: true, id, message: `Team ${before.name} deleted.` };
-      });
+      return change((tx) => trashRecord(tx, actor, "team", id, now()));
     },
   };
 
@@ -222,16 +193,9 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         return { ok: true, id: after.id, message: `Category ${after.categoryName} saved.` };
       });
     },
+    /** Moves the category to the trash (collection-trash.ts), refused while something depends on it. */
     remove(actor: Actor, id: string): Promise<Saved> {
-      return change(async (tx) => {
-        const [before] = await tx.select().from(categories).where(eq(categories.id, id)).for("update");
-        if (!before) return { ok: false, message: "This category no longer exists." };
-        const n = await tx.$count(exhibits, eq(exhibits.categoryId, id));
-        if (n > 0) return { ok: false, message: `${before.categoryName} still has ${n} exhibit${n === 1 ? "" : "s"}: move or delete them first.` };
-        await tx.delete(categories).where(eq(categories.id, id));
-        await recordAudit(tx, actor, { action: "category.delete", entityType: "category", entityId: id, summary: `Deleted category ${before.categoryName}`, before }, now());
-        return { ok: true, id, message: `Category ${before.categoryName} deleted.` };
-      });
+      return change((tx) => trashRecord(tx, actor, "category", id, now()));
     },
   };
 
@@ -309,18 +273,9 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         return { ok: true, id: exhibitId, message: `Exhibit ${input.title} saved.` };
       });
     },
+    /** Moves the exhibit to the trash (collection-trash.ts), refused while something depends on it. */
     remove(actor: Actor, id: string): Promise<Saved> {
-      return change(async (tx) => {
-        const before = await exhibitRecord(tx, id);
-        if (!before) return { ok: false, message: "This exhibit no longer exists." };
-        if (before.enshrineeIds.length) {
-          const names = await tx.select({ name: enshrinees.fullName }).from(enshrinees).where(inArray(enshrinees.id, before.enshrineeIds));
-          return { ok: false, message: `${before.title} is linked to ${names.map((n) => n.name).join(", ")}: unlink ${names.length === 1 ? "that enshrinee" : "those enshrinees"} first.` };
-        }
-        await tx.delete(exhibits).where(eq(exhibits.id, id));
-        await recordAudit(tx, actor, { action: "exhibit.delete", entityType: "exhibit", entityId: id, summary: `Deleted exhibit ${before.title}`, before }, now());
-        return { ok: true, id, message: `Exhibit ${before.title} deleted.` };
-      });
+      return change((tx) => trashRecord(tx, actor, "exhibit", id, now()));
     },
   };
 
@@ -372,16 +327,9 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         return { ok: true, id: after.id, message: `${after.fullName} saved.` };
       });
     },
-    /** Deleting an enshrinee removes their links; the exhibits stay. */
+    /** Moves the enshrinee to the trash with their links (collection-trash.ts); the exhibits stay. */
     remove(actor: Actor, id: string): Promise<Saved> {
-      return change(async (tx) => {
-        const [before] = await tx.select().from(enshrinees).where(eq(enshrinees.id, id)).for("update");
-        if (!before) return { ok: false, message: "This enshrinee no longer exists." };
-        const links = await tx.select({ exhibitId: enshrineeExhibits.exhibitId }).from(enshrineeExhibits).where(eq(enshrineeExhibits.enshrineeId, id));
-        await tx.delete(enshrinees).where(eq(enshrinees.id, id));
-        await recordAudit(tx, actor, { action: "enshrinee.delete", entityType: "enshrinee", entityId: id, summary: `Deleted enshrinee ${before.fullName}`, before: { ...before, exhibitIds: links.map((l) => l.exhibitId) } }, now());
-        return { ok: true, id, message: `${before.fullName} deleted.` };
-      });
+      return change((tx) => trashRecord(tx, actor, "enshrinee", id, now()));
     },
   };
 
@@ -435,7 +383,10 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         if (op.kind !== "add" && at < 0) return { ok: false, message: "That slide no longer exists." };
         if (op.kind === "add") slides.push({ file: op.slide.file, alt: op.slide.alt, width: op.slide.width, height: op.slide.height });
         if (op.kind === "update") slides[at] = { file: op.slide.file, alt: op.slide.alt, width: op.slide.width, height: op.slide.height };
-        if (op.kind === "remove") slides.splice(at, 1);
+        if (op.kind === "remove") {
+          await trashBannerSlide(tx, actor, before[at], now());
+          slides.splice(at, 1);
+        }
         if (op.kind === "move") {
           const to = at + op.by;
           if (to < 0 || to >= slides.length) return { ok: false, message: "That slide cannot move further." };
@@ -444,7 +395,7 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         await rewriteSlides(tx, variant, slides);
         const after = await slidesOf(tx, variant);
         await recordAudit(tx, actor, { action: `banner.${op.kind}`, entityType: "banner", entityId: variant, summary: `${variant} banner: ${op.kind} slide`, before, after }, now());
-        return { ok: true, id: variant, message: `The ${variant} banner is saved.` };
+        return { ok: true, id: variant, message: op.kind === "remove" ? `The ${variant} slide is in the Trash: restore it from there if that was a mistake.` : `The ${variant} banner is saved.` };
       });
     },
   };

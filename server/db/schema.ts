@@ -641,3 +641,30 @@ export const mediaChunks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.key, t.seq] })],
 );
+
+// ---- the console's trash (decision 031) -------------------------------------------------------
+
+export const TRASH_KINDS = ["team", "category", "exhibit", "enshrinee", "banner"] as const;
+export type TrashKind = (typeof TRASH_KINDS)[number];
+
+/**
+ * A deleted collection record waiting to be restored or purged: its row and its dependants
+ * (photos, enshrinee links) as a JSON snapshot. The real rows are gone, so no reader filters.
+ */
+export const trash = pgTable(
+  "trash",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind", { enum: TRASH_KINDS }).notNull(),
+    /** The record's own id (a banner slide: its variant). */
+    recordId: text("record_id").notNull(),
+    /** What the Trash page calls it. */
+    label: text("label").notNull(),
+    snapshot: jsonb("snapshot").notNull(),
+    /** Media keys only this record named: deleted when the entry is purged, never before. */
+    media: jsonb("media").$type<string[]>().notNull().default([]),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }).notNull(),
+    deletedBy: text("deleted_by").notNull(),
+  },
+  (t) => [index("trash_deleted_at_idx").on(t.deletedAt), index("trash_record_idx").on(t.kind, t.recordId)],
+);

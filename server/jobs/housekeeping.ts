@@ -5,7 +5,8 @@
  * days), Stripe webhook event ids after 30 days (Stripe stops retrying after three), and gift
  * ticket drafts never paid for 7 days (decision 018): the names and addresses of a buyer and a
  * recipient kept for a payment that did not come; and Idempotency-Key answers after 24 h
- * (decision 025). A card charged for a draft purged meanwhile
+ * (decision 025); and console Trash entries past TRASH_DAYS with the media only they named
+ * (decision 031). A card charged for a draft purged meanwhile
  * is recorded for staff as a payment incident (gifts/gift-service.ts), never lost.
  *
  * Safe with several instances: a run takes a transaction-scoped advisory lock with
@@ -30,6 +31,7 @@ import { gifts, idempotencyKeys, outbox, passwordResetTokens, processedWebhookEv
 import type { Logger } from "../logger";
 import type { Reminders } from "../membership/reminders";
 import { createJobLoop } from "./scheduler";
+import type { CollectionTrash } from "../catalog/collection-trash";
 
 export const HOUSEKEEPING_LOCK_ID = 7_172_009;
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
@@ -61,6 +63,8 @@ export interface HousekeepingCounts {
   idempotencyKeys: number;
   /** Expiry reminders queued in the outbox. */
   reminders: number;
+  /** Trash entries past TRASH_DAYS purged with their media (decision 031). */
+  trash: number;
 }
 
 export type HousekeepingRun = { ran: true; counts: HousekeepingCounts } | { ran: false; reason: "another instance holds the lock" };
@@ -71,6 +75,8 @@ export interface HousekeepingDeps {
   now?: () => Date;
   /** Queues the expiry reminders due (issue 13); none without it. */
   reminders?: Pick<Reminders, "queueDue">;
+  /** The console's Trash: entries past TRASH_DAYS are purged, then their media (decision 031). */
+  trash?: Pick<CollectionTrash, "purgeExpired" | "removeFiles">;
   /** Told when reminders were queued, so the outbox sends them now. */
   onEnqueued?: () => void;
   intervalMs?: number;
@@ -107,18 +113,19 @@ async function vacuumTableByTable(db: Database): Promise<void> {
   }
 }
 
-export function createHousekeeping({ database, logger, now = () => new Date(), reminders, onEnqueued, intervalMs = HOUSEKEEPING_INTERVAL_MS, firstRunMs = HOUSEKEEPING_FIRST_RUN_MS }: HousekeepingDeps) {
+export function createHousekeeping({ database, logger, now = () => new Date(), reminders, trash, onEnqueued, intervalMs = HOUSEKEEPING_INTERVAL_MS, firstRunMs = HOUSEKEEPING_FIRST_RUN_MS }: HousekeepingDeps) {
   const db = database.db;
 
   async function runOnce(): Promise<HousekeepingRun> {
     const t = now();
     const at = t.toISOString();
     const before = (ms: number) => new Date(t.getTime() - ms).toISOString();
-    const run = await db.transaction(async (txn) => {
+    const outcome = await db.transaction(async (txn) => {
       const tx = txn as unknown as Database;
       const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${HOUSEKEEPING_LOCK_ID}) as locked`);
       if (!lock?.locked) return null;
-      return {
+      const purgedTrash = trash ? await trash.purgeExpired(tx, t) : { purged: 0, files: [] };
+      const counts = {
         sessions: await purge(tx, sql`${sessions}`, sql`${sessions.expiresAt} <= ${at}`),
         rateLimits: await purge(tx, sql`${rateLimits}`, sql`${rateLimits.resetAt} <= ${at}`),
         passwordResetTokens: await purge(
@@ -132,9 +139,14 @@ export function createHousekeeping({ database, logger, now = () => new Date(), r
         giftDrafts: await purge(tx, sql`${gifts}`, sql`${gifts.status} = 'unpaid' and ${gifts.createdAt} <= ${before(RETENTION.unpaidGiftDraftMs)}`),
         idempotencyKeys: await purge(tx, sql`${idempotencyKeys}`, sql`${idempotencyKeys.createdAt} <= ${before(IDEMPOTENCY_TTL_MS)}`),
         reminders: reminders ? await reminders.queueDue(tx) : 0,
+        trash: purgedTrash.purged,
       } satisfies HousekeepingCounts;
+      return { counts, files: purgedTrash.files };
     });
-    if (!run) return { ran: false, reason: "another instance holds the lock" };
+    if (!outcome) return { ran: false, reason: "another instance holds the lock" };
+    // The purged originals' disk copies go once the rows that named them are gone for good.
+    await trash?.removeFiles(outcome.files);
+    const run = outcome.counts;
     if (run.reminders > 0) onEnqueued?.();
     // Outside the transaction: VACUUM cannot run inside one. PGlite is one process, so no lock is needed.
     if (database.kind === "pglite") await vacuumTableByTable(db);

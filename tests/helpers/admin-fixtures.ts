@@ -59,3 +59,18 @@ export async function createPhotoTestExhibit(services: Services, staff: StaffAcc
   if (!saved.ok) throw new Error(`could not save the test exhibit: ${saved.message}`);
   return saved.id;
 }
+
+/**
+ * Requests to a test server as a browser without JavaScript makes them: `call` with an optional
+ * session cookie (redirects not followed), `post` a form as `staff` (repeated fields as arrays).
+ */
+export function consoleRequests(url: () => string, staff: () => StaffAccount) {
+  const call = (cookie: string | undefined, p: string, init: RequestInit = {}) =>
+    fetch(`${url()}${p}`, { redirect: "manual", ...init, headers: { ...(cookie ? { cookie } : {}), ...(init.headers as Record<string, string>) } });
+  const post = (p: string, fields: Record<string, string | string[]>) => {
+    const body = new URLSearchParams();
+    for (const [k, v] of Object.entries(fields)) for (const one of Array.isArray(v) ? v : [v]) body.append(k, one);
+    return call(staff().cookie, p, { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } });
+  };
+  return { call, post };
+}

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExhibitView, TeamView } from "~/shared/catalog-types";
 import { exhibitPath, teamPath } from "~/shared/exhibit-links";
 import { auditLog, bannerSlides, exhibits } from "../../server/db/schema";
-import { createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
+import { consoleRequests, createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
 import { availableDrivers } from "../helpers/databases";
 import { dateFromToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -22,13 +22,7 @@ describe.each(drivers)("the collection in the console on %s", (kind) => {
   let curator: StaffAccount;
   let member: string;
   let team: TeamView;
-  const call = (cookie: string | undefined, p: string, init: RequestInit = {}) =>
-    fetch(`${server.url}${p}`, { redirect: "manual", ...init, headers: { ...(cookie ? { cookie } : {}), ...(init.headers as Record<string, string>) } });
-  const post = (p: string, fields: Record<string, string | string[]>) => {
-    const body = new URLSearchParams();
-    for (const [k, v] of Object.entries(fields)) for (const one of Array.isArray(v) ? v : [v]) body.append(k, one);
-    return call(curator.cookie, p, { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } });
-  };
+  const { call, post } = consoleRequests(() => server.url, () => curator);
   const json = async <T>(p: string, cookie?: string) => (await (await call(cookie, p)).json()) as T;
   const idFrom = (response: Response) => /\/([0-9a-f-]{36})\?notice=saved$/.exec(response.headers.get("location") ?? "")![1];
   const audits = (entityId: string) => server.services.database.db.select().from(auditLog).where(eq(auditLog.entityId, entityId)).orderBy(asc(auditLog.at));
@@ -131,19 +125,19 @@ describe.each(drivers)("the collection in the console on %s", (kind) => {
   });
 
   it("refuses deletes while something depends on the record, with a clear message", async () => {
-    const category = await post(`/admin/categories/${categoryId}`, { intent: "delete" });
+    const category = await post(`/admin/categories/${categoryId}`, { intent: "delete", confirm: "yes" });
     expect(category.status).toBe(409);
     expect(await category.text()).toContain("Console Tests still has 1 exhibit: move or delete them first.");
-    const teamDelete = await post(`/admin/teams/${team._id}`, { intent: "delete" });
+    const teamDelete = await post(`/admin/teams/${team._id}`, { intent: "delete", confirm: "yes" });
     expect(teamDelete.status).toBe(409);
-    const exhibit = await post(`/admin/exhibits/${exhibitId}`, { intent: "delete" });
+    const exhibit = await post(`/admin/exhibits/${exhibitId}`, { intent: "delete", confirm: "yes" });
     expect(exhibit.status).toBe(409);
     expect(await exhibit.text()).toContain("is linked to Pat Console: unlink that enshrinee first.");
 
     // Delete the enshrinee (its links go), then the exhibit, then the empty category.
-    expect((await post(`/admin/enshrinees/${enshrineeId}`, { intent: "delete" })).headers.get("location")).toBe("/admin/enshrinees?notice=deleted");
-    expect((await post(`/admin/exhibits/${exhibitId}`, { intent: "delete" })).headers.get("location")).toBe("/admin/exhibits?notice=deleted");
-    expect((await post(`/admin/categories/${categoryId}`, { intent: "delete" })).headers.get("location")).toBe("/admin/categories?notice=deleted");
+    expect((await post(`/admin/enshrinees/${enshrineeId}`, { intent: "delete", confirm: "yes" })).headers.get("location")).toBe("/admin/enshrinees?notice=deleted");
+    expect((await post(`/admin/exhibits/${exhibitId}`, { intent: "delete", confirm: "yes" })).headers.get("location")).toBe("/admin/exhibits?notice=deleted");
+    expect((await post(`/admin/categories/${categoryId}`, { intent: "delete", confirm: "yes" })).headers.get("location")).toBe("/admin/categories?notice=deleted");
     expect((await call(undefined, `/api/exhibits/${exhibitId}`)).status).toBe(404);
     const [deleted] = (await audits(exhibitId)).filter((a) => a.action === "exhibit.delete");
     expect(deleted.before).toMatchObject({ title: "The Console Exhibit" });
@@ -188,7 +182,7 @@ describe.each(drivers)("the collection in the console on %s", (kind) => {
     const last = before.length;
     await post("/admin/banner", { intent: "up", variant: "desktop", position: String(last) });
     expect((await slides())[last - 1].alt).toBe("A slide added by the console");
-    await post("/admin/banner", { intent: "remove", variant: "desktop", position: String(last - 1) });
+    await post("/admin/banner", { intent: "remove", variant: "desktop", position: String(last - 1), confirm: "yes" });
     expect((await slides()).map((s) => s.alt)).toEqual(before.map((s) => s.alt));
     const entries = await server.services.database.db.select().from(auditLog).where(and(eq(auditLog.entityType, "banner"), eq(auditLog.entityId, "desktop")));
     expect(entries.map((e) => e.action).sort()).toEqual(["banner.add", "banner.move", "banner.remove"]);

@@ -60,4 +60,5 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   // Action only (multipart, checked in admin-photos.test.ts); its page redirects to the console.
   { id: "routes/admin/media-upload", path: "/admin/media/upload", area: "collection", post: null, allowedGetStatus: 302 },
   { id: "routes/admin/banner", path: "/admin/banner", area: "banner", post: { intent: "nothing" }, allowedPostStatus: 400 },
+  { id: "routes/admin/trash", path: "/admin/trash", area: "collection", post: { intent: "nothing" }, allowedPostStatus: 400 },
 ];

@@ -208,4 +208,4 @@ export function AddLink({ to, children }: { to: string; children: ReactNode }) {
 }
 
 /** A notice carried in the address after a redirect (saved, deleted): fixed texts only. */
-export const NOTICES: Record<string, string> = { saved: "Saved.", deleted: "Deleted.", restored: "Version restored: it is now the current version." };
+export const NOTICES: Record<string, string> = { saved: "Saved.", deleted: "Moved to the trash. Restore it from the Trash if that was a mistake.", restored: "Version restored: it is now the current version." };

@@ -1,8 +1,9 @@
 /**
  * /admin/banner: the home page's carousel, desktop and mobile slides: add, edit, move up or
- * down, remove. Each change rewrites that variant's order in one transaction with its audit row.
+ * down, remove (asked first; the slide goes to the Trash). Each change rewrites that variant's order in one transaction with its audit row.
  */
-import { Form, useActionData } from "react-router";
+import { Form, redirect, useActionData, useSearchParams } from "react-router";
+import { ConfirmTrash } from "~/components/admin/TrashConfirm";
 import type { Route } from "./+types/banner";
 import { ConsoleHeading, ConsoleNotice, DangerButton, inputProps, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { ImageUpload } from "~/components/admin/ImageUpload";
@@ -36,6 +37,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const actor = actorOf(staff);
   const version = formVersion(form);
   if (intent === "up" || intent === "down") return consoleAnswer(await banner.edit(actor, variant, { kind: "move", position, by: intent === "up" ? -1 : 1 }, version));
+  // Removing asks first (TrashConfirm.tsx); the removed slide waits in the Trash.
+  if (intent === "remove" && formText(form, "confirm") !== "yes") return redirect(`/admin/banner?remove=${variant}-${position}`);
   if (intent === "remove") return consoleAnswer(await banner.edit(actor, variant, { kind: "remove", position }, version));
   if (intent === "add" || intent === "update") {
     const parsed = bannerSlideSchema.safeParse(formObject(form));
@@ -124,12 +127,23 @@ function Variant({ variant, slides, uploaded, version }: { variant: "desktop" | 
   );
 }
 
+/** The slide a Remove button asked about (`?remove=desktop-2`), shown with the confirmation. */
+function RemoveConfirm({ desktop, mobile }: { desktop: Slide[]; mobile: Slide[] }) {
+  const [params] = useSearchParams();
+  const [variant, position] = (params.get("remove") ?? "").split("-");
+  const slides = variant === "mobile" ? mobile : variant === "desktop" ? desktop : [];
+  const at = slides.findIndex((s) => String(s.position) === position);
+  if (at < 0) return null;
+  return <ConfirmTrash what={`${variant} slide ${at + 1} (${slides[at].alt})`} fields={{ intent: "remove", variant, position }} action="/admin/banner" cancelTo="/admin/banner" />;
+}
+
 export default function Banner({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   return (
     <section>
       <ConsoleHeading>Home banner</ConsoleHeading>
       <ConsoleNotice result={result ?? loaderData.notice} />
+      {result ? null : <RemoveConfirm desktop={loaderData.desktop} mobile={loaderData.mobile} />}
       <p className="mb-4">
         <PreviewLink to="/admin/banner/preview" />
       </p>

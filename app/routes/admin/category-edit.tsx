@@ -4,8 +4,9 @@ import type { Route } from "./+types/category-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { EditConflict } from "~/components/admin/EditConflict";
 import { VersionHistory } from "~/components/admin/VersionHistory";
-import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { categorySchema, uuidSchema } from "./console-schemas";
+import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { requireConsole } from "./guard.server";
 import { saveOrDeleteRecord } from "./record-edit.server";
 
@@ -49,11 +50,7 @@ export default function CategoryEdit({ loaderData }: Route.ComponentProps) {
         </Form>
       </UnsavedChanges>
       {c ? (
-        <Form method="post" className="mt-8 border-t border-stone-300 pt-4">
-          <DangerButton name="intent" value="delete">
-            Delete this category
-          </DangerButton>
-        </Form>
+        <DeleteRecord what={c.categoryName} label="Delete this category" />
       ) : null}
       {"versions" in loaderData && c ? <VersionHistory versions={loaderData.versions} base={`/admin/categories/${c.id}`} /> : null}
     </section>

@@ -7,8 +7,9 @@ import type { Route } from "./+types/enshrinee-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { EditConflict } from "~/components/admin/EditConflict";
 import { VersionHistory } from "~/components/admin/VersionHistory";
-import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { enshrineeSchema, uuidSchema } from "./console-schemas";
+import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { requireConsole } from "./guard.server";
 import { saveOrDeleteRecord } from "./record-edit.server";
 
@@ -71,11 +72,7 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
               </li>
             ))}
           </ul>
-          <Form method="post" className="mt-8 border-t border-stone-300 pt-4">
-            <DangerButton name="intent" value="delete">
-              Delete this enshrinee
-            </DangerButton>
-          </Form>
+          <DeleteRecord what={e.fullName} label="Delete this enshrinee" />
         </>
       ) : null}
       {"versions" in loaderData && e ? <VersionHistory versions={loaderData.versions} base={`/admin/enshrinees/${e.id}`} /> : null}

@@ -10,9 +10,10 @@ import type { Route } from "./+types/exhibit-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { EditConflict, typedChoice } from "~/components/admin/EditConflict";
 import { VersionHistory } from "~/components/admin/VersionHistory";
-import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PrimaryButton, PreviewButton, PreviewLink } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PrimaryButton, PreviewButton, PreviewLink } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { exhibitSchema, formObject, uuidSchema } from "./console-schemas";
+import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
 import { fieldErrors } from "~/shared/form-errors";
 import { formRecordVersion, resolvedForm } from "./edit-conflict.server";
@@ -38,6 +39,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (id && !uuidSchema.safeParse(id).success) throw data(null, { status: 404 });
   const exhibits = context.services.admin.collection.exhibits;
   if (formText(form, "intent") === "delete" && id) {
+    // Deleting asks first (TrashConfirm.tsx): without the confirmation's `confirm=yes`, the page asks.
+    if (formText(form, "confirm") !== "yes") return redirect(`/admin/exhibits/${id}?delete=confirm`);
     const done = await exhibits.remove(actorOf(staff), id);
     return done.ok ? redirect("/admin/exhibits?notice=deleted") : consoleAnswer(done, 409);
   }
@@ -193,11 +196,7 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
         </Form>
       </UnsavedChanges>
       {x ? (
-        <Form method="post" className="mt-8 border-t border-stone-300 pt-4">
-          <DangerButton name="intent" value="delete">
-            Delete this exhibit
-          </DangerButton>
-        </Form>
+        <DeleteRecord what={x.title} label="Delete this exhibit" />
       ) : null}
       {"versions" in loaderData && x ? <VersionHistory versions={loaderData.versions} base={`/admin/exhibits/${x.id}`} covers="A version covers the fields above and the linked enshrinees; the photos are kept as the Photos page arranges them." /> : null}
     </section>

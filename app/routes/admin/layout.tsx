@@ -10,14 +10,14 @@ import consoleStylesheet from "~/console.css?url";
 import { requireConsole } from "./guard.server";
 
 /** Console pages that exist (the navigation shows only these). */
-export const CONSOLE_PAGES = ["/admin", "/admin/teams", "/admin/categories", "/admin/exhibits", "/admin/enshrinees", "/admin/banner", "/admin/messages", "/admin/members", "/admin/gifts", "/admin/subscribers", "/admin/staff", "/admin/audit"] as const;
+export const CONSOLE_PAGES = ["/admin", "/admin/teams", "/admin/categories", "/admin/exhibits", "/admin/enshrinees", "/admin/banner", "/admin/trash", "/admin/messages", "/admin/members", "/admin/gifts", "/admin/subscribers", "/admin/staff", "/admin/audit"] as const;
 
 // The console's classes are not in the inline stylesheet every page carries (app.css).
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: consoleStylesheet }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "dashboard");
-  return { staff: { firstName: staff.firstName, email: staff.email, role: staff.role }, pages: CONSOLE_PAGES };
+  return { staff: { firstName: staff.firstName, email: staff.email, role: staff.role }, pages: CONSOLE_PAGES, trashDays: context.services.config.TRASH_DAYS };
 }
 
 export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {

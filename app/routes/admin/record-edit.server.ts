@@ -1,9 +1,9 @@
 /**
  * The edit page's action shared by the console's simple records (teams, categories,
  * enshrinees): the role and rate-limit checks, then delete (refused while something depends on
- * the record: 409) or validate and save, each ending in the record's own address with a notice.
- * A save against a record someone else saved since is refused (409) with the form as typed and
- * the fields that differ (decision 029).
+ * the record: 409; asked first, then moved to the Trash) or validate and save, each ending in the
+ * record's own address with a notice. A save against a record someone else saved since is refused
+ * (409) with the form as typed and the fields that differ (decision 029).
  */
 import { data, redirect, type AppLoadContext } from "react-router";
 import type { z } from "zod";
@@ -38,6 +38,8 @@ export async function saveOrDeleteRecord<Input>(o: {
   const id = o.id === "new" ? null : (o.id ?? null);
   if (id && !uuidSchema.safeParse(id).success) throw data(null, { status: 404 });
   if (formText(form, "intent") === "delete" && id) {
+    // Deleting asks first (TrashConfirm.tsx): without the confirmation's `confirm=yes`, the page asks.
+    if (formText(form, "confirm") !== "yes") return redirect(`${o.listPath}/${id}?delete=confirm`);
     const done = await o.records.remove(actorOf(staff), id);
     return done.ok ? redirect(`${o.listPath}?notice=deleted`) : consoleAnswer(done, 409);
   }

@@ -4,10 +4,11 @@ import type { Route } from "./+types/team-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { EditConflict } from "~/components/admin/EditConflict";
 import { VersionHistory } from "~/components/admin/VersionHistory";
-import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { ImageUpload } from "~/components/admin/ImageUpload";
 import { UPLOAD_NOTICES } from "./upload-notices";
 import { teamSchema, uuidSchema } from "./console-schemas";
+import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { requireConsole } from "./guard.server";
 import { saveOrDeleteRecord } from "./record-edit.server";
 
@@ -67,11 +68,7 @@ export default function TeamEdit({ loaderData }: Route.ComponentProps) {
         </Form>
       </UnsavedChanges>
       {t ? (
-        <Form method="post" className="mt-8 border-t border-stone-300 pt-4">
-          <DangerButton name="intent" value="delete">
-            Delete this team
-          </DangerButton>
-        </Form>
+        <DeleteRecord what={t.name} label="Delete this team" />
       ) : null}
       {"versions" in loaderData && t ? <VersionHistory versions={loaderData.versions} base={`/admin/teams/${t.id}`} /> : null}
     </section>
