@@ -201,7 +201,7 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
       return rows.map((r) => ({ ...r, purgeAt: new Date(r.deletedAt.getTime() + days * DAY) }));
     },
 
-    /** Brings an entry back under its own id, with its photos, links and flags; audited as `<kind>.restore`. */
+    /** Brings an entry back under its own id, with its photos, links and flags; audited as `<kind>.untrash`. */
     restore(actor: Actor, entryId: string): Promise<Saved> {
       return change(async (tx) => {
         const [entry] = await tx.select().from(trash).where(eq(trash.id, entryId)).for("update");
@@ -210,7 +210,7 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
         if (!restored.ok) return restored;
         await tx.delete(trash).where(eq(trash.id, entry.id));
         const noun = NOUN[entry.kind];
-        await recordAudit(tx, actor, { action: `${entry.kind}.restore`, entityType: entry.kind, entityId: entry.recordId, summary: `Restored ${noun} ${entry.label} from the trash`, before: null, after: restored.after }, now());
+        await recordAudit(tx, actor, { action: `${entry.kind}.untrash`, entityType: entry.kind, entityId: entry.recordId, summary: `Restored ${noun} ${entry.label} from the trash`, before: null, after: restored.after }, now());
         return { ok: true, id: entry.recordId, message: `${noun[0].toUpperCase()}${noun.slice(1)} ${entry.label} restored.${restored.note ?? ""}` };
       });
     },

@@ -103,7 +103,7 @@ describe.each(drivers)("the console's trash on %s", (kind) => {
     expect(await (await call(member, "/favoritestories")).text()).toContain(title);
     expect(await photoFiles(exhibitId)).toHaveLength(2);
     expect(await (await call(curator.cookie, "/admin/trash")).text()).toContain("The trash is empty.");
-    const [entry] = await db().select().from(auditLog).where(and(eq(auditLog.entityId, exhibitId), eq(auditLog.action, "exhibit.restore")));
+    const [entry] = await db().select().from(auditLog).where(and(eq(auditLog.entityId, exhibitId), eq(auditLog.action, "exhibit.untrash")));
     expect(entry.actorEmail).toBe(curator.email);
     expect(entry.summary).toBe(`Restored exhibit ${title} from the trash`);
   });
