@@ -16,29 +16,17 @@ import {
   enshrineeWithExhibit,
   expectNoErrorPage,
   favoriteStories,
+  fillCard,
   freeze,
   hydrated,
   installClock,
   newPerson,
   SCREENS,
   signUpViaApi,
+  submitLogin,
   unique,
   watchForCrashes,
 } from "./visitor-helpers";
-
-async function fillCard(page: Page, number = "4242 4242 4242 4242") {
-  await page.getByLabel("Card number").fill(number);
-  await page.getByLabel("Expiration date").fill("12/34");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByLabel("ZIP code").fill("15212");
-  await page.getByRole("button", { name: "Authorize Payment" }).click();
-}
-
-async function submitLogin(page: Page, email: string, password: string) {
-  await page.getByLabel("Email address", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Login Now" }).click();
-}
 
 const welcome = (page: Page) => page.getByTestId("welcome");
 
