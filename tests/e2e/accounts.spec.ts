@@ -9,7 +9,7 @@ import { TIMING } from "../../app/lib/timing";
 import { CARD_MESSAGES } from "../../server/payments/test-cards.server";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { firstLink, waitForMail } from "./mail-capture";
-import { fillCard, memberViaApi, newPerson, signUpViaApi, submitLogin, type Person } from "./visitor-helpers";
+import { fillCard, fillSignUp, memberViaApi, newPerson, signUpViaApi, submitLogin } from "./visitor-helpers";
 
 const alertBanner = (page: Page) => page.getByTestId("alert-banner");
 const bottomMenu = (page: Page) => page.getByRole("navigation", { name: "Bottom menu" });
@@ -23,17 +23,6 @@ async function installPausedClock(page: Page) {
   const now = Date.now();
   await page.clock.install({ time: now });
   await page.clock.pauseAt(now + 1000);
-}
-
-/** Fills the sign-up form completely and correctly. */
-async function fillSignUp(page: Page, p: Person) {
-  await page.getByLabel("First name", { exact: true }).fill(p.firstName);
-  await page.getByLabel("Last name", { exact: true }).fill(p.lastName);
-  await page.getByLabel("Email address", { exact: true }).fill(p.email);
-  await page.getByLabel("Confirm email address").fill(p.email);
-  await page.getByLabel(/^Password \(\d+-\d+ characters\)$/).fill(p.password);
-  await page.getByLabel("Confirm password").fill(p.password);
-  await page.getByRole("checkbox", { name: /agree to the Terms and Conditions/ }).check();
 }
 
 async function logOutWithBottomMenu(page: Page) {

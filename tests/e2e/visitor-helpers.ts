@@ -60,6 +60,17 @@ export async function fillCard(page: Page, card: { number?: string; expiry?: str
   if (submit) await page.getByRole("button", { name: "Authorize Payment" }).click();
 }
 
+/** Fills the sign-up form completely and correctly. */
+export async function fillSignUp(page: Page, p: Person) {
+  await page.getByLabel("First name", { exact: true }).fill(p.firstName);
+  await page.getByLabel("Last name", { exact: true }).fill(p.lastName);
+  await page.getByLabel("Email address", { exact: true }).fill(p.email);
+  await page.getByLabel("Confirm email address").fill(p.email);
+  await page.getByLabel(/^Password \(\d+-\d+ characters\)$/).fill(p.password);
+  await page.getByLabel("Confirm password").fill(p.password);
+  await page.getByRole("checkbox", { name: /agree to the Terms and Conditions/ }).check();
+}
+
 /** Fills and sends the login form. */
 export async function submitLogin(page: Page, email: string, password: string) {
   await page.getByLabel("Email address", { exact: true }).fill(email);

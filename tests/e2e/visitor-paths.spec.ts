@@ -17,6 +17,7 @@ import {
   expectNoErrorPage,
   favoriteStories,
   fillCard,
+  fillSignUp,
   freeze,
   hydrated,
   installClock,
@@ -202,13 +203,7 @@ for (const screen of SCREENS) {
       await installClock(page);
       await page.goto("/admission");
       await freeze(page);
-      await page.getByLabel("First name", { exact: true }).fill("Other");
-      await page.getByLabel("Last name", { exact: true }).fill(p.lastName);
-      await page.getByLabel("Email address", { exact: true }).fill(p.email);
-      await page.getByLabel("Confirm email address").fill(p.email);
-      await page.getByLabel(/^Password \(\d+-\d+ characters\)$/).fill(p.password);
-      await page.getByLabel("Confirm password").fill(p.password);
-      await page.getByRole("checkbox", { name: /agree to the Terms and Conditions/ }).check();
+      await fillSignUp(page, { ...p, firstName: "Other" });
       await page.getByRole("button", { name: "Proceed to Payment" }).click();
       await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.emailTaken);
       await page.clock.runFor(TIMING.signUpFailureRedirect + 100);
