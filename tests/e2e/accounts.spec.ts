@@ -9,19 +9,7 @@ import { TIMING } from "../../app/lib/timing";
 import { CARD_MESSAGES } from "../../server/payments/test-cards.server";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { firstLink, waitForMail } from "./mail-capture";
-
-const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-
-interface Person {
-  firstName: string;
-  lastName: string;
-  email: string;
-  password: string;
-}
-
-function newPerson(firstName: string): Person {
-  return { firstName, lastName: "Fan", email: `${firstName.toLowerCase()}${unique()}@example.com`, password: "Steel3rs!" };
-}
+import { fillCard, fillSignUp, memberViaApi, newPerson, signUpViaApi, submitLogin } from "./visitor-helpers";
 
 const alertBanner = (page: Page) => page.getByTestId("alert-banner");
 const bottomMenu = (page: Page) => page.getByRole("navigation", { name: "Bottom menu" });
@@ -35,54 +23,6 @@ async function installPausedClock(page: Page) {
   const now = Date.now();
   await page.clock.install({ time: now });
   await page.clock.pauseAt(now + 1000);
-}
-
-/** Signs up through the JSON API; page.request shares the page's cookies, so the page is signed in. */
-async function signUpViaApi(page: Page, p: Person) {
-  const response = await page.request.post("/api/users/", {
-    data: {
-      firstName: p.firstName,
-      lastName: p.lastName,
-      emailAddress: p.email,
-      emailAddressConfirm: p.email,
-      password: p.password,
-      passwordConfirm: p.password,
-      termsAndConditions: true,
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-}
-
-/** A paid member, through the JSON API (Stripe's test payment method id in test mode). */
-async function memberViaApi(page: Page, p: Person) {
-  await signUpViaApi(page, p);
-  const response = await page.request.post("/api/stripe/payment", { data: { id: "pm_card_visa" } });
-  expect(response.status(), await response.text()).toBe(200);
-}
-
-async function fillCard(page: Page, card: { number: string; expiry?: string }) {
-  await page.getByLabel("Card number").fill(card.number);
-  await page.getByLabel("Expiration date").fill(card.expiry ?? "12/34");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByLabel("ZIP code").fill("15212");
-  await page.getByRole("button", { name: "Authorize Payment" }).click();
-}
-
-async function submitLogin(page: Page, email: string, password: string) {
-  await page.getByLabel("Email address", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Login Now" }).click();
-}
-
-/** Fills the sign-up form completely and correctly. */
-async function fillSignUp(page: Page, p: Person) {
-  await page.getByLabel("First name", { exact: true }).fill(p.firstName);
-  await page.getByLabel("Last name", { exact: true }).fill(p.lastName);
-  await page.getByLabel("Email address", { exact: true }).fill(p.email);
-  await page.getByLabel("Confirm email address").fill(p.email);
-  await page.getByLabel(/^Password \(\d+-\d+ characters\)$/).fill(p.password);
-  await page.getByLabel("Confirm password").fill(p.password);
-  await page.getByRole("checkbox", { name: /agree to the Terms and Conditions/ }).check();
 }
 
 async function logOutWithBottomMenu(page: Page) {

@@ -51,6 +51,33 @@ export async function memberViaApi(page: Page, p: Person) {
   expect(response.status(), await response.text()).toBe(200);
 }
 
+/** Types a test card into the payment form and, unless `submit` is false, authorizes the payment. */
+export async function fillCard(page: Page, card: { number?: string; expiry?: string } = {}, submit = true) {
+  await page.getByLabel("Card number").fill(card.number ?? "4242 4242 4242 4242");
+  await page.getByLabel("Expiration date").fill(card.expiry ?? "12/34");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByLabel("ZIP code").fill("15212");
+  if (submit) await page.getByRole("button", { name: "Authorize Payment" }).click();
+}
+
+/** Fills the sign-up form completely and correctly. */
+export async function fillSignUp(page: Page, p: Person) {
+  await page.getByLabel("First name", { exact: true }).fill(p.firstName);
+  await page.getByLabel("Last name", { exact: true }).fill(p.lastName);
+  await page.getByLabel("Email address", { exact: true }).fill(p.email);
+  await page.getByLabel("Confirm email address").fill(p.email);
+  await page.getByLabel(/^Password \(\d+-\d+ characters\)$/).fill(p.password);
+  await page.getByLabel("Confirm password").fill(p.password);
+  await page.getByRole("checkbox", { name: /agree to the Terms and Conditions/ }).check();
+}
+
+/** Fills and sends the login form. */
+export async function submitLogin(page: Page, email: string, password: string) {
+  await page.getByLabel("Email address", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Login Now" }).click();
+}
+
 export async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
   const response = await request.get(url);
   expect(response.ok(), `${url}: ${response.status()}`).toBe(true);

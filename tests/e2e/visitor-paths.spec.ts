@@ -16,29 +16,18 @@ import {
   enshrineeWithExhibit,
   expectNoErrorPage,
   favoriteStories,
+  fillCard,
+  fillSignUp,
   freeze,
   hydrated,
   installClock,
   newPerson,
   SCREENS,
   signUpViaApi,
+  submitLogin,
   unique,
   watchForCrashes,
 } from "./visitor-helpers";
-
-async function fillCard(page: Page, number = "4242 4242 4242 4242") {
-  await page.getByLabel("Card number").fill(number);
-  await page.getByLabel("Expiration date").fill("12/34");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByLabel("ZIP code").fill("15212");
-  await page.getByRole("button", { name: "Authorize Payment" }).click();
-}
-
-async function submitLogin(page: Page, email: string, password: string) {
-  await page.getByLabel("Email address", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Login Now" }).click();
-}
 
 const welcome = (page: Page) => page.getByTestId("welcome");
 
@@ -214,13 +203,7 @@ for (const screen of SCREENS) {
       await installClock(page);
       await page.goto("/admission");
       await freeze(page);
-      await page.getByLabel("First name", { exact: true }).fill("Other");
-      await page.getByLabel("Last name", { exact: true }).fill(p.lastName);
-      await page.getByLabel("Email address", { exact: true }).fill(p.email);
-      await page.getByLabel("Confirm email address").fill(p.email);
-      await page.getByLabel(/^Password \(\d+-\d+ characters\)$/).fill(p.password);
-      await page.getByLabel("Confirm password").fill(p.password);
-      await page.getByRole("checkbox", { name: /agree to the Terms and Conditions/ }).check();
+      await fillSignUp(page, { ...p, firstName: "Other" });
       await page.getByRole("button", { name: "Proceed to Payment" }).click();
       await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.emailTaken);
       await page.clock.runFor(TIMING.signUpFailureRedirect + 100);

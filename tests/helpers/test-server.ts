@@ -6,7 +6,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
+import pino from "pino";
 import type { ServerBuild } from "react-router";
 import { createApp } from "../../server/app";
 import { createRouteResolver, type RouteResolver } from "../../server/http/route-policy";
@@ -18,6 +20,18 @@ import { seedCollection } from "../../server/db/seed/seed-collection";
 import { openTestDatabase, type DriverKind, type TestDatabase } from "./databases";
 
 const SERVER_BUILD = path.resolve("build/server/index.js");
+
+/** A logger at info whose JSON lines are kept in `lines`, for a test that reads what was logged. */
+export function capturedLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { logger: pino({ level: "info" }, sink), lines };
+}
 
 export async function loadServerBuild(): Promise<ServerBuild> {
   if (!existsSync(SERVER_BUILD)) throw new Error("build/server/index.js is missing: run `npm run build` first");

@@ -41,6 +41,29 @@ async function adminClient(url: string): Promise<pg.Client> {
 
 const backendPid = async (db: Database) => (await queryRows<{ pid: number }>(db, sql`select pg_backend_pid() as pid`))[0].pid;
 
+/**
+ * Holds `lock` (a LOCK TABLE statement) in a transaction of `admin`'s, so the request waits for
+ * it inside its own transaction; ends the waiting backend, and returns the request's answer.
+ */
+async function endWhileWaiting(admin: pg.Client, lock: string, request: () => Promise<Response>): Promise<Response> {
+  await admin.query(`begin; ${lock}`);
+  const pending = request();
+  let victim: number | undefined;
+  // Up to half a minute for the request to reach the lock: a loaded machine takes seconds.
+  for (let i = 0; i < 1500 && !victim; i++) {
+    const { rows } = await admin.query<{ pid: number }>(
+      "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()",
+    );
+    victim = rows[0]?.pid;
+    if (!victim) await sleep(20);
+  }
+  expect(victim).toBeDefined();
+  await admin.query("select pg_terminate_backend($1)", [victim]);
+  const res = await pending;
+  await admin.query("rollback");
+  return res;
+}
+
 describe.runIf(onPostgres)("a terminated connection, in process", () => {
   let database: TestDatabase;
   let admin: pg.Client;
@@ -117,20 +140,7 @@ describe.runIf(onPostgres)("a terminated connection under a request", () => {
 
   it("answers 503 JSON with Retry-After when the request's connection ends inside its transaction, then 201", async () => {
     // A lock makes the request's insert wait, inside its transaction, while its backend is ended.
-    await admin.query("begin; lock table contact_messages in share mode");
-    const pending = contact("the first try");
-    let victim: number | undefined;
-    for (let i = 0; i < 100 && !victim; i++) {
-      const { rows } = await admin.query<{ pid: number }>(
-        "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()",
-      );
-      victim = rows[0]?.pid;
-      if (!victim) await sleep(20);
-    }
-    expect(victim).toBeDefined();
-    await admin.query("select pg_terminate_backend($1)", [victim]);
-    const res = await pending;
-    await admin.query("rollback");
+    const res = await endWhileWaiting(admin, "lock table contact_messages in share mode", () => contact("the first try"));
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("30");
     expect(await res.json()).toEqual({ success: false, message: expect.stringContaining("unavailable") as unknown });
@@ -146,20 +156,7 @@ describe.runIf(onPostgres)("a terminated connection under a request", () => {
     const member = await createSignedInAccount(server.services);
     const page = () => fetch(`${server.url}/account`, { headers: { cookie: member.cookie } });
     // The account page reads the payments after the host has read the session.
-    await admin.query("begin; lock table payments in access exclusive mode");
-    const pending = page();
-    let victim: number | undefined;
-    for (let i = 0; i < 100 && !victim; i++) {
-      const { rows } = await admin.query<{ pid: number }>(
-        "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()",
-      );
-      victim = rows[0]?.pid;
-      if (!victim) await sleep(20);
-    }
-    expect(victim).toBeDefined();
-    await admin.query("select pg_terminate_backend($1)", [victim]);
-    const res = await pending;
-    await admin.query("rollback");
+    const res = await endWhileWaiting(admin, "lock table payments in access exclusive mode", page);
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("30");
     expect(await res.text()).toContain("</html>");

@@ -7,16 +7,14 @@
  * notice.
  */
 import http from "node:http";
-import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { queryRows } from "../../server/db/client";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOST_MESSAGES, SERVER_MESSAGES } from "~/shared/messages";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount, dateFromToday } from "../helpers/fixtures";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { capturedLogger, startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
 
@@ -59,16 +57,10 @@ function postChunked(url: string, totalBytes: number) {
 
 describe.each(drivers)("host hardening on %s", (kind) => {
   let server: TestServer;
-  const logLines: string[] = [];
+  const { logger, lines: logLines } = capturedLogger();
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        logLines.push(String(chunk));
-        done();
-      },
-    });
-    server = await startTestServer(kind, {}, { logger: pino({ level: "info" }, sink), seed: false });
+    server = await startTestServer(kind, {}, { logger, seed: false });
   });
   afterAll(() => server?.close());
 

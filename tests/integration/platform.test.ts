@@ -3,14 +3,12 @@
  * the error fallback, health check, security headers, compression and asset caching.
  */
 import { get as httpGet, type IncomingHttpHeaders } from "node:http";
-import { Writable } from "node:stream";
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync } from "node:zlib";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "~/shared/messages";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount, dateFromToday } from "../helpers/fixtures";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { capturedLogger, startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
 
@@ -23,16 +21,10 @@ function navHtml(html: string, label: string): string {
 
 describe.each(drivers)("platform on %s", (kind) => {
   let server: TestServer;
-  const logLines: string[] = [];
+  const { logger, lines: logLines } = capturedLogger();
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        logLines.push(String(chunk));
-        done();
-      },
-    });
-    server = await startTestServer(kind, { ENABLE_ERROR_PROBE: "true", TICKET_DAYS: "90" }, { logger: pino({ level: "info" }, sink) });
+    server = await startTestServer(kind, { ENABLE_ERROR_PROBE: "true", TICKET_DAYS: "90" }, { logger });
   });
   afterAll(() => server?.close());
 
