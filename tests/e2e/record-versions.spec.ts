@@ -15,33 +15,38 @@ const PASSWORD = "Console-1!";
 
 test("view an exhibit's earlier version and restore it: the old title is back in the console and on the site", async ({ page, request }) => {
   test.setTimeout(120_000);
-  // The first admin: admin:create's link sets the password unless another file used it already.
+  // The first admin: admin:create's link sets the password (or was used by another file already).
   await page.goto(readFileSync(path.join(process.env.E2E_DATA_DIR!, "admin-link.txt"), "utf8").trim());
   await waitForHydration(page);
   if ((await page.getByTestId("reset-token-missing").count()) === 0) {
     await page.getByLabel("Enter your new password (8-16 characters)").fill(PASSWORD);
     await page.getByLabel("Confirm your new password").fill(PASSWORD);
     await page.getByRole("button", { name: "Submit Request" }).click();
-    await expect(page.getByText(/password (has been|was) (reset|changed|updated)/i).first()).toBeVisible({ timeout: 15_000 });
+    // Set now, or refused because another file already used the link: either answer will do.
+    await expect(page.getByText(/password (has been|was) (reset|changed|updated)|link is invalid or has expired/i).first()).toBeVisible({ timeout: 15_000 });
   }
-  const [exhibit] = (await (await request.get("/api/exhibits/")).json()) as ExhibitView[];
+  // The last exhibit, which the other files do not edit; its history may hold versions already.
+  const exhibit = ((await (await request.get("/api/exhibits/")).json()) as ExhibitView[]).at(-1)!;
   const edit = `/admin/exhibits/${exhibit._id}`;
   await signIn(page, EMAIL, PASSWORD, edit);
   await waitForHydration(page);
 
+  const versions = page.getByTestId("versions").getByTestId("version");
+  const before = await versions.count();
+  // A record never saved in the console gets two: the save and the record as first recorded.
+  const after = Math.max(before, 1) + 1;
   const renamed = `${exhibit.title} (renamed ${Date.now()})`;
   await page.getByLabel("Title", { exact: true }).fill(renamed);
   await page.getByRole("button", { name: "Save exhibit" }).click();
   await expect(page.getByTestId("console-notice")).toHaveText("Saved.", { timeout: 15_000 });
 
-  // Versions: the save (Title changed, by the admin) above the exhibit as first recorded.
-  const versions = page.getByTestId("versions").getByTestId("version");
-  await expect(versions).toHaveCount(2);
+  // Versions: the save (Title changed, by the admin) above the one it replaced.
+  await expect(versions).toHaveCount(after);
   await expect(versions.first()).toContainText(EMAIL);
   await expect(versions.first()).toContainText("Title");
   await expect(versions.first()).toContainText("Current");
   await expect(versions.first().getByRole("link")).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} E[SD]T$/);
-  await expect(versions.nth(1)).toContainText("As first recorded, before any change in the console");
+  if (before === 0) await expect(versions.nth(1)).toContainText("As first recorded, before any change in the console");
 
   // View the old version: its fields, read-only.
   await versions.nth(1).getByRole("link").click();
@@ -56,8 +61,8 @@ test("view an exhibit's earlier version and restore it: the old title is back in
   await page.waitForURL((url) => url.pathname === edit, { timeout: 15_000 });
   await expect(page.getByTestId("console-notice")).toHaveText("Version restored: it is now the current version.");
   await expect(page.getByLabel("Title", { exact: true })).toHaveValue(exhibit.title);
-  await expect(versions).toHaveCount(3);
-  await expect(versions.first()).toContainText("Restored the version from before the first recorded change");
+  await expect(versions).toHaveCount(after + 1);
+  await expect(versions.first()).toContainText(before === 0 ? "Restored the version from before the first recorded change" : "Restored the version of ");
 
   // The public exhibit page shows the old title again.
   const visitor = await (await page.context().browser()!.newContext()).newPage();
