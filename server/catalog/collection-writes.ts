@@ -14,6 +14,8 @@ import type { Database } from "../db/client";
 import { bannerSlides, categories, enshrineeExhibits, enshrinees, exhibitPhotos, exhibits, teams } from "../db/schema";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 import { plainTextOf, sanitizeRichText } from "./rich-text";
+import type { Publication } from "../../app/shared/publication";
+import { PUBLISHED_ALWAYS, publishAtFor } from "./publication";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -61,12 +63,16 @@ export interface ExhibitInput {
   year: number;
   favoriteStory: boolean;
   enshrineeIds: string[];
+  /** Draft, scheduled or published (decision 032); left as it is when not given. */
+  publication?: Publication;
 }
 export interface EnshrineeInput {
   fullName: string;
   firstName: string;
   lastName: string;
   biography: string;
+  /** Draft, scheduled or published (decision 032); left as it is when not given. */
+  publication?: Publication;
 }
 export interface BannerSlideInput {
   variant: "desktop" | "mobile";
@@ -74,6 +80,8 @@ export interface BannerSlideInput {
   alt: string;
   width: number;
   height: number;
+  /** Draft, scheduled or published (decision 032); left as it is when not given. */
+  publication?: Publication;
 }
 
 /** `%term%` for ILIKE, with the user's own wildcards taken literally. */
@@ -251,6 +259,7 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
             year: exhibits.year,
             active: exhibits.active,
             favoriteStory: exhibits.favoriteStory,
+            publishAt: exhibits.publishAt,
             team: teams.name,
             category: categories.categoryName,
           })
@@ -274,8 +283,14 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         const [category] = await tx.select({ id: categories.id }).from(categories).where(eq(categories.id, input.categoryId));
         if (!team || !category) return { ok: false, message: "Please choose a team and a category that exist.", errors: { ...(team ? {} : { teamId: "Please choose a team" }), ...(category ? {} : { categoryId: "Please choose a category" }) } };
         const descriptionHtml = sanitizeRichText(input.descriptionHtml);
-        const { enshrineeIds, ...fields } = input;
-        const values = { ...fields, descriptionHtml, description: plainTextOf(descriptionHtml), slug: await freeSlug(tx, exhibits, input.title, id) };
+        const { enshrineeIds, publication, ...fields } = input;
+        const values = {
+          ...fields,
+          ...(publication ? { publishAt: publishAtFor(publication, before?.publishAt, now()) } : {}),
+          descriptionHtml,
+          description: plainTextOf(descriptionHtml),
+          slug: await freeSlug(tx, exhibits, input.title, id),
+        };
         const exhibitId = before ? before.id : crypto.randomUUID();
         if (before) await tx.update(exhibits).set(values).where(eq(exhibits.id, exhibitId));
         else await tx.insert(exhibits).values({ id: exhibitId, ...values });
@@ -313,7 +328,7 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
       const exhibitCount = db.$count(enshrineeExhibits, eq(enshrineeExhibits.enshrineeId, enshrinees.id));
       return paged(
         db
-          .select({ id: enshrinees.id, fullName: enshrinees.fullName, lastName: enshrinees.lastName, exhibits: exhibitCount })
+          .select({ id: enshrinees.id, fullName: enshrinees.fullName, lastName: enshrinees.lastName, exhibits: exhibitCount, publishAt: enshrinees.publishAt })
           .from(enshrinees)
           .where(where)
           .orderBy(order(sortColumn, query.dir), asc(enshrinees.id))
@@ -341,9 +356,11 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         const [before] = id ? await tx.select().from(enshrinees).where(eq(enshrinees.id, id)).for("update") : [undefined];
         if (id && !before) return { ok: false, message: "This enshrinee no longer exists." };
         const slug = await freeSlug(tx, enshrinees, input.fullName, id);
+        const { publication, ...fields } = input;
+        const values = { ...fields, ...(publication ? { publishAt: publishAtFor(publication, before?.publishAt, now()) } : {}), slug };
         const [after] = before
-          ? await tx.update(enshrinees).set({ ...input, slug }).where(eq(enshrinees.id, before.id)).returning()
-          : await tx.insert(enshrinees).values({ id: crypto.randomUUID(), slug, ...input }).returning();
+          ? await tx.update(enshrinees).set(values).where(eq(enshrinees.id, before.id)).returning()
+          : await tx.insert(enshrinees).values({ id: crypto.randomUUID(), ...values }).returning();
         await recordAudit(tx, actor, { action: before ? "enshrinee.update" : "enshrinee.create", entityType: "enshrinee", entityId: after.id, summary: `${before ? "Edited" : "Created"} enshrinee ${after.fullName}`, before, after }, now());
         return { ok: true, id: after.id, message: `${after.fullName} saved.` };
       });
@@ -386,8 +403,15 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         const slides = before.map(({ variant: _v, position: _p, ...rest }) => rest);
         const at = "position" in op ? before.findIndex((s) => s.position === op.position) : -1;
         if (op.kind !== "add" && at < 0) return { ok: false, message: "That slide no longer exists." };
-        if (op.kind === "add") slides.push({ file: op.slide.file, alt: op.slide.alt, width: op.slide.width, height: op.slide.height });
-        if (op.kind === "update") slides[at] = { file: op.slide.file, alt: op.slide.alt, width: op.slide.width, height: op.slide.height };
+        const slideOf = (input: BannerSlideInput, current: Date | null | undefined) => ({
+          file: input.file,
+          alt: input.alt,
+          width: input.width,
+          height: input.height,
+          publishAt: input.publication ? publishAtFor(input.publication, current, now()) : current === undefined ? PUBLISHED_ALWAYS : current,
+        });
+        if (op.kind === "add") slides.push(slideOf(op.slide, undefined));
+        if (op.kind === "update") slides[at] = slideOf(op.slide, slides[at].publishAt);
         if (op.kind === "remove") slides.splice(at, 1);
         if (op.kind === "move") {
           const to = at + op.by;
