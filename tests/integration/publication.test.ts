@@ -16,6 +16,8 @@ import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount, dateFromToday } from "../helpers/fixtures";
 import { createStaffAccount, previewPanes, type StaffAccount } from "../helpers/admin-fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
+import type { Database } from "../../server/db/client";
+import { setPublication } from "../../server/catalog/publication";
 
 const drivers = await availableDrivers();
 const HOUR = 3_600_000;
@@ -183,9 +185,19 @@ describe.each(drivers)("drafts and scheduled publishing on %s", (kind) => {
     expect(await text("/admin/exhibits?q=Quillfeather", curator.cookie)).not.toContain("Scheduled for");
   }, 120_000);
 
-  it("takes a published record back to a draft at once", async () => {
+  it("takes a published record back to a draft at once, from its form or from a bulk action's transaction", async () => {
     await saveExhibit({ state: "draft" });
-    await saveEnshrinee({ state: "draft" });
+    // What bulk unpublish does for each record: setPublication inside its transaction, with the change notice.
+    const { db } = server.services.database;
+    const change = await db.transaction(async (tx) => {
+      const t = tx as unknown as Database;
+      const result = await setPublication(t, "enshrinee", enshrineeId, { state: "draft" }, clock);
+      await server.services.catalogChanges.notify(t);
+      return result;
+    });
+    await server.services.catalogChanges.notify();
+    expect(change).toEqual({ before: new Date(clock.getTime() - 1000), after: null });
     expect(await channels()).toEqual(absent);
+    expect(await setPublication(db, "enshrinee", "00000000-0000-4000-8000-000000000000", { state: "published" }, clock)).toBeNull();
   }, 120_000);
 });
