@@ -23,4 +23,5 @@ const app = createApp({
 await services.catalogChanges.start();
 services.outbox.start();
 services.housekeeping.start();
+services.publisher.start();
 app.listen(config.PORT, () => logger.info(`dev server on http://localhost:${config.PORT}`));

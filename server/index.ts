@@ -147,6 +147,7 @@ async function runServer(log: Logger) {
   await services.catalogChanges.start();
   services.outbox.start();
   services.housekeeping.start();
+  services.publisher.start();
 
   // Stored pages first, straight from Node's HTTP server (signed-in people after their session is checked); the rest through Express.
   const server = createServer((req, res) => {
@@ -195,6 +196,7 @@ async function runServer(log: Logger) {
         await services.renditionWarmer.stop();
         await services.outbox.stop();
         await services.housekeeping.stop();
+        await services.publisher.stop();
         await services.database.close();
         log.info("stopped");
         exit(0);

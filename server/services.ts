@@ -13,6 +13,7 @@ import { cacheCatalog } from "./catalog/cached-catalog";
 import { createCatalogChangeFeed } from "./catalog/change-feed";
 import { createCatalog } from "./catalog/catalog-service";
 import { createLastModified } from "./catalog/last-modified";
+import { createPublisher } from "./catalog/publisher";
 import { createSearch } from "./search/search-service";
 import { createImageService } from "./images/image-service";
 import { createShareCards } from "./images/share-cards";
@@ -137,11 +138,13 @@ export function createServices(deps: ServiceDeps) {
     logger,
     onEnqueued,
   });
-  const cachedCatalog = config.CATALOG_CACHE_SECONDS > 0 ? cacheCatalog(createCatalog(db), config.CATALOG_CACHE_SECONDS * 1000) : null;
-  const catalog = cachedCatalog ?? createCatalog(db);
+  const cachedCatalog = config.CATALOG_CACHE_SECONDS > 0 ? cacheCatalog(createCatalog(db, { now }), config.CATALOG_CACHE_SECONDS * 1000) : null;
+  const catalog = cachedCatalog ?? createCatalog(db, { now });
   // Staff changes reach every instance's caches through LISTEN/NOTIFY (decision 012); the host starts the listener.
   const catalogChanges = createCatalogChangeFeed({ database, databaseUrl: config.DATABASE_URL, logger });
   if (cachedCatalog) catalogChanges.onChange(() => cachedCatalog.clear());
+  /** Scheduled records appear at their time without a save: the caches are told (decision 032). */
+  const publisher = createPublisher({ db, logger, now, notifyChange: () => catalogChanges.notify() });
   // With DATABASE_URL the originals live in PostgreSQL, shared by every instance (decision 024); PGlite keeps the disk.
   const mediaObjects = database.kind === "postgres" ? createMediaObjects(db) : undefined;
   const images = createImageService({
@@ -164,6 +167,8 @@ export function createServices(deps: ServiceDeps) {
   const botCheck = createBotCheck({ secret: config.RECAPTCHA_SECRET, verifyUrl: config.RECAPTCHA_VERIFY_URL, minScore: config.RECAPTCHA_MIN_SCORE });
   return {
     config,
+    /** The injected clock (tests), else the real one. */
+    now: now ?? (() => new Date()),
     database,
     logger,
     stripe,
@@ -172,14 +177,15 @@ export function createServices(deps: ServiceDeps) {
     sessionCookies: sessionCookies(sessions, config.PUBLIC_URL),
     catalog,
     catalogChanges,
+    publisher,
     /** The collection's update times: the sitemap's lastmod (decision 027). */
     lastModified: createLastModified(db),
     // Never cached: the triggers keep it current, so a change is searchable once it commits.
-    search: createSearch(db),
+    search: createSearch(db, now),
     images,
     renditionWarmer,
     /** Share cards of the pages (decision 027), drawn from public images into their own cache. */
-    shareCards: createShareCards({ db, images, cacheDir: path.join(config.DATA_DIR, "image-cache", "share-cards"), museumName: SITE_NAME }),
+    shareCards: createShareCards({ db, images, cacheDir: path.join(config.DATA_DIR, "image-cache", "share-cards"), museumName: SITE_NAME, now }),
     accounts,
     /** The account page's reads (issue 13). */
     accountData: createAccountData({ db }),

@@ -39,7 +39,12 @@ export function clockTimeIn(timeZone: string, now: Date, { seconds = false } = {
 
 /** The instant a calendar day starts in `timeZone` (its local midnight). */
 export function startOfDayIn(date: string, timeZone: string): Date {
-  const utcMidnight = Date.parse(`${date}T00:00:00Z`);
+  return instantIn(date, 0, timeZone);
+}
+
+/** The instant `date` (YYYY-MM-DD) at `hour`:00 on the clocks of `timeZone`. */
+export function instantIn(date: string, hour: number, timeZone: string): Date {
+  const utcTime = Date.parse(`${date}T${String(hour).padStart(2, "0")}:00:00Z`);
   const offsetAt = (t: number) => {
     let format = offsetFormats.get(timeZone);
     if (!format) {
@@ -50,8 +55,18 @@ export function startOfDayIn(date: string, timeZone: string): Date {
     const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
     return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
   };
-  const guess = utcMidnight - offsetAt(utcMidnight);
-  return new Date(utcMidnight - offsetAt(guess));
+  const guess = utcTime - offsetAt(utcTime);
+  return new Date(utcTime - offsetAt(guess));
+}
+
+/** The calendar day (YYYY-MM-DD) and the hour (0-23) of an instant on the clocks of `timeZone`. */
+export function dayAndHourIn(timeZone: string, at: Date): { day: string; hour: number } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", hourCycle: "h23" })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  return { day: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour) };
 }
 
 /**

@@ -58,7 +58,7 @@ async function tiers<View>(view: (member: boolean) => Promise<View | null> | Vie
 }
 
 export function createPreview(db: Database) {
-  const catalog = createCatalog(db);
+  const catalog = createCatalog(db, { unpublished: true });
 
   return {
     async exhibit(id: string | null, draft: ExhibitDraft | null): Promise<Tiers<ExhibitView> | null> {

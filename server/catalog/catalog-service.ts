@@ -1,6 +1,8 @@
 /**
  * The collection: teams, categories, exhibits, enshrinees and home banners. Every read takes
- * `member` and returns records already gated (server/catalog/gating.ts).
+ * `member` and returns records already gated (server/catalog/gating.ts), and only the records
+ * visible to the public at the injected clock's time (drafts and scheduled records are left out,
+ * server/catalog/publication.ts).
  */
 import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import type {
@@ -23,6 +25,7 @@ import {
   teams,
 } from "../db/schema";
 import { gateEnshrinee, gateExhibit } from "./gating";
+import { visibleAt } from "./publication";
 
 export interface ExhibitFilter {
   team?: string;
@@ -46,7 +49,18 @@ export function teamView(t: Omit<TeamRow, "updatedAt" | "version">): TeamView {
   };
 }
 
-export function createCatalog(db: Database) {
+export interface CatalogOptions {
+  /** The clock that decides which scheduled records have appeared (tests inject one). */
+  now?: () => Date;
+  /** Staff preview only: drafts and scheduled records are read too. */
+  unpublished?: boolean;
+}
+
+export function createCatalog(db: Database, { now = () => new Date(), unpublished = false }: CatalogOptions = {}) {
+  const visible = (column: typeof exhibits.publishAt | typeof enshrinees.publishAt | typeof bannerSlides.publishAt) =>
+    unpublished ? undefined : visibleAt(column, now());
+  const visibleExhibit = () => visible(exhibits.publishAt);
+  const visibleEnshrinee = () => visible(enshrinees.publishAt);
   const exhibitColumns = {
     id: exhibits.id,
     title: exhibits.title,
@@ -72,7 +86,7 @@ export function createCatalog(db: Database) {
       .from(exhibits)
       .innerJoin(teams, eq(teams.id, exhibits.teamId))
       .innerJoin(categories, eq(categories.id, exhibits.categoryId))
-      .where(where)
+      .where(and(visibleExhibit(), where))
       .orderBy(asc(exhibits.year), asc(exhibits.title));
     // Photos are member-only: visitors never cause them to be read.
     const photos = new Map<string, { file: string; alt: string }[]>();
@@ -141,7 +155,7 @@ export function createCatalog(db: Database) {
         .selectDistinct({ id: categories.id, categoryName: categories.categoryName, sortOrder: categories.sortOrder })
         .from(categories)
         .innerJoin(exhibits, eq(exhibits.categoryId, categories.id))
-        .where(and(eq(exhibits.teamId, teamId), eq(exhibits.active, true)))
+        .where(and(eq(exhibits.teamId, teamId), eq(exhibits.active, true), visibleExhibit()))
         .orderBy(asc(categories.sortOrder));
       return rows.map((c) => ({ _id: c.id, categoryName: c.categoryName }));
     },
@@ -164,12 +178,13 @@ export function createCatalog(db: Database) {
       const rows = await db
         .select({ _id: enshrinees.id, fullName: enshrinees.fullName, firstName: enshrinees.firstName, lastName: enshrinees.lastName })
         .from(enshrinees)
+        .where(visibleEnshrinee())
         .orderBy(asc(enshrinees.lastName), asc(enshrinees.firstName));
       return rows;
     },
 
     async getEnshrinee(id: string, member: boolean): Promise<EnshrineeView | null> {
-      const [row] = await db.select().from(enshrinees).where(eq(enshrinees.id, id)).limit(1);
+      const [row] = await db.select().from(enshrinees).where(and(eq(enshrinees.id, id), visibleEnshrinee())).limit(1);
       if (!row) return null;
       const links = await db
         .select({ exhibitId: enshrineeExhibits.exhibitId })
@@ -192,7 +207,7 @@ export function createCatalog(db: Database) {
     },
 
     async bannerSlides(): Promise<{ desktop: BannerSlideView[]; mobile: BannerSlideView[] }> {
-      const rows = await db.select().from(bannerSlides).orderBy(asc(bannerSlides.position));
+      const rows = await db.select().from(bannerSlides).where(visible(bannerSlides.publishAt)).orderBy(asc(bannerSlides.position));
       const view = (variant: "desktop" | "mobile") =>
         rows
           .filter((r) => r.variant === variant)

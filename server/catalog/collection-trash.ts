@@ -16,6 +16,7 @@ import { bannerSlides, categories, enshrineeExhibits, enshrinees, exhibitPhotos,
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 import type { MediaStorage } from "../media/media-storage";
 import { commitChange, freeSlug, type Tx } from "./collection-tx";
+import { PUBLISHED_ALWAYS } from "./publication";
 
 const DAY = 86_400_000;
 /** Entries purged per housekeeping run at most (the rest go next hour). */
@@ -173,7 +174,7 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
     const slide = revive(bannerSlides, snapshot.row);
     const current = await tx.select().from(bannerSlides).where(eq(bannerSlides.variant, slide.variant)).orderBy(asc(bannerSlides.position));
     const rows = current.map(({ variant: _v, position: _p, ...rest }) => rest);
-    rows.splice(Math.min(slide.position, rows.length), 0, { file: slide.file, alt: slide.alt, width: slide.width, height: slide.height });
+    rows.splice(Math.min(slide.position, rows.length), 0, { file: slide.file, alt: slide.alt, width: slide.width, height: slide.height, publishAt: slide.publishAt ?? PUBLISHED_ALWAYS });
     await tx.delete(bannerSlides).where(eq(bannerSlides.variant, slide.variant));
     await tx.insert(bannerSlides).values(rows.map((r, position) => ({ ...r, variant: slide.variant, position })));
     return { ok: true, after: await tx.select().from(bannerSlides).where(eq(bannerSlides.variant, slide.variant)).orderBy(asc(bannerSlides.position)) };

@@ -17,6 +17,8 @@ import type { FieldValue } from "../../app/shared/edit-conflict";
 import { plainTextOf, sanitizeRichText } from "./rich-text";
 import { commitChange, freeSlug, type Tx } from "./collection-tx";
 import { trashBannerSlide, trashRecord } from "./collection-trash";
+import type { Publication } from "../../app/shared/publication";
+import { PUBLISHED_ALWAYS, publishAtFor } from "./publication";
 
 
 export interface CollectionDeps {
@@ -63,12 +65,16 @@ export interface ExhibitInput {
   year: number;
   favoriteStory: boolean;
   enshrineeIds: string[];
+  /** Draft, scheduled or published (decision 032); left as it is when not given. */
+  publication?: Publication;
 }
 export interface EnshrineeInput {
   fullName: string;
   firstName: string;
   lastName: string;
   biography: string;
+  /** Draft, scheduled or published (decision 032); left as it is when not given. */
+  publication?: Publication;
 }
 export interface BannerSlideInput {
   variant: "desktop" | "mobile";
@@ -76,6 +82,8 @@ export interface BannerSlideInput {
   alt: string;
   width: number;
   height: number;
+  /** Draft, scheduled or published (decision 032); left as it is when not given. */
+  publication?: Publication;
 }
 
 /** `%term%` for ILIKE, with the user's own wildcards taken literally. */
@@ -87,7 +95,9 @@ const likeTerm = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  */
 export function staleSave(expected: number | undefined, before: { version: number } & object, input: object): Saved | null {
   const row = before as unknown as Record<string, unknown>;
-  const mine = { ...input } as Record<string, FieldValue>;
+  // A draft/schedule choice (decision 032) is not a column: it is applied as chosen, not compared.
+  const { publication: _publication, ...fields } = input as Record<string, unknown>;
+  const mine = fields as Record<string, FieldValue>;
   const theirs = Object.fromEntries(Object.keys(mine).map((k) => [k, (row[k] ?? null) as FieldValue]));
   return refusedAsConflict(expected, before.version, mine, theirs);
 }
@@ -232,6 +242,7 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
             year: exhibits.year,
             active: exhibits.active,
             favoriteStory: exhibits.favoriteStory,
+            publishAt: exhibits.publishAt,
             team: teams.name,
             category: categories.categoryName,
           })
@@ -260,8 +271,15 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         const [category] = await tx.select({ id: categories.id }).from(categories).where(eq(categories.id, input.categoryId));
         if (!team || !category) return { ok: false, message: "Please choose a team and a category that exist.", errors: { ...(team ? {} : { teamId: "Please choose a team" }), ...(category ? {} : { categoryId: "Please choose a category" }) } };
         const descriptionHtml = mine.descriptionHtml;
-        const { enshrineeIds, ...fields } = input;
-        const values = { ...fields, descriptionHtml, description: plainTextOf(descriptionHtml), slug: await freeSlug(tx, exhibits, input.title, id), version: (before?.version ?? 0) + 1 };
+        const { enshrineeIds, publication, ...fields } = input;
+        const values = {
+          ...fields,
+          ...(publication ? { publishAt: publishAtFor(publication, before?.publishAt, now()) } : {}),
+          descriptionHtml,
+          description: plainTextOf(descriptionHtml),
+          slug: await freeSlug(tx, exhibits, input.title, id),
+          version: (before?.version ?? 0) + 1,
+        };
         const exhibitId = before ? before.id : crypto.randomUUID();
         if (before) await tx.update(exhibits).set(values).where(eq(exhibits.id, exhibitId));
         else await tx.insert(exhibits).values({ id: exhibitId, ...values });
@@ -290,7 +308,7 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
       const exhibitCount = db.$count(enshrineeExhibits, eq(enshrineeExhibits.enshrineeId, enshrinees.id));
       return paged(
         db
-          .select({ id: enshrinees.id, fullName: enshrinees.fullName, lastName: enshrinees.lastName, exhibits: exhibitCount })
+          .select({ id: enshrinees.id, fullName: enshrinees.fullName, lastName: enshrinees.lastName, exhibits: exhibitCount, publishAt: enshrinees.publishAt })
           .from(enshrinees)
           .where(where)
           .orderBy(order(sortColumn, query.dir), asc(enshrinees.id))
@@ -320,9 +338,11 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         const refused = before && staleSave(expectedVersion, before, input);
         if (refused) return refused;
         const slug = await freeSlug(tx, enshrinees, input.fullName, id);
+        const { publication, ...fields } = input;
+        const values = { ...fields, ...(publication ? { publishAt: publishAtFor(publication, before?.publishAt, now()) } : {}), slug };
         const [after] = before
-          ? await tx.update(enshrinees).set({ ...input, slug, version: before.version + 1 }).where(eq(enshrinees.id, before.id)).returning()
-          : await tx.insert(enshrinees).values({ id: crypto.randomUUID(), slug, ...input }).returning();
+          ? await tx.update(enshrinees).set({ ...values, version: before.version + 1 }).where(eq(enshrinees.id, before.id)).returning()
+          : await tx.insert(enshrinees).values({ id: crypto.randomUUID(), ...values }).returning();
         await recordAudit(tx, actor, { action: before ? "enshrinee.update" : "enshrinee.create", entityType: "enshrinee", entityId: after.id, summary: `${before ? "Edited" : "Created"} enshrinee ${after.fullName}`, before, after }, now());
         return { ok: true, id: after.id, message: `${after.fullName} saved.` };
       });
@@ -340,9 +360,9 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
   }
 
   /** A variant's version (decision 029): a digest of its slides in order, so any change makes another. */
-  function slidesVersion(slides: { file: string; alt: string; width: number; height: number }[]): string {
+  function slidesVersion(slides: { file: string; alt: string; width: number; height: number; publishAt: Date | null }[]): string {
     return createHash("sha256")
-      .update(JSON.stringify(slides.map((s) => [s.file, s.alt, s.width, s.height])))
+      .update(JSON.stringify(slides.map((s) => [s.file, s.alt, s.width, s.height, s.publishAt?.toISOString() ?? null])))
       .digest("base64url")
       .slice(0, 16);
   }
@@ -381,8 +401,15 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
           return { ok: false, message: `Someone else changed the ${variant} banner while you were editing it. Nothing was changed: here it is as it is now; make your change again.`, conflict: { version: current, fields: [] } };
         }
         if (op.kind !== "add" && at < 0) return { ok: false, message: "That slide no longer exists." };
-        if (op.kind === "add") slides.push({ file: op.slide.file, alt: op.slide.alt, width: op.slide.width, height: op.slide.height });
-        if (op.kind === "update") slides[at] = { file: op.slide.file, alt: op.slide.alt, width: op.slide.width, height: op.slide.height };
+        const slideOf = (input: BannerSlideInput, current: Date | null | undefined) => ({
+          file: input.file,
+          alt: input.alt,
+          width: input.width,
+          height: input.height,
+          publishAt: input.publication ? publishAtFor(input.publication, current, now()) : current === undefined ? PUBLISHED_ALWAYS : current,
+        });
+        if (op.kind === "add") slides.push(slideOf(op.slide, undefined));
+        if (op.kind === "update") slides[at] = slideOf(op.slide, slides[at].publishAt);
         if (op.kind === "remove") {
           await trashBannerSlide(tx, actor, before[at], now());
           slides.splice(at, 1);

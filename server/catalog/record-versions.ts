@@ -25,8 +25,10 @@ export type VersionedKind = "team" | "category" | "exhibit" | "enshrinee";
 /**
  * The fields of each kind that a version shows, compares and restores, with the edit form's
  * labels. `satisfies` keeps them in step with the save functions' inputs: a field added to an
- * input fails the typecheck here until it is labelled.
+ * input fails the typecheck here until it is labelled. An exhibit's or enshrinee's publication
+ * (draft, scheduled, published: decision 032) is not part of a version: a restore keeps it.
  */
+type Versioned<T> = Record<Exclude<keyof T, "publication">, string>;
 const TEAM_FIELDS = { name: "Name", league: "League", logo: "Logo", headline: "Headline", description: "Summary and description", sortOrder: "Order on the home page" } satisfies Record<keyof TeamInput, string>;
 const CATEGORY_FIELDS = { categoryName: "Name", sortOrder: "Order on team pages" } satisfies Record<keyof CategoryInput, string>;
 const EXHIBIT_FIELDS = {
@@ -43,8 +45,8 @@ const EXHIBIT_FIELDS = {
   thumbnailAlt: "Thumbnail description",
   matchingPhoto: "Matching photo",
   matchingPhotoAlt: "Matching photo description",
-} satisfies Record<keyof ExhibitInput, string>;
-const ENSHRINEE_FIELDS = { fullName: "Full name", firstName: "First name", lastName: "Last name", biography: "Biography (members only)" } satisfies Record<keyof EnshrineeInput, string>;
+} satisfies Versioned<ExhibitInput>;
+const ENSHRINEE_FIELDS = { fullName: "Full name", firstName: "First name", lastName: "Last name", biography: "Biography (members only)" } satisfies Versioned<EnshrineeInput>;
 
 /** Shown and compared, never restored (the Photos page's). */
 const EXHIBIT_PHOTO_FIELDS = new Set(["thumbnail", "thumbnailAlt", "matchingPhoto", "matchingPhotoAlt", "photos"]);
@@ -197,7 +199,7 @@ export function createRecordVersions({ db, now = () => new Date(), timeZone, not
       if (!version) return { ok: false, message: "That version does not exist." };
       const state = version.state;
       /** The input's fields from the version; one the version lacks (a newer field) keeps its current value. */
-      const pick = <T extends object>(fields: Record<keyof T, string>, current: T): T => {
+      const pick = <T extends object>(fields: Partial<Record<keyof T, string>>, current: T): T => {
         const input = {} as T;
         for (const field of Object.keys(fields) as (keyof T)[]) {
           const value = fieldValue(kind, state, field as string);

@@ -20,6 +20,8 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 
+/** Publication (decision 032): null = draft; a future time = scheduled; a past time = published. */
+const publishAt = () => timestamp("publish_at", { withTimezone: true }).default(sql`'1970-01-01T00:00:00Z'`);
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 /**
  * When a collection record last changed (sitemap lastmod, share card cache keys, decision 027):
@@ -84,10 +86,13 @@ export const exhibits = pgTable(
     active: boolean("active").notNull().default(true),
     year: integer("year").notNull(),
     favoriteStory: boolean("favorite_story").notNull().default(false),
+    /** When the record appears for visitors and members; null = a draft (migration 0020, decision 032). */
+    publishAt: publishAt(),
     updatedAt: updatedAt(),
     version: version(),
   },
   (t) => [
+    index("exhibits_publish_at_idx").on(t.publishAt),
     index("exhibits_team_category_idx").on(t.teamId, t.categoryId, t.active),
     index("exhibits_favorite_idx").on(t.favoriteStory),
     index("exhibits_title_idx").on(t.title),
@@ -119,9 +124,11 @@ export const enshrinees = pgTable("enshrinees", {
   firstName: text("first_name").notNull(),
   lastName: text("last_name").notNull(),
   biography: text("biography").notNull(),
+  /** When the record appears for visitors and members; null = a draft (migration 0020, decision 032). */
+  publishAt: publishAt(),
   updatedAt: updatedAt(),
   version: version(),
-});
+}, (t) => [index("enshrinees_publish_at_idx").on(t.publishAt)]);
 
 export const enshrineeExhibits = pgTable(
   "enshrinee_exhibits",
@@ -147,6 +154,8 @@ export const bannerSlides = pgTable(
     alt: text("alt").notNull(),
     width: integer("width").notNull(),
     height: integer("height").notNull(),
+    /** When the record appears for visitors and members; null = a draft (migration 0020, decision 032). */
+    publishAt: publishAt(),
   },
   (t) => [primaryKey({ columns: [t.variant, t.position] })],
 );
@@ -473,6 +482,8 @@ export const searchDocuments = pgTable(
     favoriteStory: boolean("favorite_story").notNull().default(false),
     /** Member-only: the exhibit's description or the enshrinee's biography. */
     body: text("body").notNull().default(""),
+    /** The record's publish time (drafts have no document): a search keeps the documents whose time has passed. */
+    publishAt: timestamp("publish_at", { withTimezone: true }).notNull().default(sql`'1970-01-01T00:00:00Z'`),
     decade: integer("decade").generatedAlwaysAs(sql`(year / 10) * 10`),
     publicVector: tsvector("public_vector").notNull().generatedAlwaysAs(PUBLIC_WORDS),
     memberVector: tsvector("member_vector")

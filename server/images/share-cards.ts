@@ -13,6 +13,7 @@ import path from "node:path";
 import { and, asc, eq } from "drizzle-orm";
 import sharp, { type OverlayOptions } from "sharp";
 import { PAGE_CARD_TITLES, SHARE_CARD_HEIGHT, SHARE_CARD_WIDTH, isPageCard, type ShareCardRef } from "../../app/shared/share-cards";
+import { visibleAt } from "../catalog/publication";
 import type { Database } from "../db/client";
 import { categories, enshrineeExhibits, enshrinees, exhibits, teams } from "../db/schema";
 import { createDiskCache } from "./disk-cache";
@@ -116,8 +117,9 @@ export function parseShareCardPath(kind: string, rest: string): ShareCardRef {
   throw notFound();
 }
 
-export function createShareCards(o: { db: Database; images: ImageService; cacheDir: string; museumName: string }) {
+export function createShareCards(o: { db: Database; images: ImageService; cacheDir: string; museumName: string; now?: () => Date }) {
   const { db } = o;
+  const now = o.now ?? (() => new Date());
   const cacheDir = path.resolve(o.cacheDir);
   const cache = createDiskCache({ dir: cacheDir, maxBytes: CARD_CACHE_BYTES });
   const queue = createRenderQueue({ concurrency: 1, maxQueued: 32 });
@@ -153,7 +155,7 @@ export function createShareCards(o: { db: Database; images: ImageService; cacheD
           .select({ title: exhibits.title, year: exhibits.year, thumbnail: exhibits.thumbnail, updatedAt: exhibits.updatedAt, team: teams.name, logo: teams.logo, teamUpdatedAt: teams.updatedAt })
           .from(exhibits)
           .innerJoin(teams, eq(teams.id, exhibits.teamId))
-          .where(and(eq(exhibits.id, ref.id), eq(exhibits.active, true)))
+          .where(and(eq(exhibits.id, ref.id), eq(exhibits.active, true), visibleAt(exhibits.publishAt, now())))
           .limit(1);
         if (!e) throw notFound();
         // Exhibit photos are member-only (decision 004): the team's logo stands in for them.
@@ -161,14 +163,14 @@ export function createShareCards(o: { db: Database; images: ImageService; cacheD
         return { title: e.title, subtitle: `${e.team} · ${e.year}`, image, version: [ref.id, ms(e.updatedAt), ms(e.teamUpdatedAt)] };
       }
       case "enshrinees": {
-        const [p] = await db.select({ fullName: enshrinees.fullName, updatedAt: enshrinees.updatedAt }).from(enshrinees).where(eq(enshrinees.id, ref.id)).limit(1);
+        const [p] = await db.select({ fullName: enshrinees.fullName, updatedAt: enshrinees.updatedAt }).from(enshrinees).where(and(eq(enshrinees.id, ref.id), visibleAt(enshrinees.publishAt, now()))).limit(1);
         if (!p) throw notFound();
         const [first] = await db
           .select({ logo: teams.logo, teamUpdatedAt: teams.updatedAt })
           .from(enshrineeExhibits)
           .innerJoin(exhibits, eq(exhibits.id, enshrineeExhibits.exhibitId))
           .innerJoin(teams, eq(teams.id, exhibits.teamId))
-          .where(eq(enshrineeExhibits.enshrineeId, ref.id))
+          .where(and(eq(enshrineeExhibits.enshrineeId, ref.id), visibleAt(exhibits.publishAt, now())))
           .orderBy(asc(exhibits.year), asc(exhibits.title))
           .limit(1);
         return {

@@ -35,6 +35,7 @@ import {
   type Suggestion,
 } from "../../app/shared/search";
 import { queryRows, type Database } from "../db/client";
+import { visibleAt } from "../catalog/publication";
 import { countFacets, type FacetGroup, type FacetLabel } from "./facet-counts";
 import { normalizeWord, queryWords, replaceWords } from "./spelling";
 
@@ -143,7 +144,9 @@ function hitFrom(row: ResultRow, member: boolean): SearchHit {
   return hit;
 }
 
-export function createSearch(db: Database) {
+export function createSearch(db: Database, now: () => Date = () => new Date()) {
+  /** Drafts have no document; a scheduled record's document is found once its time has passed (decision 032). */
+  const published = () => visibleAt(sql.raw("d.publish_at"), now());
   // The values of each facet group, read once: a group's values never change (decision 014).
   const facetGroups = new Map<number, FacetGroup>();
 
@@ -285,7 +288,7 @@ export function createSearch(db: Database) {
     const hits = sql`
       select d.id, d.facet_group, d.year${relevance ? sql`, ts_rank(d.public_vector, ${tsquery}) as score` : sql``}
       from search_documents d
-      where ${vector} @@ ${tsquery}`;
+      where ${vector} @@ ${tsquery} and ${published()}`;
     // Gating: only a member's answer quotes the text. ts_headline parses all the text it is given,
     // so it is given a window of it: around the first place the longest word of the search
     // appears (its first letters, so other endings of the word count), else the beginning. The
@@ -317,7 +320,7 @@ export function createSearch(db: Database) {
           tx,
           sql`select numnode(x.q)::int as nodes, querytree(x.q) as indexable,
                 case when numnode(x.q) > 0 and querytree(x.q) <> 'T'
-                  then exists (select from search_documents d where ${searchedVector(member)} @@ x.q) end as matches
+                  then exists (select from search_documents d where ${searchedVector(member)} @@ x.q and ${published()}) end as matches
               from websearch_to_tsquery(${TS_CONFIG}, ${q}) as x(q)`,
         );
         if (shape.nodes === 0) return emptyAnswer(request, member, SEARCH_MESSAGES.noWords(q));
@@ -352,7 +355,7 @@ export function createSearch(db: Database) {
             sql`select c.* from (
                   select d.id, d.kind, d.title, d.team_ids[1] as "teamId", d.team_names as "teamNames", d.year, d.suggest_text
                   from search_documents d
-                  where d.suggest_vector @@ to_tsquery('simple', ${list.map((w) => `'${w}':*`).join(" & ")})
+                  where d.suggest_vector @@ to_tsquery('simple', ${list.map((w) => `'${w}':*`).join(" & ")}) and ${published()}
                   limit ${SUGGEST_CANDIDATES}
                 ) c
                 order by (c.suggest_text like ${`${list.join(" ")}%`}) desc, c.kind = 'enshrinee' desc, length(c.title), c.title collate "C"

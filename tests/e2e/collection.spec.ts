@@ -17,6 +17,7 @@ import {
 import { DESCRIPTION_LIMIT, paragraphs, truncateAtWord } from "../../app/shared/text";
 import { TIMING } from "../../app/lib/timing";
 import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
+import { becomeMember } from "./people";
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -25,26 +26,6 @@ const AUTOPLAY = TIMING.carouselAutoplay;
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-const unique = () => `${Date.now()}${Math.floor(Math.random() * 100000)}`;
-
-/** Signs up and pays in the page's cookie jar, so the page (and page.request) is a member. */
-async function becomeMember(page: Page, firstName = "Mia") {
-  const email = `member${unique()}@example.com`;
-  const signUp = await page.request.post("/api/users/", {
-    data: {
-      firstName,
-      lastName: "Member",
-      emailAddress: email,
-      emailAddressConfirm: email,
-      password: "goSteelers1",
-      passwordConfirm: "goSteelers1",
-      termsAndConditions: true,
-    },
-  });
-  expect(signUp.ok(), await signUp.text()).toBe(true);
-  const payment = await page.request.post("/api/stripe/payment", { data: { id: "pm_card_visa" } });
-  expect(payment.ok(), await payment.text()).toBe(true);
-}
 
 async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
   const response = await request.get(url);

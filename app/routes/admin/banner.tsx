@@ -11,8 +11,9 @@ import { rateLimitedAnswer } from "~/lib/guards.server";
 import { UPLOAD_NOTICES } from "./upload-notices";
 import { bannerSlideSchema, formObject } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
-import { fieldErrors } from "~/shared/form-errors";
 import { formVersion } from "./edit-conflict.server";
+import { publishFieldsOf, withPublication } from "./publication.server";
+import { PublishFields, type PublishFieldsValue } from "~/components/admin/PublishFields";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "banner");
@@ -22,7 +23,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const size = (name: string) => Math.min(4000, Math.max(1, Number(url.searchParams.get(name)) || 1));
   const uploaded = file ? { file, width: size("width"), height: size("height") } : null;
   const notice = uploaded ? { ok: true, message: `Image uploaded: add it as a slide below.` } : (UPLOAD_NOTICES[url.searchParams.get("upload") ?? ""] ?? null);
-  return { ...(await context.services.admin.collection.banner.list()), uploaded, notice };
+  const { desktop, mobile, versions } = await context.services.admin.collection.banner.list();
+  const withFields = (slides: typeof desktop) => slides.map((slide) => ({ ...slide, publish: publishFieldsOf(context, slide.publishAt) }));
+  return { desktop: withFields(desktop), mobile: withFields(mobile), versions, newSlide: publishFieldsOf(context, undefined), uploaded, notice };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -41,9 +44,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "remove" && formText(form, "confirm") !== "yes") return redirect(`/admin/banner?remove=${variant}-${position}`);
   if (intent === "remove") return consoleAnswer(await banner.edit(actor, variant, { kind: "remove", position }, version));
   if (intent === "add" || intent === "update") {
-    const parsed = bannerSlideSchema.safeParse(formObject(form));
-    if (!parsed.success) return consoleAnswer({ ok: false, message: Object.values(fieldErrors(parsed.error)).join(" "), errors: fieldErrors(parsed.error) });
-    const op = intent === "add" ? ({ kind: "add", slide: parsed.data } as const) : ({ kind: "update", position, slide: parsed.data } as const);
+    const checked = withPublication(context, form, bannerSlideSchema.safeParse(formObject(form)));
+    if (!checked.ok) return checked.answer;
+    const op = intent === "add" ? ({ kind: "add", slide: checked.value } as const) : ({ kind: "update", position, slide: checked.value } as const);
     return consoleAnswer(await banner.edit(actor, variant, op, version));
   }
   return consoleAnswer({ ok: false, message: "Unknown action." });
@@ -74,7 +77,7 @@ function SlideFields({ slide, prefix }: { slide?: Pick<Slide, "file" | "width" |
   );
 }
 
-function Variant({ variant, slides, uploaded, version }: { variant: "desktop" | "mobile"; slides: Slide[]; uploaded: { file: string; width: number; height: number } | null; version: string }) {
+function Variant({ variant, slides, uploaded, version, newSlide }: { variant: "desktop" | "mobile"; slides: Slide[]; uploaded: { file: string; width: number; height: number } | null; version: string; newSlide: PublishFieldsValue }) {
   return (
     <section className="mb-10">
       <h2 className="mb-3 text-xl font-bold capitalize">{variant} slides</h2>
@@ -89,6 +92,9 @@ function Variant({ variant, slides, uploaded, version }: { variant: "desktop" | 
               <input type="hidden" name="position" value={s.position} />
               <input type="hidden" name="version" value={version} />
               <SlideFields slide={s} prefix={`${variant}-${s.position}`} />
+              <div className="sm:col-span-4">
+                <PublishFields initial={s.publish} prefix={`${variant}-${s.position}-`} />
+              </div>
               <div className="flex flex-wrap gap-2 sm:col-span-4">
                 <PrimaryButton name="intent" value="update">
                   Save slide {i + 1}
@@ -114,6 +120,9 @@ function Variant({ variant, slides, uploaded, version }: { variant: "desktop" | 
         <input type="hidden" name="variant" value={variant} />
         <p className="font-semibold sm:col-span-4">Add a {variant} slide</p>
         <SlideFields prefix={`${variant}-new`} slide={uploaded ?? undefined} />
+        <div className="sm:col-span-4">
+          <PublishFields initial={newSlide} prefix={`${variant}-new-`} />
+        </div>
         <div className="sm:col-span-4">
           <PrimaryButton name="intent" value="add">
             Add slide
@@ -148,8 +157,8 @@ export default function Banner({ loaderData }: Route.ComponentProps) {
         <PreviewLink to="/admin/banner/preview" />
       </p>
       <ImageUpload folder="banners" back="/admin/banner" label="Upload a slide image" />
-      <Variant variant="desktop" slides={loaderData.desktop} uploaded={loaderData.uploaded} version={loaderData.versions.desktop} />
-      <Variant variant="mobile" slides={loaderData.mobile} uploaded={loaderData.uploaded} version={loaderData.versions.mobile} />
+      <Variant variant="desktop" slides={loaderData.desktop} uploaded={loaderData.uploaded} version={loaderData.versions.desktop} newSlide={loaderData.newSlide} />
+      <Variant variant="mobile" slides={loaderData.mobile} uploaded={loaderData.uploaded} version={loaderData.versions.mobile} newSlide={loaderData.newSlide} />
     </section>
   );
 }

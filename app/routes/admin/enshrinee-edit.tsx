@@ -12,19 +12,21 @@ import { enshrineeSchema, uuidSchema } from "./console-schemas";
 import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { requireConsole } from "./guard.server";
 import { saveOrDeleteRecord } from "./record-edit.server";
+import { publishFieldsOf } from "./publication.server";
+import { PublishFields } from "~/components/admin/PublishFields";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
   const notice = NOTICES[new URL(request.url).searchParams.get("notice") ?? ""] ?? null;
-  if (params.id === "new") return { enshrinee: null, notice };
+  if (params.id === "new") return { enshrinee: null, notice, publish: publishFieldsOf(context, undefined) };
   if (!uuidSchema.safeParse(params.id).success) throw data(null, { status: 404 });
   const enshrinee = await context.services.admin.collection.enshrinees.get(params.id);
   if (!enshrinee) throw data(null, { status: 404 });
-  return { enshrinee, notice, versions: await context.services.admin.versions.list("enshrinee", enshrinee.id) };
+  return { enshrinee, notice, versions: await context.services.admin.versions.list("enshrinee", enshrinee.id), publish: publishFieldsOf(context, enshrinee.publishAt) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  return saveOrDeleteRecord({ context, request, id: params.id, records: context.services.admin.collection.enshrinees, schema: enshrineeSchema, listPath: "/admin/enshrinees" });
+  return saveOrDeleteRecord({ context, request, id: params.id, records: context.services.admin.collection.enshrinees, schema: enshrineeSchema, listPath: "/admin/enshrinees", publication: true });
 }
 
 export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
@@ -51,6 +53,7 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
           <Field label="Biography (members only)" name="biography" error={errors.biography}>
             <textarea {...inputProps("biography", errors.biography)} defaultValue={typed.biography ?? e?.biography} rows={10} />
           </Field>
+          <PublishFields initial={loaderData.publish} errors={errors} typed={typed} />
           <div className="flex flex-wrap items-center gap-4">
             <PrimaryButton>Save enshrinee</PrimaryButton>
             <PreviewButton to={`/admin/enshrinees/${e?.id ?? "new"}/preview`} />

@@ -5,6 +5,7 @@ import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
 import { AddLink, ConsoleHeading, ConsoleNotice, ListSearch, NOTICES, Pager } from "~/components/admin/ConsoleUi";
 import { requireConsole } from "./guard.server";
 import { listQuery, searchOf } from "./list-query";
+import { withStatus } from "./publication.server";
 
 const SORTS = ["lastName", "fullName"] as const;
 
@@ -13,7 +14,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const query = listQuery(url, SORTS, "lastName");
   const { rows, total } = await context.services.admin.collection.enshrinees.list(query);
-  return { rows, total, query, search: searchOf(url), notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
+  return { rows: withStatus(context, rows), total, query, search: searchOf(url), notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
 }
 
 type Row = Route.ComponentProps["loaderData"]["rows"][number];
@@ -22,6 +23,7 @@ const columns = [
   col.accessor("fullName", { header: "Name", cell: ({ row, getValue }) => <Link to={`/admin/enshrinees/${row.original.id}`} className="font-semibold text-blue-800 underline">{getValue()}</Link> }),
   col.accessor("lastName", { header: "Last name" }),
   col.accessor("exhibits", { header: "Exhibits and mentions" }),
+  col.accessor("status", { header: "Status" }),
 ];
 
 export default function Enshrinees({ loaderData }: Route.ComponentProps) {

@@ -15,19 +15,20 @@ import { rateLimitedAnswer } from "~/lib/guards.server";
 import { exhibitSchema, formObject, uuidSchema } from "./console-schemas";
 import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
-import { fieldErrors } from "~/shared/form-errors";
 import { formRecordVersion, resolvedForm } from "./edit-conflict.server";
+import { publishFieldsOf, withPublication } from "./publication.server";
+import { PublishFields } from "~/components/admin/PublishFields";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
   const notice = NOTICES[new URL(request.url).searchParams.get("notice") ?? ""] ?? null;
   const collection = context.services.admin.collection;
   const [teams, categories, enshrinees] = await Promise.all([collection.teams.options(), collection.categories.options(), collection.enshrinees.options()]);
-  if (params.id === "new") return { exhibit: null, teams, categories, enshrinees, notice };
+  if (params.id === "new") return { exhibit: null, teams, categories, enshrinees, notice, publish: publishFieldsOf(context, undefined) };
   if (!uuidSchema.safeParse(params.id).success) throw data(null, { status: 404 });
   const exhibit = await collection.exhibits.get(params.id);
   if (!exhibit) throw data(null, { status: 404 });
-  return { exhibit, teams, categories, enshrinees, notice, versions: await context.services.admin.versions.list("exhibit", exhibit.id) };
+  return { exhibit, teams, categories, enshrinees, notice, versions: await context.services.admin.versions.list("exhibit", exhibit.id), publish: publishFieldsOf(context, exhibit.publishAt) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -45,8 +46,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return done.ok ? redirect("/admin/exhibits?notice=deleted") : consoleAnswer(done, 409);
   }
   const parsed = exhibitSchema.safeParse(formObject(form, ["enshrineeIds"]));
-  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error), values: typedValues(form) });
-  const v = parsed.data;
+  const checked = withPublication(context, form, parsed);
+  if (!checked.ok) return checked.answer;
+  const v = checked.value;
   const saved = await exhibits.save(
     actorOf(staff),
     id,
@@ -181,6 +183,7 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
               ))}
             </div>
           </fieldset>
+          <PublishFields initial={loaderData.publish} errors={errors} typed={typed} />
           <div className="flex flex-wrap items-center gap-4">
             <PrimaryButton>Save exhibit</PrimaryButton>
             <PreviewButton to={`/admin/exhibits/${x?.id ?? "new"}/preview`} />

@@ -6,6 +6,7 @@ import { AddLink, ConsoleHeading, ConsoleNotice, ListSearch, NOTICES, Pager } fr
 import { uuidSchema } from "./console-schemas";
 import { requireConsole } from "./guard.server";
 import { listQuery, searchOf } from "./list-query";
+import { withStatus } from "./publication.server";
 
 const SORTS = ["title", "year", "team", "category"] as const;
 
@@ -27,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     collection.teams.options(),
     collection.categories.options(),
   ]);
-  return { rows, total, query, filter: { team, category, state }, teams, categories, search: searchOf(url), notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
+  return { rows: withStatus(context, rows), total, query, filter: { team, category, state }, teams, categories, search: searchOf(url), notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
 }
 
 type Row = Route.ComponentProps["loaderData"]["rows"][number];
@@ -37,6 +38,7 @@ const columns = [
   col.accessor("year", { header: "Year" }),
   col.accessor("team", { header: "Team" }),
   col.accessor("category", { header: "Category" }),
+  col.accessor("status", { header: "Status" }),
   col.display({ id: "state", header: "State", cell: ({ row }) => [row.original.active ? "Active" : "Inactive", row.original.favoriteStory ? "Favorite story" : ""].filter(Boolean).join(" · ") }),
 ];
 

@@ -12,6 +12,7 @@ import { formObject, uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
 import { fieldErrors } from "~/shared/form-errors";
 import { formRecordVersion, resolvedForm } from "./edit-conflict.server";
+import { withPublication } from "./publication.server";
 
 type Actor = ReturnType<typeof actorOf>;
 type Saved = Awaited<ReturnType<AppLoadContext["services"]["admin"]["collection"]["teams"]["save"]>>;
@@ -30,6 +31,8 @@ export async function saveOrDeleteRecord<Input>(o: {
   schema: z.ZodType<Input>;
   /** The records' list address, e.g. `/admin/teams`. */
   listPath: string;
+  /** The form has the status fields (Draft / Scheduled / Published, decision 032). */
+  publication?: boolean;
 }) {
   const staff = requireConsole(o.context, o.request, "collection");
   const limited = rateLimitedAnswer<ConsoleResult>(o.context, (message) => ({ ok: false, message }));
@@ -44,7 +47,15 @@ export async function saveOrDeleteRecord<Input>(o: {
     return done.ok ? redirect(`${o.listPath}?notice=deleted`) : consoleAnswer(done, 409);
   }
   const parsed = o.schema.safeParse(formObject(form));
-  if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error), values: typedValues(form) });
-  const saved = await o.records.save(actorOf(staff), id, parsed.data, formRecordVersion(form));
+  let input: Input;
+  if (o.publication) {
+    const checked = withPublication(o.context, form, parsed);
+    if (!checked.ok) return checked.answer;
+    input = checked.value;
+  } else {
+    if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the marked fields.", errors: fieldErrors(parsed.error), values: typedValues(form) });
+    input = parsed.data;
+  }
+  const saved = await o.records.save(actorOf(staff), id, input, formRecordVersion(form));
   return saved.ok ? redirect(`${o.listPath}/${saved.id}?notice=saved`) : consoleAnswer({ ...saved, values: typedValues(form) });
 }
