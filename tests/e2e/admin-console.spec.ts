@@ -9,23 +9,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { expectNoSeriousA11yIssues, signIn, waitForHydration } from "./helpers";
-import { firstLink, waitForMail } from "./mail-capture";
+import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
+import { inviteStaff, setPasswordWithLink, signIn } from "./staff-helpers";
 
 const ADMIN_EMAIL = "e2e-admin@museum.example";
 const PASSWORD = "Console-1!";
 const stamp = `${Date.now()}`;
 const CURATOR_EMAIL = `curator.${stamp}@museum.example`;
 const TITLE = `The Console Drive ${stamp}`;
-
-async function setPasswordWithLink(page: Page, link: string, password: string) {
-  await page.goto(link);
-  await waitForHydration(page);
-  await page.getByLabel("Enter your new password (8-16 characters)").fill(password);
-  await page.getByLabel("Confirm your new password").fill(password);
-  await page.getByRole("button", { name: "Submit Request" }).click();
-  await expect(page.getByText(/password (has been|was) (reset|changed|updated)/i).first()).toBeVisible({ timeout: 10_000 });
-}
 
 async function newPage(browser: Browser) {
   return (await browser.newContext()).newPage();
@@ -59,16 +50,10 @@ test("a curator invited by the first admin adds an exhibit with three photos in 
   await expectNoSeriousA11yIssues(admin);
 
   // The admin invites a curator; the invitation arrives by email with its one-time link.
-  await admin.getByLabel("Email address").fill(CURATOR_EMAIL);
-  await admin.getByLabel("First name").fill("Cora");
-  await admin.getByLabel("Last name").fill("Curator");
-  await admin.getByLabel("Role").selectOption("curator");
-  await admin.getByRole("button", { name: "Send invitation" }).click();
-  await expect(admin.getByText(`Invitation sent to ${CURATOR_EMAIL}.`)).toBeVisible();
-  const mail = await waitForMail(CURATOR_EMAIL, "staff access", 20_000);
+  const invitation = await inviteStaff(admin, { email: CURATOR_EMAIL, firstName: "Cora", lastName: "Curator", role: "curator" });
 
   const curator = await newPage(browser);
-  await setPasswordWithLink(curator, firstLink(mail.text), PASSWORD);
+  await setPasswordWithLink(curator, invitation, PASSWORD);
   await signIn(curator, CURATOR_EMAIL, PASSWORD, "/admin");
   await expect(curator.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Staff" })).toHaveCount(0);
   await expectNoSeriousA11yIssues(curator);

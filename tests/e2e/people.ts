@@ -2,10 +2,9 @@
  * The people of the browser tests: the first admin signed in (with admin:create's link) and a
  * visitor who becomes a member (signs up and pays in the page's cookie jar).
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { expect, type Browser, type Page } from "@playwright/test";
 import { waitForHydration } from "./helpers";
+import { setFirstAdminPassword } from "./staff-helpers";
 
 export const ADMIN_EMAIL = "e2e-admin@museum.example";
 export const PASSWORD = "Console-1!";
@@ -13,15 +12,7 @@ export const PASSWORD = "Console-1!";
 /** The first admin: sets the password with admin:create's link if it is still unused (this file alone), then signs in on the plain login form. */
 export async function signedInAdmin(browser: Browser, viewport?: { width: number; height: number }): Promise<Page> {
   const page = await (await browser.newContext(viewport ? { viewport } : {})).newPage();
-  const link = readFileSync(path.join(process.env.E2E_DATA_DIR!, "admin-link.txt"), "utf8").trim();
-  await page.goto(link);
-  await waitForHydration(page);
-  if ((await page.getByTestId("reset-token-missing").count()) === 0) {
-    await page.getByLabel("Enter your new password (8-16 characters)").fill(PASSWORD);
-    await page.getByLabel("Confirm your new password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Submit Request" }).click();
-    await page.waitForTimeout(500);
-  }
+  await setFirstAdminPassword(page, PASSWORD);
   // The ordinary login form, no redirectTo: staff land in the console, not on "YOUR CARD WILL BE CHARGED".
   await page.goto("/login");
   await waitForHydration(page);

@@ -1,0 +1,154 @@
+/**
+ * Edit conflicts (issue 24 point 1, decision 029), two staff in two browsers: the admin and a
+ * curator open one exhibit; the admin saves a new year and a sentence; the curator saves an
+ * older copy with a new title and is refused (409) with both values of each differing field;
+ * choosing "keep mine" / "take theirs" and saving again keeps what each chose. The same
+ * without JavaScript.
+ */
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { waitForHydration } from "./helpers";
+import { inviteStaff, setFirstAdminPassword, setPasswordWithLink, signIn } from "./staff-helpers";
+
+const ADMIN_EMAIL = "e2e-admin@museum.example";
+const PASSWORD = "Console-1!";
+const stamp = `${Date.now()}`;
+const CURATOR_EMAIL = `conflict.${stamp}@museum.example`;
+const TITLE = `The Conflict Catch ${stamp}`;
+const NEW_TITLE = `The Catch Retitled ${stamp}`;
+const MESSAGE = "Someone else saved this record while you were editing it. Nothing was saved: choose, field by field, what to keep.";
+
+/** The first admin: sets the password with admin:create's link if it is still unused, then signs in. */
+async function signedInAdmin(browser: Browser): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await setFirstAdminPassword(page, PASSWORD);
+  await signIn(page, ADMIN_EMAIL, PASSWORD, "/admin");
+  return page;
+}
+
+/** The conflict's choice for the field labelled `label`. */
+const choice = (page: Page, label: string) => page.getByTestId("edit-conflict").getByRole("group", { name: label, exact: true });
+
+/** The answer to the next POST of `page` to `pathname` (the form's own, or its `.data` fetch). */
+const postAnswer = (page: Page, pathname: string) =>
+  page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith(pathname), { timeout: 20_000 });
+
+let adminPage: Page;
+let curatorContext: BrowserContext;
+let exhibitPath: string;
+
+test.describe.configure({ mode: "serial" });
+
+test("two staff save one exhibit: the later save is refused with both values, and each keeps what they chose", async ({ browser }) => {
+  test.setTimeout(240_000);
+  const admin = await signedInAdmin(browser);
+  adminPage = admin;
+
+  // The admin invites a curator, who chooses a password and signs in in another browser.
+  const invitation = await inviteStaff(admin, { email: CURATOR_EMAIL, firstName: "Connie", lastName: "Curator", role: "curator" });
+  curatorContext = await browser.newContext();
+  const curator = await curatorContext.newPage();
+  await setPasswordWithLink(curator, invitation, PASSWORD);
+  await signIn(curator, CURATOR_EMAIL, PASSWORD, "/admin");
+
+  // The admin makes the exhibit.
+  await admin.goto("/admin/exhibits/new");
+  await waitForHydration(admin);
+  await admin.getByTestId("rich-text-editor").waitFor();
+  await admin.getByLabel("Team", { exact: true }).selectOption({ index: 1 });
+  await admin.getByLabel("Category", { exact: true }).selectOption({ index: 1 });
+  await admin.getByLabel("Title", { exact: true }).fill(TITLE);
+  await admin.getByLabel("Short title (what visitors see)").fill("Conflict Catch");
+  await admin.getByLabel("Year", { exact: true }).fill("1972");
+  await admin.getByTestId("rich-text-editor").click();
+  await admin.keyboard.type("The first sentence.");
+  await admin.getByRole("button", { name: "Save exhibit" }).click();
+  await admin.waitForURL(/\/admin\/exhibits\/[0-9a-f-]{36}\?notice=saved$/, { timeout: 20_000 });
+  exhibitPath = new URL(admin.url()).pathname;
+
+  // Both open it.
+  await curator.goto(exhibitPath);
+  await waitForHydration(curator);
+  await curator.getByTestId("rich-text-editor").waitFor();
+  await admin.goto(exhibitPath);
+  await waitForHydration(admin);
+  await admin.getByTestId("rich-text-editor").waitFor();
+
+  // The admin changes the year and adds a sentence, and saves.
+  await admin.getByLabel("Year", { exact: true }).fill("1973");
+  await admin.getByTestId("rich-text-editor").click();
+  await admin.keyboard.press("Control+End");
+  await admin.keyboard.press("Enter");
+  await admin.keyboard.type("A sentence the admin added.");
+  await admin.getByRole("button", { name: "Save exhibit" }).click();
+  await admin.waitForURL(/notice=saved$/, { timeout: 20_000 });
+  await expect(admin.getByTestId("console-notice")).toHaveText("Saved.");
+
+  // The curator, on the older copy, gives it a new title and saves: refused, nothing lost.
+  await curator.getByLabel("Title", { exact: true }).fill(NEW_TITLE);
+  const answer = postAnswer(curator, exhibitPath);
+  await curator.getByRole("button", { name: "Save exhibit" }).click();
+  expect((await answer).status()).toBe(409);
+  await expect(curator.getByTestId("console-notice")).toHaveText(MESSAGE);
+  await expect(curator.getByTestId("edit-conflict").getByRole("group")).toHaveCount(3);
+  await expect(choice(curator, "Title").getByTestId("conflict-mine")).toHaveText(NEW_TITLE);
+  await expect(choice(curator, "Title").getByTestId("conflict-theirs")).toHaveText(TITLE);
+  await expect(choice(curator, "Year").getByTestId("conflict-mine")).toHaveText("1972");
+  await expect(choice(curator, "Year").getByTestId("conflict-theirs")).toHaveText("1973");
+  await expect(choice(curator, "Text (members only)").getByTestId("conflict-mine")).not.toContainText("A sentence the admin added.");
+  await expect(choice(curator, "Text (members only)").getByTestId("conflict-theirs")).toContainText("A sentence the admin added.");
+  await expect(curator.getByLabel("Title", { exact: true })).toHaveValue(NEW_TITLE);
+
+  // The curator keeps the new title and takes the admin's year and text.
+  await choice(curator, "Title").getByLabel("Keep mine").check();
+  await choice(curator, "Year").getByLabel("Take theirs").check();
+  await choice(curator, "Text (members only)").getByLabel("Take theirs").check();
+  await curator.getByRole("button", { name: "Save exhibit" }).click();
+  await curator.waitForURL(/notice=saved$/, { timeout: 20_000 });
+  await expect(curator.getByTestId("console-notice")).toHaveText("Saved.");
+
+  // What each chose, as anyone opening it now sees it.
+  await admin.goto(exhibitPath);
+  await waitForHydration(admin);
+  await expect(admin.getByLabel("Title", { exact: true })).toHaveValue(NEW_TITLE);
+  await expect(admin.getByLabel("Year", { exact: true })).toHaveValue("1973");
+  await expect(admin.getByTestId("rich-text-editor")).toContainText("The first sentence.");
+  await expect(admin.getByTestId("rich-text-editor")).toContainText("A sentence the admin added.");
+});
+
+test("without JavaScript: the refused save shows the choice, and saving again keeps it", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const admin = adminPage;
+  const curator = await (await browser.newContext({ javaScriptEnabled: false, storageState: await curatorContext.storageState() })).newPage();
+  await curator.goto(exhibitPath);
+  await expect(curator.getByLabel("Title", { exact: true })).toHaveValue(NEW_TITLE);
+
+  await admin.goto(exhibitPath);
+  await waitForHydration(admin);
+  await admin.getByTestId("rich-text-editor").waitFor();
+  await admin.getByLabel("Year", { exact: true }).fill("1974");
+  await admin.getByRole("button", { name: "Save exhibit" }).click();
+  await admin.waitForURL(/notice=saved$/, { timeout: 20_000 });
+
+  await curator.getByLabel("Short title (what visitors see)").fill("Catch, Short");
+  await curator.getByLabel("Year", { exact: true }).fill("1999");
+  const answer = postAnswer(curator, exhibitPath);
+  await curator.getByRole("button", { name: "Save exhibit" }).click();
+  expect((await answer).status()).toBe(409);
+  await expect(curator.getByTestId("console-notice")).toHaveText(MESSAGE);
+  await expect(curator.getByTestId("edit-conflict").getByRole("group")).toHaveCount(2);
+  await expect(choice(curator, "Year").getByTestId("conflict-mine")).toHaveText("1999");
+  await expect(choice(curator, "Year").getByTestId("conflict-theirs")).toHaveText("1974");
+  await expect(choice(curator, "Short title").getByTestId("conflict-mine")).toHaveText("Catch, Short");
+  // The form still holds what was typed.
+  await expect(curator.getByLabel("Short title (what visitors see)")).toHaveValue("Catch, Short");
+  await expect(curator.getByLabel("Year", { exact: true })).toHaveValue("1999");
+
+  await choice(curator, "Year").getByLabel("Take theirs").check();
+  await choice(curator, "Short title").getByLabel("Keep mine").check();
+  await curator.getByRole("button", { name: "Save exhibit" }).click();
+  await curator.waitForURL(/notice=saved$/, { timeout: 20_000 });
+  await expect(curator.getByTestId("console-notice")).toHaveText("Saved.");
+  await expect(curator.getByLabel("Year", { exact: true })).toHaveValue("1974");
+  await expect(curator.getByLabel("Short title (what visitors see)")).toHaveValue("Catch, Short");
+  await expect(curator.getByLabel("Title", { exact: true })).toHaveValue(NEW_TITLE);
+});
