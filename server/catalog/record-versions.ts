@@ -197,6 +197,7 @@ export function createRecordVersions({ db, now = () => new Date(), timeZone, not
       const versions = await history(kind, id);
       const version = versions.find((v) => v.id === versionId);
       if (!version) return { ok: false, message: "That version does not exist." };
+      if (version === versions[versions.length - 1]) return { ok: false, message: "This is already the current version: nothing was changed." };
       const state = version.state;
       /** The input's fields from the version; one the version lacks (a newer field) keeps its current value. */
       const pick = <T extends object>(fields: Partial<Record<keyof T, string>>, current: T): T => {

@@ -142,6 +142,9 @@ describe.each(drivers)("record versions on %s", (kind) => {
     const refused = await post(`/admin/exhibits/${exhibitId}/versions/${current.id}`, { intent: "other" });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("Nothing to do: press Restore this version to restore it.");
+    const again = await post(`/admin/exhibits/${exhibitId}/versions/${current.id}`, { intent: "restore" });
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("This is already the current version: nothing was changed.");
     expect(await versionsOf("exhibit", exhibitId)).toHaveLength(4);
     // The current version offers no restore.
     expect(await (await call(`/admin/exhibits/${exhibitId}/versions/${current.id}`)).text()).toContain("This is the current version.");
