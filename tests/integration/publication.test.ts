@@ -169,6 +169,20 @@ describe.each(drivers)("drafts and scheduled publishing on %s", (kind) => {
     expect(await text("/admin/exhibits?q=Quillfeather", curator.cookie)).toContain("Draft");
   }, 120_000);
 
+  it("keeps a draft banner slide off the home page until it is published", async () => {
+    const banner = server.services.admin.collection.banner;
+    const actor = { userId: curator.userId, email: curator.email };
+    const slide = { variant: "desktop" as const, file: "banners/quillfeather.jpg", alt: "Quillfeather banner slide", width: 1600, height: 600 };
+    expect((await banner.edit(actor, "desktop", { kind: "add", slide: { ...slide, publication: { state: "draft" } } })).ok).toBe(true);
+    expect(await text("/")).not.toContain(slide.alt);
+    expect(await text("/", member)).not.toContain(slide.alt);
+    const { desktop } = await banner.list();
+    const position = desktop.find((s) => s.alt === slide.alt)!.position;
+    expect((await banner.edit(actor, "desktop", { kind: "update", position, slide: { ...slide, publication: { state: "published" } } })).ok).toBe(true);
+    expect(await text("/")).toContain(slide.alt);
+    expect((await banner.edit(actor, "desktop", { kind: "remove", position })).ok).toBe(true);
+  }, 120_000);
+
   it("keeps a scheduled record out until its time, then shows it everywhere without a save", async () => {
     const at = new Date(clock.getTime() + 2 * HOUR);
     await saveEnshrinee({ state: "scheduled", at });
