@@ -11,6 +11,7 @@ import { createCollectionWrites } from "../catalog/collection-writes";
 import { createMediaStorage } from "../media/media-storage";
 import type { MediaObjects } from "../media/media-objects";
 import { createPhotoWrites } from "../catalog/photo-writes";
+import { createPortraitWrites } from "../catalog/portrait-writes";
 import { createPreview } from "./preview";
 import { recordAudit, type Actor } from "../audit/audit-trail";
 import { csvResponse, csvStream } from "./csv";
@@ -61,6 +62,8 @@ export function createAdminServices(deps: AdminDeps) {
       csv: <Row>(filename: string, header: readonly string[], batches: AsyncIterable<Row[]>, toCells: (row: Row) => unknown[]) => csvResponse(filename, csvStream(header, batches, toCells)),
     },
     photos: createPhotoWrites({ db: deps.db, storage: createMediaStorage(deps.mediaDir, deps.mediaObjects), now: deps.now, notifyChange: deps.notifyCollectionChange }),
+    /** Enshrinee portraits (decision 033): cleaned like exhibit photos. */
+    portraits: createPortraitWrites({ db: deps.db, storage: createMediaStorage(deps.mediaDir, deps.mediaObjects), now: deps.now, notifyChange: deps.notifyCollectionChange }),
   };
 }
 

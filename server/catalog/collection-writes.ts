@@ -66,7 +66,14 @@ export interface EnshrineeInput {
   fullName: string;
   firstName: string;
   lastName: string;
+  /** As typed: rich text (HTML) or plain paragraphs; stored sanitized, with its plain text (decision 033). */
   biography: string;
+}
+
+/** The stored columns of a biography as typed: the sanitized HTML and the plain text search reads. */
+export function biographyColumns(typed: string): { biography: string; biographyHtml: string } {
+  const biographyHtml = sanitizeRichText(typed);
+  return { biography: plainTextOf(biographyHtml), biographyHtml };
 }
 export interface BannerSlideInput {
   variant: "desktop" | "mobile";
@@ -341,9 +348,10 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         const [before] = id ? await tx.select().from(enshrinees).where(eq(enshrinees.id, id)).for("update") : [undefined];
         if (id && !before) return { ok: false, message: "This enshrinee no longer exists." };
         const slug = await freeSlug(tx, enshrinees, input.fullName, id);
+        const values = { ...input, ...biographyColumns(input.biography), slug };
         const [after] = before
-          ? await tx.update(enshrinees).set({ ...input, slug }).where(eq(enshrinees.id, before.id)).returning()
-          : await tx.insert(enshrinees).values({ id: crypto.randomUUID(), slug, ...input }).returning();
+          ? await tx.update(enshrinees).set(values).where(eq(enshrinees.id, before.id)).returning()
+          : await tx.insert(enshrinees).values({ id: crypto.randomUUID(), ...values }).returning();
         await recordAudit(tx, actor, { action: before ? "enshrinee.update" : "enshrinee.create", entityType: "enshrinee", entityId: after.id, summary: `${before ? "Edited" : "Created"} enshrinee ${after.fullName}`, before, after }, now());
         return { ok: true, id: after.id, message: `${after.fullName} saved.` };
       });

@@ -6,6 +6,7 @@ import { hashPassword } from "../../server/accounts/passwords";
 import { SESSION_COOKIE } from "../../server/accounts/sessions";
 import { users } from "../../server/db/schema";
 import type { Services } from "../../server/services";
+import sharp from "sharp";
 
 export const STAFF_PASSWORD = "Curate-2024!";
 
@@ -58,4 +59,12 @@ export async function createPhotoTestExhibit(services: Services, staff: StaffAcc
   });
   if (!saved.ok) throw new Error(`could not save the test exhibit: ${saved.message}`);
   return saved.id;
+}
+
+/** A JPEG carrying an EXIF GPS position and a camera name (an upload must come out without them). */
+export async function jpegWithGps(color: string, width = 64, height = 48): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: color } })
+    .jpeg()
+    .withExif({ IFD0: { Make: "SpyCam", Model: "GPS-1" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "40/1 26/1 0/1", GPSLongitudeRef: "W", GPSLongitude: "79/1 59/1 0/1" } })
+    .toBuffer();
 }

@@ -5,6 +5,8 @@
 import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/enshrinee-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
+import { PortraitField } from "~/components/admin/PortraitField";
+import { RICH_TEXT_HINT, RichTextField } from "~/components/admin/RichTextField";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { enshrineeSchema, uuidSchema } from "./console-schemas";
 import { requireConsole } from "./guard.server";
@@ -44,8 +46,8 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
           <Field label="Last name" name="lastName" error={errors.lastName}>
             <input {...inputProps("lastName", errors.lastName)} defaultValue={typed.lastName ?? e?.lastName} required />
           </Field>
-          <Field label="Biography (members only)" name="biography" error={errors.biography}>
-            <textarea {...inputProps("biography", errors.biography)} defaultValue={typed.biography ?? e?.biography} rows={10} />
+          <Field label="Biography (members only)" name="biography" error={errors.biography} hint={RICH_TEXT_HINT}>
+            <RichTextField name="biography" label="Biography (members only)" initial={typed.biography ?? e?.biographyHtml ?? e?.biography ?? ""} error={errors.biography} rows={10} />
           </Field>
           <div className="flex flex-wrap items-center gap-4">
             <PrimaryButton>Save enshrinee</PrimaryButton>
@@ -54,6 +56,7 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
           </div>
         </Form>
       </UnsavedChanges>
+      <PortraitField enshrinee={e} />
       {e ? (
         <>
           <h2 className="mt-8 mb-2 text-xl font-bold">Exhibits and Mentions ({e.exhibits.length})</h2>
