@@ -8,7 +8,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { signedInAdmin } from "./console-helpers";
-import { waitForHydration } from "./helpers";
+import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
 import { DESKTOP, memberViaApi, newPerson, PHONE } from "./visitor-helpers";
 
 const LAST = `Portrait${Date.now().toString(36).replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)])}`;
@@ -69,6 +69,7 @@ test("staff write a formatted biography and upload a portrait with its descripti
   await expect(portrait.getByText("Portrait saved.")).toBeVisible({ timeout: 15_000 });
   await expectPortraitShown(page, "console-portrait");
   await expect(portrait.getByLabel("Portrait description (for people who cannot see it)")).toHaveValue(ALT);
+  await expectNoSeriousA11yIssues(page);
 });
 
 test("a visitor on a phone sees the face on the Wall of Fame, the page and its JSON-LD, not the biography", async ({ browser }) => {
@@ -79,6 +80,7 @@ test("a visitor on a phone sees the face on the Wall of Fame, the page and its J
   await expect(link).toBeVisible();
   await expectPortraitShown(page.getByTestId("enshrinee-list").locator("li", { has: link }), "wall-portrait");
   await expectFitsWidth(page);
+  await expectNoSeriousA11yIssues(page);
 
   await link.click();
   await page.waitForURL((url) => url.pathname === pagePath, { timeout: 15_000 });
