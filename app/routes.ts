@@ -66,6 +66,7 @@ export default [
     route("enshrinees/:id", "routes/admin/enshrinee-edit.tsx"),
     route("enshrinees/:id/preview", "routes/admin/preview.tsx", { id: "routes/admin/enshrinee-preview" }),
     route("enshrinees/:id/versions/:versionId", "routes/admin/record-version.tsx", { id: "routes/admin/enshrinee-version" }),
+    route("enshrinees/:id/portrait", "routes/admin/enshrinee-portrait.tsx"),
     route("banner", "routes/admin/banner.tsx"),
     route("banner/preview", "routes/admin/preview.tsx", { id: "routes/admin/banner-preview" }),
     route("media/upload", "routes/admin/media-upload.tsx"),

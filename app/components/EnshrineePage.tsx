@@ -1,8 +1,13 @@
-/** The enshrinee page's body (routes/enshrinee.tsx): biography for members, Exhibits and Mentions; also shown by the console's preview. */
+/**
+ * The enshrinee page's body (routes/enshrinee.tsx): the portrait for everyone (decision 033),
+ * the biography for members (its formatting: HTML sanitized when staff saved it), Exhibits and
+ * Mentions; also shown by the console's preview.
+ */
 import { Link } from "react-router";
 import { BackToTop } from "~/components/BackToTop";
 import { TicketBanner } from "~/components/TicketBanner";
 import { enshrineeExhibitPath } from "~/shared/exhibit-links";
+import { imageSrcSet, PORTRAIT_HEIGHT } from "~/shared/images";
 import { paragraphs } from "~/shared/text";
 import type { EnshrineeView } from "~/shared/catalog-types";
 
@@ -14,13 +19,28 @@ export function EnshrineePage({ enshrinee }: { enshrinee: EnshrineeView }) {
           Back to the Wall of Fame
         </Link>
       </p>
-      <h1 className="mt-4 font-display text-4xl font-bold uppercase tracking-wide">{enshrinee.fullName}</h1>
+      <div className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-end">
+        {enshrinee.portrait ? (
+          <img
+            src={enshrinee.portrait}
+            srcSet={imageSrcSet(enshrinee.portrait, PORTRAIT_HEIGHT)}
+            alt={enshrinee.portraitAlt ?? ""}
+            height={PORTRAIT_HEIGHT}
+            width={PORTRAIT_HEIGHT * 0.75}
+            className="h-64 w-48 shrink-0 rounded-lg bg-stone-200 object-cover shadow-sm"
+            data-testid="portrait"
+          />
+        ) : null}
+        <h1 className="font-display text-4xl font-bold uppercase tracking-wide break-words">{enshrinee.fullName}</h1>
+      </div>
       {enshrinee.biography !== undefined ? (
         <section className="prose-museum paywall mt-6" data-testid="biography">
           <h2>Biography</h2>
-          {paragraphs(enshrinee.biography).map((p, i) => (
-            <p key={i}>{p}</p>
-          ))}
+          {enshrinee.biographyHtml ? (
+            <div dangerouslySetInnerHTML={{ __html: enshrinee.biographyHtml }} />
+          ) : (
+            paragraphs(enshrinee.biography).map((p, i) => <p key={i}>{p}</p>)
+          )}
         </section>
       ) : (
         <TicketBanner what={`${enshrinee.fullName}'s biography, exhibit photos and full exhibit texts`} />

@@ -4,7 +4,7 @@ import type { Route } from "./+types/enshrinee";
 import { enshrineePath } from "~/shared/exhibit-links";
 import { namePagePath, notFoundUnless, requireId } from "~/lib/load.server";
 import { seesMemberContent } from "~/lib/guards.server";
-import { publicUrlOf, seoMeta, shareCardUrl } from "~/lib/meta";
+import { absoluteUrl, publicUrlOf, seoMeta, shareCardUrl } from "~/lib/meta";
 import { truncateAtWord } from "~/shared/text";
 import type { HydrationHandle } from "~/lib/hydration";
 
@@ -42,7 +42,8 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
       familyName: enshrinee.lastName,
       url: canonical,
       description: publicDescription,
-      image: publicUrl === undefined ? undefined : shareCardUrl(publicUrl, card),
+      // The portrait is public (decision 033); without one, the page's share card.
+      image: publicUrl === undefined ? undefined : enshrinee.portrait ? absoluteUrl(publicUrl, enshrinee.portrait) : shareCardUrl(publicUrl, card),
     },
   });
 }

@@ -1,5 +1,6 @@
-/** Wall of Fame: every enshrinee, names in upper case. */
+/** Wall of Fame: every enshrinee, names in upper case, with their portrait when they have one (decision 033). */
 import { Link } from "react-router";
+import { imageSrcSet, LOGO_HEIGHT, withImageHeight } from "~/shared/images";
 import type { Route } from "./+types/enshrinees";
 import { enshrineePath } from "~/shared/exhibit-links";
 import { softLoad } from "~/lib/load.server";
@@ -20,8 +21,20 @@ export default function Enshrinees({ loaderData }: Route.ComponentProps) {
       <ul className="mt-6 grid gap-3 sm:grid-cols-2 md:grid-cols-3" data-testid="enshrinee-list">
         {enshrinees.map((p) => (
           <li key={p._id}>
-            <Link to={enshrineePath(p)} className="block rounded border-l-4 border-gold bg-white px-4 py-3 font-display text-lg font-bold tracking-wide shadow-sm hover:bg-gold/20">
-              {p.fullName.toUpperCase()}
+            <Link to={enshrineePath(p)} className="flex min-h-16 items-center gap-3 rounded border-l-4 border-gold bg-white px-3 py-2 font-display text-lg font-bold tracking-wide shadow-sm hover:bg-gold/20">
+              {p.portrait ? (
+                <img
+                  src={withImageHeight(p.portrait, LOGO_HEIGHT)}
+                  srcSet={imageSrcSet(p.portrait, LOGO_HEIGHT)}
+                  alt={p.portraitAlt ?? ""}
+                  width={48}
+                  height={64}
+                  loading="lazy"
+                  className="h-16 w-12 shrink-0 rounded bg-stone-200 object-cover"
+                  data-testid="wall-portrait"
+                />
+              ) : null}
+              <span className="min-w-0 break-words">{p.fullName.toUpperCase()}</span>
             </Link>
           </li>
         ))}

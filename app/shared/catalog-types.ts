@@ -45,11 +45,17 @@ export interface EnshrineeSummary {
   fullName: string;
   firstName: string;
   lastName: string;
+  /** The portrait's address (images/view/portraits/..., public: decision 033), or null. */
+  portrait?: string | null;
+  /** The portrait's description ("" without a portrait). */
+  portraitAlt?: string;
 }
 
 export interface EnshrineeView extends EnshrineeSummary {
   /** member-only */
   biography?: string;
+  /** member-only: the biography's formatting, HTML sanitized when staff saved it (null for plain texts). */
+  biographyHtml?: string | null;
   /** "Exhibits and Mentions", sorted by year ascending. */
   exhibits: ExhibitView[];
 }

@@ -7,6 +7,8 @@
 export const LOGO_HEIGHT = 150;
 export const THUMBNAIL_HEIGHT = 200;
 export const PHOTO_HEIGHT = 800;
+/** An enshrinee's portrait on their page (the Wall of Fame shows it at LOGO_HEIGHT). */
+export const PORTRAIT_HEIGHT = 400;
 /** The small photo buttons under an exhibit's photo carousel. */
 export const PHOTO_STRIP_HEIGHT = 80;
 

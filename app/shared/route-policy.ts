@@ -111,6 +111,8 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/admin/enshrinee-edit": CONSOLE,
   "routes/admin/enshrinee-preview": CONSOLE,
   "routes/admin/enshrinee-version": CONSOLE,
+  // A portrait upload is streamed like exhibit photos and checked by decoding (decision 033).
+  "routes/admin/enshrinee-portrait": { ...CONSOLE, body: "console photo upload" },
   "routes/admin/banner": CONSOLE,
   "routes/admin/banner-preview": CONSOLE,
   "routes/admin/media-upload": { ...CONSOLE, body: "console photo upload" },

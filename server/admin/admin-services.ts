@@ -14,6 +14,7 @@ import type { MediaObjects } from "../media/media-objects";
 import type { CollectionTrash } from "../catalog/collection-trash";
 import { createPhotoWrites } from "../catalog/photo-writes";
 import { createRecordVersions } from "../catalog/record-versions";
+import { createPortraitWrites } from "../catalog/portrait-writes";
 import { createPreview } from "./preview";
 import { recordAudit, type Actor } from "../audit/audit-trail";
 import { csvResponse, csvStream } from "./csv";
@@ -69,6 +70,8 @@ export function createAdminServices(deps: AdminDeps) {
     /** Versions of teams, categories, exhibits and enshrinees, read from the audit log (decision 030). */
     versions: createRecordVersions({ db: deps.db, now: deps.now, timeZone: deps.timeZone, notifyChange: deps.notifyCollectionChange }),
     photos: createPhotoWrites({ db: deps.db, storage: createMediaStorage(deps.mediaDir, deps.mediaObjects), now: deps.now, notifyChange: deps.notifyCollectionChange }),
+    /** Enshrinee portraits (decision 033): cleaned like exhibit photos. */
+    portraits: createPortraitWrites({ db: deps.db, storage: createMediaStorage(deps.mediaDir, deps.mediaObjects), now: deps.now, notifyChange: deps.notifyCollectionChange }),
   };
 }
 

@@ -13,7 +13,7 @@ import { bannerSlideView, createCatalog, teamView } from "../catalog/catalog-ser
 import { gateEnshrinee, gateExhibit } from "../catalog/gating";
 import type { Database } from "../db/client";
 import { categories, exhibits, teams } from "../db/schema";
-import type { BannerSlideInput, CategoryInput, EnshrineeInput, TeamInput } from "../catalog/collection-writes";
+import { biographyColumns, type BannerSlideInput, type CategoryInput, type EnshrineeInput, type TeamInput } from "../catalog/collection-writes";
 import { plainTextOf, sanitizeRichText } from "../catalog/rich-text";
 
 export interface ExhibitDraft {
@@ -123,7 +123,8 @@ export function createPreview(db: Database) {
       const saved = id ? await catalog.getEnshrinee(id, true) : null;
       if (id && !saved) return null;
       if (!saved && !draft) return null;
-      const full: EnshrineeView = { ...(saved ?? { _id: "preview", exhibits: [] }), ...(draft ?? {}) } as EnshrineeView;
+      const typed = draft ? { ...draft, ...biographyColumns(draft.biography) } : {};
+      const full: EnshrineeView = { ...(saved ?? { _id: "preview", exhibits: [] }), ...typed } as EnshrineeView;
       return tiers((member) => gateEnshrinee(full, member));
     },
 

@@ -13,7 +13,7 @@ import type {
   ExhibitView,
   TeamView,
 } from "../../app/shared/catalog-types";
-import { imageUrl, logoUrl, PHOTO_HEIGHT, THUMBNAIL_HEIGHT } from "../../app/shared/images";
+import { imageUrl, logoUrl, PHOTO_HEIGHT, PORTRAIT_HEIGHT, THUMBNAIL_HEIGHT } from "../../app/shared/images";
 import type { Database } from "../db/client";
 import {
   bannerSlides,
@@ -176,11 +176,11 @@ export function createCatalog(db: Database, { now = () => new Date(), unpublishe
 
     async listEnshrinees(): Promise<EnshrineeSummary[]> {
       const rows = await db
-        .select({ _id: enshrinees.id, fullName: enshrinees.fullName, firstName: enshrinees.firstName, lastName: enshrinees.lastName })
+        .select({ _id: enshrinees.id, fullName: enshrinees.fullName, firstName: enshrinees.firstName, lastName: enshrinees.lastName, portrait: enshrinees.portrait, portraitAlt: enshrinees.portraitAlt })
         .from(enshrinees)
         .where(visibleEnshrinee())
         .orderBy(asc(enshrinees.lastName), asc(enshrinees.firstName));
-      return rows;
+      return rows.map((r) => ({ ...r, ...portraitView(r) }));
     },
 
     async getEnshrinee(id: string, member: boolean): Promise<EnshrineeView | null> {
@@ -199,7 +199,9 @@ export function createCatalog(db: Database, { now = () => new Date(), unpublishe
           fullName: row.fullName,
           firstName: row.firstName,
           lastName: row.lastName,
+          ...portraitView(row),
           biography: row.biography,
+          biographyHtml: row.biographyHtml,
           exhibits: sortByYear(linked),
         },
         member,
@@ -223,6 +225,11 @@ export function createCatalog(db: Database, { now = () => new Date(), unpublishe
 }
 
 /** A banner slide as the home page shows it (also the console's preview). */
+/** An enshrinee's portrait address and description (public: decision 033). */
+export function portraitView(r: { portrait: string | null; portraitAlt: string | null }): { portrait: string | null; portraitAlt: string } {
+  return r.portrait ? { portrait: imageUrl(r.portrait, PORTRAIT_HEIGHT), portraitAlt: r.portraitAlt ?? "" } : { portrait: null, portraitAlt: "" };
+}
+
 export function bannerSlideView(r: { file: string; alt: string; width: number; height: number }): BannerSlideView {
   return { src: imageUrl(r.file, r.height), alt: r.alt, width: r.width, height: r.height };
 }

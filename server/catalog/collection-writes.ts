@@ -72,9 +72,16 @@ export interface EnshrineeInput {
   fullName: string;
   firstName: string;
   lastName: string;
+  /** As typed: rich text (HTML) or plain paragraphs; stored sanitized, with its plain text (decision 033). */
   biography: string;
   /** Draft, scheduled or published (decision 032); left as it is when not given. */
   publication?: Publication;
+}
+
+/** The stored columns of a biography as typed: the sanitized HTML and the plain text search reads. */
+export function biographyColumns(typed: string): { biography: string; biographyHtml: string } {
+  const biographyHtml = sanitizeRichText(typed);
+  return { biography: plainTextOf(biographyHtml), biographyHtml };
 }
 export interface BannerSlideInput {
   variant: "desktop" | "mobile";
@@ -339,7 +346,7 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         if (refused) return refused;
         const slug = await freeSlug(tx, enshrinees, input.fullName, id);
         const { publication, ...fields } = input;
-        const values = { ...fields, ...(publication ? { publishAt: publishAtFor(publication, before?.publishAt, now()) } : {}), slug };
+        const values = { ...fields, ...biographyColumns(input.biography), ...(publication ? { publishAt: publishAtFor(publication, before?.publishAt, now()) } : {}), slug };
         const [after] = before
           ? await tx.update(enshrinees).set({ ...values, version: before.version + 1 }).where(eq(enshrinees.id, before.id)).returning()
           : await tx.insert(enshrinees).values({ id: crypto.randomUUID(), ...values }).returning();

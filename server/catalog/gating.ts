@@ -15,6 +15,6 @@ export function gateExhibit(exhibit: ExhibitView, member: boolean): ExhibitView 
 export function gateEnshrinee(enshrinee: EnshrineeView, member: boolean): EnshrineeView {
   const exhibits = enshrinee.exhibits.map((e) => gateExhibit(e, member));
   if (member) return { ...enshrinee, exhibits };
-  const { biography: _hidden, ...visible } = enshrinee;
+  const { biography: _hidden, biographyHtml: _hiddenHtml, ...visible } = enshrinee;
   return { ...visible, exhibits };
 }

@@ -35,6 +35,14 @@ export interface PhotoLayout {
   version?: number;
 }
 
+/** Cleans an uploaded file (server/media/photo-upload.ts) and stores it under `folder` with a fresh name; returns its key and size. */
+export async function storeCleanPhoto(storage: MediaStorage, folder: string, bytes: Buffer, name: string): Promise<{ key: string; width: number; height: number }> {
+  const clean = await cleanPhoto(bytes, name);
+  const key = `${folder}/${randomUUID()}.${clean.extension}`;
+  await storage.put(key, clean.bytes);
+  return { key, width: clean.width, height: clean.height };
+}
+
 export function createPhotoWrites({ db, storage, now = () => new Date(), notifyChange }: PhotoDeps) {
   type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -86,25 +94,21 @@ export function createPhotoWrites({ db, storage, now = () => new Date(), notifyC
 
     /** Cleans and stores one uploaded file under the exhibit's folder; returns its key. */
     async store(exhibitId: string, bytes: Buffer, name: string): Promise<string> {
-      const clean = await cleanPhoto(bytes, name);
-      const key = `exhibits/${exhibitId}/${randomUUID()}.${clean.extension}`;
-      await storage.put(key, clean.bytes);
-      return key;
+      return (await storeCleanPhoto(storage, `exhibits/${exhibitId}`, bytes, name)).key;
     },
 
     discard,
 
     /** Cleans and stores a team logo or banner image (public folders); returns its key. */
     async storePublic(folder: "logos" | "banners", bytes: Buffer, name: string): Promise<{ key: string; width: number; height: number }> {
-      const clean = await cleanPhoto(bytes, name);
-      const key = `${folder}/${randomUUID()}.${clean.extension}`;
-      await storage.put(key, clean.bytes);
+      const stored = await storeCleanPhoto(storage, folder, bytes, name);
+      const key = stored.key;
       // Named later by a team or banner form (another request, maybe another instance): shared now.
       await db.transaction((tx) => storage.persist(tx, [key])).catch(async (error: unknown) => {
         await discard([key]);
         throw error;
       });
-      return { key, width: clean.width, height: clean.height };
+      return stored;
     },
 
     /** Adds stored files at the end of the exhibit's photos (the first one becomes the thumbnail if it has none). */

@@ -123,9 +123,16 @@ export const enshrinees = pgTable("enshrinees", {
   fullName: text("full_name").notNull(),
   firstName: text("first_name").notNull(),
   lastName: text("last_name").notNull(),
+  /** Plain text (search, the page description); derived from biography_html when that is set. */
   biography: text("biography").notNull(),
   /** When the record appears for visitors and members; null = a draft (migration 0020, decision 032). */
   publishAt: publishAt(),
+  /** Rich text from the console, sanitized on the server like exhibit texts; null = plain biography. */
+  biographyHtml: text("biography_html"),
+  /** The portrait's media file (under portraits/, public: decision 033); null = none. */
+  portrait: text("portrait"),
+  /** The portrait's description for people who cannot see it. */
+  portraitAlt: text("portrait_alt"),
   updatedAt: updatedAt(),
   version: version(),
 }, (t) => [index("enshrinees_publish_at_idx").on(t.publishAt)]);

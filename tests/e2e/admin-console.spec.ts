@@ -230,7 +230,9 @@ test("staff preview an enshrinee's page before saving, as a visitor and as a mem
   await waitForHydration(admin);
   const savedName = await admin.getByLabel("Full name").inputValue();
   const draft = `A biography typed at ${stamp}, not saved.`;
-  await admin.getByLabel("Biography (members only)").fill(draft);
+  // The biography is rich text (decision 033): the editor replaces the plain field once hydrated.
+  await admin.getByTestId("rich-text-editor").waitFor();
+  await admin.getByRole("textbox", { name: "Biography (members only)" }).fill(draft);
   await admin.getByRole("button", { name: "Preview without saving" }).click();
   await expect(admin.getByRole("heading", { name: "Preview (not saved)" })).toBeVisible();
   await expect(admin.getByTestId("preview-member").getByText(draft)).toBeVisible();
@@ -240,5 +242,5 @@ test("staff preview an enshrinee's page before saving, as a visitor and as a mem
   await expectNoSeriousA11yIssues(admin);
   // Nothing was saved: the edit page still holds the saved biography.
   await admin.goto(editAddress);
-  await expect(admin.getByLabel("Biography (members only)")).not.toHaveValue(draft);
+  await expect(admin.getByRole("textbox", { name: "Biography (members only)" })).not.toContainText(draft);
 });

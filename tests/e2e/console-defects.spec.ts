@@ -9,7 +9,6 @@ import sharp from "sharp";
 import { waitForHydration } from "./helpers";
 import { signedInAdmin } from "./people";
 
-
 test.describe.configure({ mode: "serial" });
 
 test("desktop: an upload keeps what was typed; leaving the edited form by link, back or closing the tab asks first", async ({ browser }) => {

@@ -6,6 +6,7 @@ import { hashPassword } from "../../server/accounts/passwords";
 import { SESSION_COOKIE } from "../../server/accounts/sessions";
 import { users } from "../../server/db/schema";
 import type { Services } from "../../server/services";
+import sharp from "sharp";
 
 export const STAFF_PASSWORD = "Curate-2024!";
 
@@ -73,4 +74,12 @@ export function consoleRequests(url: () => string, staff: () => StaffAccount) {
     return call(staff().cookie, p, { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } });
   };
   return { call, post };
+}
+
+/** A JPEG carrying an EXIF GPS position and a camera name (an upload must come out without them). */
+export async function jpegWithGps(color: string, width = 64, height = 48): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: color } })
+    .jpeg()
+    .withExif({ IFD0: { Make: "SpyCam", Model: "GPS-1" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "40/1 26/1 0/1", GPSLongitudeRef: "W", GPSLongitude: "79/1 59/1 0/1" } })
+    .toBuffer();
 }

@@ -13,20 +13,12 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExhibitView } from "~/shared/catalog-types";
 import { auditLog, exhibits } from "../../server/db/schema";
-import { createPhotoTestExhibit, createStaffAccount, previewPanes, type StaffAccount } from "../helpers/admin-fixtures";
+import { createPhotoTestExhibit, createStaffAccount, jpegWithGps, previewPanes, type StaffAccount } from "../helpers/admin-fixtures";
 import { availableDrivers } from "../helpers/databases";
 import { dateFromToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
-
-/** A JPEG carrying an EXIF GPS position and a camera name. */
-async function jpegWithGps(color: string): Promise<Buffer> {
-  return sharp({ create: { width: 64, height: 48, channels: 3, background: color } })
-    .jpeg()
-    .withExif({ IFD0: { Make: "SpyCam", Model: "GPS-1" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "40/1 26/1 0/1", GPSLongitudeRef: "W", GPSLongitude: "79/1 59/1 0/1" } })
-    .toBuffer();
-}
 
 describe.each(drivers)("exhibit photos on %s", (kind) => {
   let server: TestServer;

@@ -67,7 +67,8 @@ export const enshrineeSchema = z.object({
   fullName: singleLineText("Full name", { max: 200, required: "Please enter the full name" }),
   firstName: singleLineText("First name", { max: 100, required: "Please enter the first name" }),
   lastName: singleLineText("Last name", { max: 100, required: "Please enter the last name" }),
-  biography: multiLineText("Biography", { max: 20_000 }),
+  /** Rich text like an exhibit's (sanitized when saved), or plain paragraphs from the bare textarea. */
+  biography: multiLineText("Biography", { max: 50_000 }),
 });
 
 export const bannerSlideSchema = z.object({

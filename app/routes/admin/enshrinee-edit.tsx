@@ -8,6 +8,8 @@ import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { EditConflict } from "~/components/admin/EditConflict";
 import { VersionHistory } from "~/components/admin/VersionHistory";
 import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { PortraitField } from "~/components/admin/PortraitField";
+import { RICH_TEXT_HINT, RichTextField } from "~/components/admin/RichTextField";
 import { enshrineeSchema, uuidSchema } from "./console-schemas";
 import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { requireConsole } from "./guard.server";
@@ -50,8 +52,8 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
           <Field label="Last name" name="lastName" error={errors.lastName}>
             <input {...inputProps("lastName", errors.lastName)} defaultValue={typed.lastName ?? e?.lastName} required />
           </Field>
-          <Field label="Biography (members only)" name="biography" error={errors.biography}>
-            <textarea {...inputProps("biography", errors.biography)} defaultValue={typed.biography ?? e?.biography} rows={10} />
+          <Field label="Biography (members only)" name="biography" error={errors.biography} hint={RICH_TEXT_HINT}>
+            <RichTextField name="biography" label="Biography (members only)" initial={typed.biography ?? e?.biographyHtml ?? e?.biography ?? ""} error={errors.biography} rows={10} />
           </Field>
           <PublishFields initial={loaderData.publish} errors={errors} typed={typed} />
           <div className="flex flex-wrap items-center gap-4">
@@ -61,6 +63,7 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
           </div>
         </Form>
       </UnsavedChanges>
+      <PortraitField enshrinee={e} />
       {e ? (
         <>
           <h2 className="mt-8 mb-2 text-xl font-bold">Exhibits and Mentions ({e.exhibits.length})</h2>

@@ -4,13 +4,13 @@
  * year, the active and favorite-story flags, and the enshrinees it is linked to. Deleting is
  * refused while enshrinees link to it.
  */
-import { lazy, Suspense, useRef, useState, useEffect } from "react";
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/exhibit-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { EditConflict, typedChoice } from "~/components/admin/EditConflict";
 import { VersionHistory } from "~/components/admin/VersionHistory";
 import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PrimaryButton, PreviewButton, PreviewLink } from "~/components/admin/ConsoleUi";
+import { RICH_TEXT_HINT, RichTextField } from "~/components/admin/RichTextField";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { exhibitSchema, formObject, uuidSchema } from "./console-schemas";
 import { DeleteRecord } from "~/components/admin/TrashConfirm";
@@ -56,28 +56,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     formRecordVersion(form),
   );
   return saved.ok ? redirect(`/admin/exhibits/${saved.id}?notice=saved`) : consoleAnswer({ ...saved, values: typedValues(form) }, 400);
-}
-
-/** Loaded only here, and only after hydration: the editor's code never reaches other pages. */
-const RichTextEditor = lazy(() => import("~/components/admin/RichTextEditor"));
-
-/**
- * The text field: a textarea (works without JavaScript), replaced by the rich-text editor once
- * the page has hydrated, starting from whatever the textarea holds at that moment.
- */
-function DescriptionField({ initial, error }: { initial: string; error?: string }) {
-  const textarea = useRef<HTMLTextAreaElement>(null);
-  const [editorFrom, setEditorFrom] = useState<string | null>(null);
-  useEffect(() => {
-    setEditorFrom(textarea.current?.value ?? initial);
-  }, [initial]);
-  const plain = <textarea ref={textarea} {...inputProps("descriptionHtml", error, true)} defaultValue={initial} rows={12} />;
-  if (editorFrom === null) return plain;
-  return (
-    <Suspense fallback={plain}>
-      <RichTextEditor name="descriptionHtml" initialHtml={editorFrom} label="Text (members only)" describedBy="descriptionHtml-hint" />
-    </Suspense>
-  );
 }
 
 const EXHIBIT_LABELS = {
@@ -145,9 +123,9 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
             label="Text (members only)"
             name="descriptionHtml"
             error={errors.descriptionHtml}
-            hint="Bold, italics, headings, lists, quotes and links; anything else is removed when saved. Without the editor: paragraphs separated by a blank line, or simple HTML."
+            hint={RICH_TEXT_HINT}
           >
-            <DescriptionField initial={typed.descriptionHtml ?? x?.descriptionHtml ?? x?.description ?? ""} error={errors.descriptionHtml} />
+            <RichTextField name="descriptionHtml" label="Text (members only)" initial={typed.descriptionHtml ?? x?.descriptionHtml ?? x?.description ?? ""} error={errors.descriptionHtml} />
           </Field>
           <div className="grid gap-4 sm:grid-cols-2">
             <Field label="Thumbnail (media file)" name="thumbnail" error={errors.thumbnail}>

@@ -5,29 +5,18 @@
  * it arrives; if any file (or the description) is refused, the files already stored for this
  * upload are removed and nothing is added. Answers with a redirect to the photos page.
  */
-import { MaxFilesExceededError, MaxFileSizeExceededError, parseFormData, type FileUpload } from "@remix-run/form-data-parser";
+import { parseFormData, type FileUpload } from "@remix-run/form-data-parser";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/exhibit-photos-upload";
 import { singleLineText } from "~/shared/text-fields";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { uuidSchema } from "./console-schemas";
 import { actorOf, formText, requireConsole } from "./guard.server";
+import { uploadErrorCode } from "./upload-errors.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
   return redirect(`/admin/exhibits/${params.id}/photos`);
-}
-
-/** The upload notice for a failure: the host's body limit, the parser's limits, or a refused file. */
-function codeFor(error: unknown, rejection: (e: unknown) => string | null): string | null {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    if (e instanceof Error && e.name === "BodyTooLargeError") return "too-large";
-    if (e instanceof MaxFilesExceededError) return "too-many";
-    if (e instanceof MaxFileSizeExceededError) return "file-size";
-    const reason = rejection(e);
-    if (reason) return reason;
-  }
-  return null;
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -47,7 +36,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     });
   } catch (error) {
     await photos.discard(stored);
-    const code = codeFor(error, photos.rejection);
+    const code = uploadErrorCode(error, photos.rejection);
     if (code) return back(code);
     context.logger.warn({ err: error }, "photo upload could not be read");
     return back("broken");

@@ -18,6 +18,7 @@ import {
 import { demoCollection, HOME_BANNERS } from "./collection";
 import { CATEGORY_NAMES, type SeedTeam } from "./collection-types";
 import { stableId } from "./stable-id";
+import { sanitizeRichText } from "../../catalog/rich-text";
 
 export interface MediaWriter {
   writeOriginal(file: string, content: string | Buffer): Promise<void>;
@@ -98,7 +99,7 @@ export async function seedCollection({ db, media, logger }: { db: Database; medi
     }
     for (const p of collection.enshrinees) {
       const id = stableId("enshrinee", p.slug);
-      const row = { id, slug: p.slug, fullName: p.fullName, firstName: p.firstName, lastName: p.lastName, biography: p.biography };
+      const row = { id, slug: p.slug, fullName: p.fullName, firstName: p.firstName, lastName: p.lastName, biography: p.biography, biographyHtml: sanitizeRichText(p.biography) };
       await tx.insert(enshrinees).values(row).onConflictDoUpdate({ target: enshrinees.slug, set: row });
       await tx.delete(enshrineeExhibits).where(eq(enshrineeExhibits.enshrineeId, id));
       await tx
