@@ -389,6 +389,22 @@ async function writeEnshrinees(tx: Reader, writes: Plan<EnshrineeValues>["writes
   );
 }
 
+const uuidArray = (ids: Iterable<string>) => sql`${`{${[...ids].join(",")}}`}::uuid[]`;
+
+/** What the deferred search triggers would have refreshed: the records, and the other side of their links. */
+async function refreshSearch(tx: Reader, kind: ImportKind, writes: Plan<ExhibitValues | EnshrineeValues>["writes"]) {
+  const ids = writes.map((w) => w.values.id);
+  if (kind === "exhibits") {
+    const people = new Set<string>();
+    for (const w of writes) for (const id of [...(w.enshrineeIds ?? []), ...(((w.before as { enshrineeIds?: string[] } | null)?.enshrineeIds) ?? [])]) people.add(id);
+    await tx.execute(sql`select search_refresh_exhibits(${uuidArray(ids)})`);
+    await tx.execute(sql`select search_refresh_enshrinees(${uuidArray(people)})`);
+  } else {
+    await tx.execute(sql`select search_refresh_enshrinees(${uuidArray(ids)})`);
+    await tx.execute(sql`select search_refresh_exhibits(array(select distinct l.exhibit_id from enshrinee_exhibits l where l.enshrinee_id = any(${uuidArray(ids)})))`);
+  }
+}
+
 function auditEntries(kind: ImportKind, writes: Plan<ExhibitValues | EnshrineeValues>["writes"]): AuditEntry[] {
   const entityType = kind === "exhibits" ? "exhibit" : "enshrinee";
   return writes.map((w) => {
@@ -430,8 +446,12 @@ export function createCollectionImport(deps: ChangeDeps) {
         const planned = await plan(tx, kind, sheet);
         report = planned.report;
         if (report.errors) return false;
+        // The search documents are rebuilt once, after every write (drizzle/0022), not per statement.
+        await tx.execute(sql`select set_config('museum.search_deferred', 'on', true)`);
         if (kind === "exhibits") await writeExhibits(tx, planned.writes as Plan<ExhibitValues>["writes"]);
         else await writeEnshrinees(tx, planned.writes as Plan<EnshrineeValues>["writes"]);
+        await tx.execute(sql`select set_config('museum.search_deferred', 'off', true)`);
+        await refreshSearch(tx, kind, planned.writes);
         await recordAudits(tx, actor, auditEntries(kind, planned.writes), now());
         return true;
       });

@@ -5,7 +5,7 @@
  * record; an export imports back into an empty database to the same records; bulk move and
  * favorites change the chosen exhibits with one audit row each.
  */
-import { asc, count, eq, inArray } from "drizzle-orm";
+import { asc, count, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, categories, enshrineeExhibits, enshrinees, exhibits, teams } from "../../server/db/schema";
 import { createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
@@ -147,6 +147,9 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     expect(created).toMatchObject({ shortTitle: "Pennant", teamId: team.id, categoryId: category.id, year: 1971, active: true, favoriteStory: false, description: "A pennant from the 1971 Series.", descriptionHtml: null });
     const [ima] = await db().select().from(enshrinees).where(eq(enshrinees.fullName, "Ima Importer"));
     expect(await db().select().from(enshrineeExhibits).where(eq(enshrineeExhibits.exhibitId, created.id))).toEqual([{ enshrineeId: ima.id, exhibitId: created.id }]);
+    // Search finds the new exhibit by its enshrinee's name (its document rebuilt once, at the end).
+    const found = (await db().execute(sql`select names from search_documents where id = ${created.id}`)) as unknown as { rows: { names: string }[] };
+    expect(found.rows).toEqual([{ names: "Ima Importer" }]);
     const [updated] = await db().select().from(exhibits).where(eq(exhibits.id, existing.id));
     expect(updated).toMatchObject({ title: `${existing.title} (renamed)`, categoryId: other.id, year: 1979, favoriteStory: true });
     expect(updated.updatedAt.getTime()).toBeGreaterThan(existing.updatedAt.getTime());
