@@ -56,6 +56,9 @@ export default [
     route("categories/:id/preview", "routes/admin/preview.tsx", { id: "routes/admin/category-preview" }),
     route("categories/:id/versions/:versionId", "routes/admin/record-version.tsx", { id: "routes/admin/category-version" }),
     route("exhibits", "routes/admin/exhibits.tsx"),
+    // The collection as CSV both ways, one module per job for exhibits and enshrinees (decision 034).
+    route("exhibits/export", "routes/admin/collection-export.tsx", { id: "routes/admin/exhibit-export" }),
+    route("exhibits/import", "routes/admin/collection-import.tsx", { id: "routes/admin/exhibit-import" }),
     route("exhibits/:id", "routes/admin/exhibit-edit.tsx"),
     route("exhibits/:id/photos", "routes/admin/exhibit-photos.tsx"),
     route("exhibits/:id/photos/upload", "routes/admin/exhibit-photos-upload.tsx"),
@@ -63,6 +66,8 @@ export default [
     route("exhibits/:id/preview", "routes/admin/preview.tsx", { id: "routes/admin/exhibit-preview" }),
     route("exhibits/:id/versions/:versionId", "routes/admin/record-version.tsx", { id: "routes/admin/exhibit-version" }),
     route("enshrinees", "routes/admin/enshrinees.tsx"),
+    route("enshrinees/export", "routes/admin/collection-export.tsx", { id: "routes/admin/enshrinee-export" }),
+    route("enshrinees/import", "routes/admin/collection-import.tsx", { id: "routes/admin/enshrinee-import" }),
     route("enshrinees/:id", "routes/admin/enshrinee-edit.tsx"),
     route("enshrinees/:id/preview", "routes/admin/preview.tsx", { id: "routes/admin/enshrinee-preview" }),
     route("enshrinees/:id/versions/:versionId", "routes/admin/record-version.tsx", { id: "routes/admin/enshrinee-version" }),

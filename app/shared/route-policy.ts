@@ -16,7 +16,7 @@
 export type RateTierName = "login" | "passwordReset" | "forms" | "writes" | "images" | "search";
 
 /** The host's body rules (figures in server/http/body-limits.ts). */
-export type BodyRuleName = "page form" | "console photo upload" | "one-click unsubscribe" | "JSON API" | "Stripe webhook";
+export type BodyRuleName = "page form" | "console photo upload" | "console CSV import" | "one-click unsubscribe" | "JSON API" | "Stripe webhook";
 
 export interface RoutePolicy {
   /** Tier a request that changes state (POST, an action) counts against; default `writes`; null: none (signed, retried by the sender). */
@@ -107,12 +107,17 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/admin/exhibit-photos-upload": { ...CONSOLE, body: "console photo upload" },
   "routes/admin/exhibit-preview": CONSOLE,
   "routes/admin/exhibit-version": CONSOLE,
+  // CSV import (decision 034): a file of up to 5 MB, then the same file again (base64) to confirm.
+  "routes/admin/exhibit-import": { ...CONSOLE, body: "console CSV import" },
+  "routes/admin/exhibit-export": CONSOLE,
   "routes/admin/enshrinees": CONSOLE,
   "routes/admin/enshrinee-edit": CONSOLE,
   "routes/admin/enshrinee-preview": CONSOLE,
   "routes/admin/enshrinee-version": CONSOLE,
   // A portrait upload is streamed like exhibit photos and checked by decoding (decision 033).
   "routes/admin/enshrinee-portrait": { ...CONSOLE, body: "console photo upload" },
+  "routes/admin/enshrinee-import": { ...CONSOLE, body: "console CSV import" },
+  "routes/admin/enshrinee-export": CONSOLE,
   "routes/admin/banner": CONSOLE,
   "routes/admin/banner-preview": CONSOLE,
   "routes/admin/media-upload": { ...CONSOLE, body: "console photo upload" },

@@ -9,6 +9,8 @@
 import type { Database } from "../db/client";
 import { createAuditLog } from "./audit-log";
 import { createCollectionWrites } from "../catalog/collection-writes";
+import { createCollectionImport } from "../catalog/collection-import";
+import { createBulkActions } from "../catalog/bulk-actions";
 import { createMediaStorage } from "../media/media-storage";
 import type { MediaObjects } from "../media/media-objects";
 import type { CollectionTrash } from "../catalog/collection-trash";
@@ -57,6 +59,10 @@ export function createAdminServices(deps: AdminDeps) {
     staff: createStaffService(deps),
     collection: createCollectionWrites({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
     trash: deps.trash,
+    /** CSV export and import of exhibits and enshrinees (decision 034). */
+    collectionCsv: createCollectionImport({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
+    /** Bulk actions on the exhibit and enshrinee lists' chosen rows (decision 034). */
+    bulk: createBulkActions({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
     preview: createPreview(deps.db),
     overview: createOverview({ db: deps.db, now: deps.now }),
     members: createMemberAdmin({ db: deps.db, membership: deps.membership, now: deps.now, requestPasswordReset: deps.requestPasswordReset }),

@@ -49,17 +49,29 @@ type Writer = Pick<Database, "insert">;
 
 /** Writes one audit row; call it with the transaction that makes the change. */
 export async function recordAudit(tx: Writer, actor: Actor, entry: AuditEntry, at: Date): Promise<void> {
-  await tx.insert(auditLog).values({
-    at,
-    actorId: actor.userId,
-    actorEmail: actor.email,
-    action: entry.action,
-    entityType: entry.entityType,
-    entityId: entry.entityId,
-    summary: entry.summary,
-    before: entry.before === undefined ? null : jsonSafe(entry.before),
-    after: entry.after === undefined ? null : jsonSafe(entry.after),
-  });
+  await recordAudits(tx, actor, [entry], at);
+}
+
+/**
+ * Writes one audit row per entry in a few multi-row inserts (bulk actions and CSV imports: one
+ * entry per record, thousands at once); call it with the transaction that makes the changes.
+ */
+export async function recordAudits(tx: Writer, actor: Actor, entries: readonly AuditEntry[], at: Date, chunk = 500): Promise<void> {
+  for (let i = 0; i < entries.length; i += chunk) {
+    await tx.insert(auditLog).values(
+      entries.slice(i, i + chunk).map((entry) => ({
+        at,
+        actorId: actor.userId,
+        actorEmail: actor.email,
+        action: entry.action,
+        entityType: entry.entityType,
+        entityId: entry.entityId,
+        summary: entry.summary,
+        before: entry.before === undefined ? null : jsonSafe(entry.before),
+        after: entry.after === undefined ? null : jsonSafe(entry.after),
+      })),
+    );
+  }
 }
 
 /** Dates become ISO strings, undefined fields go: what jsonb keeps is what the page shows. */

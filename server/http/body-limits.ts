@@ -31,6 +31,9 @@ export const BODY_LIMITS: Readonly<Record<BodyRuleName, BodyRule>> = {
   // Console uploads (decision 015): exhibit photos (up to 12 files of at most 15 MB each) and a
   // team logo or banner image, streamed to the action, which checks each file by decoding it.
   "console photo upload": { name: "console photo upload", maxBytes: 64 * 1024 * KB, types: ["multipart/form-data"], stream: true },
+  // The collection's CSV import (decision 034): a file of at most 5 MB, or the same file carried
+  // again as base64 (a third larger) by the dry run's confirm form.
+  "console CSV import": { name: "console CSV import", maxBytes: 8 * 1024 * KB, types: ["multipart/form-data"], stream: true },
   // Stripe signs the raw body; its events are a few kilobytes.
   "Stripe webhook": { name: "Stripe webhook", maxBytes: 512 * KB, types: ["application/json"] },
   "JSON API": { name: "JSON API", maxBytes: 64 * KB, types: ["application/json"] },

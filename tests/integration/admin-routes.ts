@@ -31,9 +31,10 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/team-edit", path: "/admin/teams/new", area: "collection", post: { name: "" }, allowedPostStatus: 400 },
   { id: "routes/admin/categories", path: "/admin/categories", area: "collection", post: null },
   { id: "routes/admin/category-edit", path: "/admin/categories/new", area: "collection", post: { categoryName: "" }, allowedPostStatus: 400 },
-  { id: "routes/admin/exhibits", path: "/admin/exhibits", area: "collection", post: null },
+  // Bulk actions: no row chosen is refused with 400.
+  { id: "routes/admin/exhibits", path: "/admin/exhibits", area: "collection", post: { action: "add-to-favorites" }, allowedPostStatus: 400 },
   { id: "routes/admin/exhibit-edit", path: "/admin/exhibits/new", area: "collection", post: { title: "" }, allowedPostStatus: 400 },
-  { id: "routes/admin/enshrinees", path: "/admin/enshrinees", area: "collection", post: null },
+  { id: "routes/admin/enshrinees", path: "/admin/enshrinees", area: "collection", post: { action: "none" }, allowedPostStatus: 400 },
   { id: "routes/admin/enshrinee-edit", path: "/admin/enshrinees/new", area: "collection", post: { fullName: "" }, allowedPostStatus: 400 },
   { id: "routes/admin/exhibit-photos", path: "/admin/exhibits/{exhibit}/photos", area: "collection", post: { remove: "exhibits/none.jpg" }, allowedPostStatus: 400 },
   // Action only (a document that redirects to the photos page); multipart, so its post is checked in admin-photos.test.ts.
@@ -49,6 +50,11 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/exhibit-version", path: "/admin/exhibits/{exhibit}/versions/{exhibitVersion}", area: "collection", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/enshrinee-version", path: "/admin/enshrinees/{enshrinee}/versions/{enshrineeVersion}", area: "collection", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/banner-preview", path: "/admin/banner/preview", area: "banner", post: { variant: "desktop" }, allowedPostStatus: 400 },
+  // The collection's CSV (decision 034): multipart imports, checked in collection-import.test.ts.
+  { id: "routes/admin/exhibit-import", path: "/admin/exhibits/import", area: "collection", post: null },
+  { id: "routes/admin/enshrinee-import", path: "/admin/enshrinees/import", area: "collection", post: null },
+  { id: "routes/admin/exhibit-export", path: "/admin/exhibits/export", area: "collection", post: null, resource: true },
+  { id: "routes/admin/enshrinee-export", path: "/admin/enshrinees/export", area: "collection", post: null, resource: true },
   { id: "routes/admin/members", path: "/admin/members", area: "members", post: null },
   { id: "routes/admin/members-export", path: "/admin/members/export", area: "members", post: null, resource: true },
   { id: "routes/admin/member", path: "/admin/members/{member}", area: "members", post: { intent: "nothing" }, allowedPostStatus: 400 },

@@ -2,7 +2,9 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/enshrinees";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
-import { AddLink, ConsoleHeading, ConsoleNotice, ListSearch, NOTICES, Pager } from "~/components/admin/ConsoleUi";
+import { ListSearch, NOTICES, Pager } from "~/components/admin/ConsoleUi";
+import { BulkActionsForm, BulkCheckbox, CollectionListHeading } from "~/components/admin/BulkActions";
+import { bulkAction } from "./collection-csv.server";
 import { requireConsole } from "./guard.server";
 import { listQuery, searchOf } from "./list-query";
 import { withStatus } from "./publication.server";
@@ -14,26 +16,34 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const query = listQuery(url, SORTS, "lastName");
   const { rows, total } = await context.services.admin.collection.enshrinees.list(query);
-  return { rows: withStatus(context, rows), total, query, search: searchOf(url), notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
+  const bulkActions = context.services.admin.bulk.actionsFor("enshrinee");
+  return { rows: withStatus(context, rows), total, query, bulkActions, search: searchOf(url), notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
+}
+
+/** The bulk actions on the chosen rows (decision 034). */
+export async function action({ request, context }: Route.ActionArgs) {
+  return bulkAction(context, request, "enshrinee");
 }
 
 type Row = Route.ComponentProps["loaderData"]["rows"][number];
 const col = adminColumns<Row>();
-const columns = [
+const nameColumns = [
   col.accessor("fullName", { header: "Name", cell: ({ row, getValue }) => <Link to={`/admin/enshrinees/${row.original.id}`} className="font-semibold text-blue-800 underline">{getValue()}</Link> }),
   col.accessor("lastName", { header: "Last name" }),
   col.accessor("exhibits", { header: "Exhibits and mentions" }),
   col.accessor("status", { header: "Status" }),
 ];
+/** With bulk actions to offer, a checkbox on each row first. */
+const selectableColumns = [col.display({ id: "select", header: "Select", cell: ({ row }) => <BulkCheckbox id={row.original.id} name={row.original.fullName} /> }), ...nameColumns];
 
-export default function Enshrinees({ loaderData }: Route.ComponentProps) {
-  const { rows, total, query, search, notice } = loaderData;
+export default function Enshrinees({ loaderData, actionData }: Route.ComponentProps) {
+  const { rows, total, query, bulkActions, search, notice } = loaderData;
   return (
     <section>
-      <ConsoleHeading actions={<AddLink to="/admin/enshrinees/new">Add an enshrinee</AddLink>}>Enshrinees</ConsoleHeading>
-      <ConsoleNotice result={notice ? { ok: true, message: notice } : null} />
+      <CollectionListHeading kind="enshrinees" title="Enshrinees" add="Add an enshrinee" result={actionData ?? (notice ? { ok: true, message: notice } : null)} />
       <ListSearch q={query.q} label="Search enshrinees" />
-      <AdminTable caption="Enshrinees" columns={columns} rows={rows} rowKey={(r) => r.id} sortable={SORTS} sort={query} search={search} />
+      <BulkActionsForm actions={bulkActions} />
+      <AdminTable caption="Enshrinees" columns={bulkActions.length ? selectableColumns : nameColumns} rows={rows} rowKey={(r) => r.id} sortable={SORTS} sort={query} search={search} />
       <Pager page={query.page} pageSize={query.pageSize} total={total} search={search} />
     </section>
   );

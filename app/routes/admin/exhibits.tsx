@@ -2,7 +2,10 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/exhibits";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
-import { AddLink, ConsoleHeading, ConsoleNotice, ListSearch, NOTICES, Pager } from "~/components/admin/ConsoleUi";
+import { ListSearch, NOTICES, Pager } from "~/components/admin/ConsoleUi";
+import { BulkActionsForm, BulkCheckbox, CollectionListHeading } from "~/components/admin/BulkActions";
+import { ChoiceSelect } from "~/components/admin/ChoiceSelect";
+import { bulkAction } from "./collection-csv.server";
 import { uuidSchema } from "./console-schemas";
 import { requireConsole } from "./guard.server";
 import { listQuery, searchOf } from "./list-query";
@@ -28,12 +31,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     collection.teams.options(),
     collection.categories.options(),
   ]);
-  return { rows: withStatus(context, rows), total, query, filter: { team, category, state }, teams, categories, search: searchOf(url), notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
+  const bulkActions = context.services.admin.bulk.actionsFor("exhibit");
+  return { rows: withStatus(context, rows), total, query, filter: { team, category, state }, teams, categories, bulkActions, search: searchOf(url), notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
+}
+
+/** The bulk actions on the chosen rows (decision 034). */
+export async function action({ request, context }: Route.ActionArgs) {
+  return bulkAction(context, request, "exhibit");
 }
 
 type Row = Route.ComponentProps["loaderData"]["rows"][number];
 const col = adminColumns<Row>();
 const columns = [
+  col.display({ id: "select", header: "Select", cell: ({ row }) => <BulkCheckbox id={row.original.id} name={row.original.title} /> }),
   col.accessor("title", { header: "Title", cell: ({ row, getValue }) => <Link to={`/admin/exhibits/${row.original.id}`} className="font-semibold text-blue-800 underline">{getValue()}</Link> }),
   col.accessor("year", { header: "Year" }),
   col.accessor("team", { header: "Team" }),
@@ -44,39 +54,14 @@ const columns = [
 
 const select = "rounded border border-stone-500 px-2 py-1";
 
-export default function Exhibits({ loaderData }: Route.ComponentProps) {
-  const { rows, total, query, filter, teams, categories, search, notice } = loaderData;
+export default function Exhibits({ loaderData, actionData }: Route.ComponentProps) {
+  const { rows, total, query, filter, teams, categories, bulkActions, search, notice } = loaderData;
   return (
     <section>
-      <ConsoleHeading actions={<AddLink to="/admin/exhibits/new">Add an exhibit</AddLink>}>Exhibits</ConsoleHeading>
-      <ConsoleNotice result={notice ? { ok: true, message: notice } : null} />
+      <CollectionListHeading kind="exhibits" title="Exhibits" add="Add an exhibit" result={actionData ?? (notice ? { ok: true, message: notice } : null)} />
       <ListSearch q={query.q} label="Search titles">
-        <div>
-          <label htmlFor="team" className="block font-semibold">
-            Team
-          </label>
-          <select id="team" name="team" defaultValue={filter.team} className={select}>
-            <option value="">All teams</option>
-            {teams.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="category" className="block font-semibold">
-            Category
-          </label>
-          <select id="category" name="category" defaultValue={filter.category} className={select}>
-            <option value="">All categories</option>
-            {categories.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ChoiceSelect id="team" name="team" label="Team" empty="All teams" options={teams} defaultValue={filter.team} />
+        <ChoiceSelect id="category" name="category" label="Category" empty="All categories" options={categories} defaultValue={filter.category} />
         <div>
           <label htmlFor="state" className="block font-semibold">
             State
@@ -88,6 +73,7 @@ export default function Exhibits({ loaderData }: Route.ComponentProps) {
           </select>
         </div>
       </ListSearch>
+      <BulkActionsForm actions={bulkActions} categories={categories} />
       <AdminTable caption="Exhibits" columns={columns} rows={rows} rowKey={(r) => r.id} sortable={SORTS} sort={query} search={search} />
       <Pager page={query.page} pageSize={query.pageSize} total={total} search={search} />
     </section>

@@ -1,0 +1,49 @@
+/**
+ * CSV import and bulk actions in Chromium (issue 24 point 9, decision 034): the first admin
+ * uploads a file of exhibits with a good row and a bad one, reads the dry run (the bad row by row
+ * number and column, no import offered), uploads the corrected file, confirms, and finds the new
+ * exhibits in the list; there selects both and adds them to favorite stories in one action.
+ */
+import { expect, test } from "@playwright/test";
+import { waitForHydration } from "./helpers";
+import { signedInAdmin } from "./people";
+
+const stamp = `${Date.now()}`;
+const HEADER = "id,title,short_title,team,category,year,active,favorite_story,description,description_html,thumbnail,thumbnail_alt,matching_photo,matching_photo_alt,enshrinees";
+const row = (title: string, year: string) => `,"${title}",Short,Pittsburgh Steelers,Legendary Players,${year},yes,no,Typed in a spreadsheet.,,,,,,`;
+const file = (rows: string[]) => ({ name: "gallery.csv", mimeType: "text/csv", buffer: Buffer.from(`${HEADER}\n${rows.join("\n")}\n`, "utf8") });
+
+test("a CSV with a bad row is checked, corrected and imported; the new exhibits become favorite stories in one action", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const page = await signedInAdmin(browser);
+  await page.goto("/admin/exhibits");
+  await waitForHydration(page);
+  await page.getByRole("link", { name: "Import CSV" }).click();
+  await expect(page.getByRole("heading", { name: "Import exhibits" })).toBeVisible();
+  await waitForHydration(page);
+
+  const first = `Gallery Jersey ${stamp}`;
+  const second = `Gallery Ticket ${stamp}`;
+  await page.getByLabel("CSV file").setInputFiles(file([row(first, "1975"), row(second, "19x9")]));
+  await page.getByRole("button", { name: "Check the file" }).click();
+  await expect(page.getByTestId("console-notice")).toHaveText("Checked 2 rows: 1 would be created, 0 would be updated, 1 has errors. Nothing has been imported yet.", { timeout: 30_000 });
+  await expect(page.getByTestId("import-row").nth(0)).toContainText("Would create");
+  await expect(page.getByTestId("import-row").nth(1)).toContainText("Row 3, year: Year must be a number");
+  await expect(page.getByRole("button", { name: /^Import \d+ exhibits?$/ })).toHaveCount(0);
+
+  await page.getByLabel("CSV file").setInputFiles(file([row(first, "1975"), row(second, "1979")]));
+  await page.getByRole("button", { name: "Check the file" }).click();
+  await expect(page.getByTestId("console-notice")).toHaveText("Checked 2 rows: 2 would be created, 0 would be updated, 0 have errors. Nothing has been imported yet.", { timeout: 30_000 });
+  await page.getByRole("button", { name: "Import 2 exhibits" }).click();
+  await expect(page.getByTestId("console-notice")).toHaveText("Imported 2 exhibits: 2 created, 0 updated.", { timeout: 30_000 });
+
+  await page.goto(`/admin/exhibits?q=${stamp}`);
+  await waitForHydration(page);
+  await page.getByLabel(`Select ${first}`).check();
+  await page.getByLabel(`Select ${second}`).check();
+  await page.getByLabel("With the selected rows").selectOption({ label: "Add to favorite stories" });
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByTestId("console-notice")).toHaveText("Added 2 exhibits to favorite stories.", { timeout: 30_000 });
+  await expect(page.getByRole("row", { name: new RegExp(first) })).toContainText("Active · Favorite story");
+  await expect(page.getByRole("row", { name: new RegExp(second) })).toContainText("Active · Favorite story");
+});

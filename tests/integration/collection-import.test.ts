@@ -1,0 +1,233 @@
+/**
+ * The collection's CSV import and the lists' bulk actions (issue 24 point 9, decision 034), on
+ * both databases, through the console's own addresses: the dry run writes nothing and names each
+ * bad row by row number and column; the confirm imports every row or none, with one audit row per
+ * record; an export imports back into an empty database to the same records; bulk move and
+ * favorites change the chosen exhibits with one audit row each.
+ */
+import { asc, count, eq, inArray, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog, categories, enshrineeExhibits, enshrinees, exhibits, teams } from "../../server/db/schema";
+import { createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
+import { availableDrivers } from "../helpers/databases";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+const drivers = await availableDrivers();
+
+const EXHIBIT_HEADER = "id,title,short_title,team,category,year,active,favorite_story,description,description_html,thumbnail,thumbnail_alt,matching_photo,matching_photo_alt,enshrinees";
+
+function request(server: TestServer, cookie: string) {
+  return (p: string, init: RequestInit = {}) => fetch(`${server.url}${p}`, { redirect: "manual", ...init, headers: { cookie, ...(init.headers as Record<string, string>) } });
+}
+
+/** Posts a CSV as the page's upload form does (`intent` check or import). */
+function upload(call: ReturnType<typeof request>, p: string, csv: string | Uint8Array<ArrayBuffer>, intent: "check" | "import") {
+  const form = new FormData();
+  form.append("intent", intent);
+  form.append("file", new Blob([typeof csv === "string" ? new TextEncoder().encode(csv) : csv], { type: "text/csv" }), "collection.csv");
+  return call(p, { method: "POST", body: form });
+}
+
+/** Posts the dry run's confirm form: the file carried again as base64. */
+function confirm(call: ReturnType<typeof request>, p: string, csv: string) {
+  const form = new FormData();
+  form.append("intent", "import");
+  form.append("csv", Buffer.from(csv, "utf8").toString("base64"));
+  return call(p, { method: "POST", body: form });
+}
+
+/** One CSV line, every cell quoted as RFC 4180 asks. */
+const line = (...cells: (string | number)[]) => `${cells.map((c) => `"${String(c).replace(/"/g, '""')}"`).join(",")}\n`;
+
+/** The text a person reads in the page (tags out, entities decoded). */
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
+
+describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
+  let server: TestServer;
+  let curator: StaffAccount;
+  let call: ReturnType<typeof request>;
+  let team: { id: string; name: string };
+  let category: { id: string; name: string };
+  let other: { id: string; name: string };
+  let existing: typeof exhibits.$inferSelect;
+  const db = () => server.services.database.db;
+  const exhibitCount = async () => (await db().select({ n: count() }).from(exhibits))[0].n;
+  const auditCount = async () => (await db().select({ n: count() }).from(auditLog))[0].n;
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, {}, { seed: true });
+    curator = await createStaffAccount(server.services, "curator");
+    call = request(server, curator.cookie);
+    [team] = await db().select({ id: teams.id, name: teams.name }).from(teams).orderBy(asc(teams.sortOrder)).limit(1);
+    [category, other] = await db().select({ id: categories.id, name: categories.categoryName }).from(categories).orderBy(asc(categories.sortOrder)).limit(2);
+    [existing] = await db().select().from(exhibits).where(eq(exhibits.teamId, team.id)).orderBy(asc(exhibits.title)).limit(1);
+    await server.services.admin.collection.enshrinees.save({ userId: curator.userId, email: curator.email }, null, { fullName: "Ima Importer", firstName: "Ima", lastName: "Importer", biography: "" });
+  }, 180_000);
+  afterAll(() => server?.close());
+
+  it("exports exhibits and enshrinees in the import's columns", async () => {
+    const response = await call("/admin/exhibits/export");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
+    expect(text.startsWith(`${EXHIBIT_HEADER}\r\n`)).toBe(true);
+    expect(text).toContain(existing.id);
+    const people = await (await call("/admin/enshrinees/export")).text();
+    expect(people.split("\r\n")[0]).toBe("id,full_name,first_name,last_name,biography");
+    expect(people).toContain(",Ima Importer,Ima,Importer,");
+  });
+
+  const good = () => `${EXHIBIT_HEADER}\n${line("", "Imported Pennant", "Pennant", team.name, category.name, 1971, "yes", "no", "A pennant from the 1971 Series.", "", "", "", "", "", "Ima Importer")}`;
+  const renamed = (year: string, categoryName: string, favorite: string) => line(existing.id, `${existing.title} (renamed)`, existing.shortTitle, team.name, categoryName, year, "yes", favorite, "Text", "", "", "", "", "", "");
+  const withBadRows = () => `${good()}${renamed("19x9", category.name, "no")}${line("", "Bad Team Row", "Short", "No Such Team", category.name, 1980, "maybe", "no", "", "", "", "", "", "", "Nobody Known")}`;
+
+  it("the dry run shows each row's outcome and each error by row and column, and writes nothing", async () => {
+    const [exhibitsBefore, auditsBefore] = [await exhibitCount(), await auditCount()];
+    const response = await upload(call, "/admin/exhibits/import", withBadRows(), "check");
+    expect(response.status).toBe(400);
+    const page = textOf(await response.text());
+    expect(page).toContain("Checked 3 rows: 1 would be created, 0 would be updated, 2 have errors. Nothing has been imported yet.");
+    expect(page).toContain("2 Would create Imported Pennant");
+    expect(page).toContain("Row 3, year: Year must be a number");
+    expect(page).toContain("Row 4, active: must be yes or no");
+    expect(page).not.toContain("Row 4, team:");
+    expect(page).toContain("Correct the rows marked Error in the file, then check it again.");
+    expect(page).not.toContain("Import 3 exhibits");
+    expect(await exhibitCount()).toBe(exhibitsBefore);
+    expect(await auditCount()).toBe(auditsBefore);
+
+    // Names that match nothing are reported once the row's cells are well formed.
+    const names = await upload(call, "/admin/exhibits/import", `${good()}${line("", "Bad Team Row", "Short", "No Such Team", category.name, 1980, "yes", "no", "", "", "", "", "", "", "Nobody Known")}`, "check");
+    const namesPage = textOf(await names.text());
+    expect(namesPage).toContain("Row 3, team: No team is named “No Such Team”.");
+    expect(namesPage).toContain("Row 3, enshrinees: No enshrinee is named “Nobody Known”.");
+  });
+
+  it("refuses a file that is not UTF-8 or lacks a column, with a message and nothing written", async () => {
+    const latin1 = new Uint8Array([...new TextEncoder().encode(`${EXHIBIT_HEADER}\n,Caf`), 0xe9, ...new TextEncoder().encode(`,C,Team,Category,1990,,,,,,,,,\n`)]);
+    const notUtf8 = await upload(call, "/admin/exhibits/import", latin1, "check");
+    expect(notUtf8.status).toBe(400);
+    expect(textOf(await notUtf8.text())).toContain("The file is not UTF-8 text: save it from the spreadsheet as “CSV UTF-8”.");
+    const missing = await upload(call, "/admin/exhibits/import", "title,team\nX,Y\n", "check");
+    expect(textOf(await missing.text())).toContain("Missing columns: short_title, category, year.");
+  });
+
+  it("the confirm imports all rows or none, with one audit row per record", async () => {
+    const exhibitsBefore = await exhibitCount();
+    const refused = await confirm(call, "/admin/exhibits/import", withBadRows());
+    expect(refused.status).toBe(400);
+    expect(textOf(await refused.text())).toContain("Nothing was imported: 2 rows have errors.");
+    expect(await exhibitCount()).toBe(exhibitsBefore);
+    expect(await db().select().from(exhibits).where(eq(exhibits.title, "Imported Pennant"))).toEqual([]);
+
+    // Fixed: the second row updates the existing exhibit, the third is left out. With a BOM.
+    const fixed = `\ufeff${good()}${renamed("1979", other.name, "yes")}`;
+    const checked = await upload(call, "/admin/exhibits/import", fixed, "check");
+    expect(checked.status).toBe(200);
+    const checkedPage = textOf(await checked.text());
+    expect(checkedPage).toContain("Checked 2 rows: 1 would be created, 1 would be updated, 0 have errors.");
+    expect(checkedPage).toContain(`3 Would update ${existing.title} (renamed)`);
+    expect(checkedPage).toContain("Import 2 exhibits");
+    expect(await exhibitCount()).toBe(exhibitsBefore);
+
+    const done = await confirm(call, "/admin/exhibits/import", fixed);
+    expect(done.status).toBe(303);
+    expect(done.headers.get("location")).toBe("/admin/exhibits/import?done=1.1");
+    expect(textOf(await (await call("/admin/exhibits/import?done=1.1")).text())).toContain("Imported 2 exhibits: 1 created, 1 updated.");
+    expect(await exhibitCount()).toBe(exhibitsBefore + 1);
+    const [created] = await db().select().from(exhibits).where(eq(exhibits.title, "Imported Pennant"));
+    expect(created).toMatchObject({ shortTitle: "Pennant", teamId: team.id, categoryId: category.id, year: 1971, active: true, favoriteStory: false, description: "A pennant from the 1971 Series.", descriptionHtml: null });
+    const [ima] = await db().select().from(enshrinees).where(eq(enshrinees.fullName, "Ima Importer"));
+    expect(await db().select().from(enshrineeExhibits).where(eq(enshrineeExhibits.exhibitId, created.id))).toEqual([{ enshrineeId: ima.id, exhibitId: created.id }]);
+    // Search finds the new exhibit by its enshrinee's name (its document rebuilt once, at the end).
+    const found = (await db().execute(sql`select names from search_documents where id = ${created.id}`)) as unknown as { rows: { names: string }[] };
+    expect(found.rows).toEqual([{ names: "Ima Importer" }]);
+    const [updated] = await db().select().from(exhibits).where(eq(exhibits.id, existing.id));
+    expect(updated).toMatchObject({ title: `${existing.title} (renamed)`, categoryId: other.id, year: 1979, favoriteStory: true });
+    expect(updated.updatedAt.getTime()).toBeGreaterThan(existing.updatedAt.getTime());
+    const audits = await db().select().from(auditLog).where(inArray(auditLog.entityId, [created.id, existing.id]));
+    expect(audits.map((a) => [a.entityId, a.action, a.summary, a.actorEmail]).sort()).toEqual(
+      [
+        [created.id, "exhibit.create", "Created exhibit Imported Pennant (CSV import)", curator.email],
+        [existing.id, "exhibit.update", `Edited exhibit ${existing.title} (renamed) (CSV import)`, curator.email],
+      ].sort(),
+    );
+    expect(audits.find((a) => a.entityId === existing.id)!.before).toMatchObject({ title: existing.title, year: existing.year });
+  });
+
+  it("an export imports back into an empty database to the same records", async () => {
+    const exhibitsCsv = await (await call("/admin/exhibits/export")).text();
+    const enshrineesCsv = await (await call("/admin/enshrinees/export")).text();
+    const empty = await startTestServer(kind, {}, {});
+    try {
+      // The empty database has the teams and categories (named by the file), nothing else.
+      await empty.services.database.db.insert(teams).values(await db().select().from(teams));
+      await empty.services.database.db.insert(categories).values(await db().select().from(categories));
+      const staff = await createStaffAccount(empty.services, "curator");
+      const there = request(empty, staff.cookie);
+      expect((await confirm(there, "/admin/enshrinees/import", enshrineesCsv)).status).toBe(303);
+      const imported = await confirm(there, "/admin/exhibits/import", exhibitsCsv);
+      expect(imported.status).toBe(303);
+      const fields = ({ slug: _s, updatedAt: _u, ...rest }: typeof exhibits.$inferSelect) => rest;
+      const people = ({ slug: _s, updatedAt: _u, ...rest }: typeof enshrinees.$inferSelect) => rest;
+      const source = (await db().select().from(exhibits).orderBy(asc(exhibits.id))).map(fields);
+      const copy = (await empty.services.database.db.select().from(exhibits).orderBy(asc(exhibits.id))).map(fields);
+      expect(copy.length).toBe(source.length);
+      expect(copy).toEqual(source);
+      expect((await empty.services.database.db.select().from(enshrinees).orderBy(asc(enshrinees.id))).map(people)).toEqual((await db().select().from(enshrinees).orderBy(asc(enshrinees.id))).map(people));
+      const links = (d: typeof db extends () => infer D ? D : never) => d.select().from(enshrineeExhibits).orderBy(asc(enshrineeExhibits.exhibitId), asc(enshrineeExhibits.enshrineeId));
+      expect(await links(empty.services.database.db)).toEqual(await links(db()));
+    } finally {
+      await empty.close();
+    }
+  }, 180_000);
+
+  it("bulk actions move exhibits and add them to or remove them from favorite stories, one audit row each", async () => {
+    const chosen = await db().select().from(exhibits).where(eq(exhibits.categoryId, category.id)).orderBy(asc(exhibits.id)).limit(2);
+    expect(chosen.length).toBe(2);
+    const ids = chosen.map((c) => c.id);
+    const bulk = (fields: [string, string][]) => call("/admin/exhibits", { method: "POST", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded" } });
+
+    const none = await bulk([["action", "move-to-category"], ["category", other.id]]);
+    expect(none.status).toBe(400);
+    expect(textOf(await none.text())).toContain("Please select at least one row.");
+    const noCategory = await bulk([["action", "move-to-category"], ...ids.map((id): [string, string] => ["ids", id])]);
+    expect(noCategory.status).toBe(400);
+    expect(textOf(await noCategory.text())).toContain("Please choose the category to move the exhibits to.");
+
+    const moved = await bulk([["action", "move-to-category"], ["category", other.id], ...ids.map((id): [string, string] => ["ids", id])]);
+    expect(moved.status).toBe(200);
+    expect(textOf(await moved.text())).toContain("Moved 2 exhibits to the category.");
+    const after = await db().select().from(exhibits).where(inArray(exhibits.id, ids)).orderBy(asc(exhibits.id));
+    expect(after.map((a) => a.categoryId)).toEqual([other.id, other.id]);
+    expect(after[0].updatedAt.getTime()).toBeGreaterThan(chosen[0].updatedAt.getTime());
+    const moves = await db().select().from(auditLog).where(eq(auditLog.action, "exhibit.move-to-category"));
+    expect(moves.map((m) => m.entityId).sort()).toEqual(ids);
+    expect(moves.find((m) => m.entityId === ids[0])!.before).toMatchObject({ categoryId: category.id });
+    expect(moves.find((m) => m.entityId === ids[0])!.after).toMatchObject({ categoryId: other.id });
+
+    await db().update(exhibits).set({ favoriteStory: true }).where(eq(exhibits.id, ids[0]));
+    await db().update(exhibits).set({ favoriteStory: false }).where(eq(exhibits.id, ids[1]));
+    const added = await bulk([["action", "add-to-favorites"], ...ids.map((id): [string, string] => ["ids", id])]);
+    expect(textOf(await added.text())).toContain("Added 1 exhibit to favorite stories (1 already was).");
+    expect((await db().select().from(exhibits).where(inArray(exhibits.id, ids))).every((e) => e.favoriteStory)).toBe(true);
+    expect((await db().select().from(auditLog).where(eq(auditLog.action, "exhibit.add-to-favorites"))).map((a) => a.entityId)).toEqual([ids[1]]);
+    const removed = await bulk([["action", "remove-from-favorites"], ...ids.map((id): [string, string] => ["ids", id])]);
+    expect(textOf(await removed.text())).toContain("Removed 2 exhibits from favorite stories.");
+    expect((await db().select().from(exhibits).where(inArray(exhibits.id, ids))).some((e) => e.favoriteStory)).toBe(false);
+    expect((await db().select().from(auditLog).where(eq(auditLog.action, "exhibit.remove-from-favorites"))).length).toBe(2);
+
+    // The list offers the actions and a checkbox per row in the same form.
+    const list = await (await call("/admin/exhibits")).text();
+    expect(list).toContain('<option value="move-to-category">Move to category</option>');
+    expect(list).toMatch(/<input type="checkbox" form="bulk-actions" aria-label="Select [^"]+" class="h-4 w-4" name="ids" value="[0-9a-f-]{36}"\/>/);
+  });
+});
