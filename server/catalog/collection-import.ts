@@ -19,6 +19,8 @@ import { slugify } from "../../app/shared/text";
 import { categories, enshrineeExhibits, enshrinees, exhibits, teams } from "../db/schema";
 import { recordAudits, type Actor, type AuditEntry } from "../audit/audit-trail";
 import { plainTextOf, sanitizeRichText } from "./rich-text";
+import { PUBLISHED_ALWAYS } from "./publication";
+import { biographyColumns } from "./collection-writes";
 import { inChangeTransaction, type ChangeDeps, type Reader } from "./bulk-actions";
 
 export const IMPORT_KINDS = ["exhibits", "enshrinees"] as const;
@@ -41,8 +43,9 @@ export const EXHIBIT_COLUMNS = [
   "matching_photo",
   "matching_photo_alt",
   "enshrinees",
+  "publish_at",
 ] as const;
-export const ENSHRINEE_COLUMNS = ["id", "full_name", "first_name", "last_name", "biography"] as const;
+export const ENSHRINEE_COLUMNS = ["id", "full_name", "first_name", "last_name", "biography", "biography_html", "publish_at"] as const;
 const COLUMNS: Record<ImportKind, readonly string[]> = { exhibits: EXHIBIT_COLUMNS, enshrinees: ENSHRINEE_COLUMNS };
 const REQUIRED: Record<ImportKind, readonly string[]> = { exhibits: ["title", "short_title", "team", "category", "year"], enshrinees: ["full_name", "first_name", "last_name"] };
 
@@ -132,6 +135,17 @@ const yesNo = (fallback: boolean) =>
     .toLowerCase()
     .refine((v) => ["", "yes", "no", "true", "false", "1", "0"].includes(v), "must be yes or no")
     .transform((v) => (v === "" ? fallback : v === "yes" || v === "true" || v === "1"));
+/**
+ * When a record appears (decision 032): empty = published from the start, `draft`, or a date and
+ * time (ISO 8601 with its offset, as the export writes it) for a scheduled one.
+ */
+const publishAt = z
+  .string()
+  .trim()
+  .refine((v) => v === "" || v.toLowerCase() === "draft" || (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v))), "publish_at must be empty (published), draft, or a date and time like 2027-03-01T09:00:00-05:00")
+  .transform((v) => (v === "" ? PUBLISHED_ALWAYS : v.toLowerCase() === "draft" ? null : new Date(v)));
+/** The export's cell for `publish_at`: the reverse of the import's reading. */
+const publishAtCell = (at: Date | null) => (at === null ? "draft" : at.getTime() === PUBLISHED_ALWAYS.getTime() ? "" : at.toISOString());
 const mediaFile = (field: string) =>
   singleLineText(field, { max: 300 }).refine((v) => v === "" || (/^[A-Za-z0-9][A-Za-z0-9/_.-]*$/.test(v) && !v.includes("..")), `${field} must be a file of the media folder, like exhibits/name/photo-1.jpg`);
 
@@ -152,6 +166,7 @@ const exhibitRow = z
     matching_photo: mediaFile("Matching photo"),
     matching_photo_alt: singleLineText("Matching photo description", { max: 300 }),
     enshrinees: singleLineText("Enshrinees", { max: 20_000 }),
+    publish_at: publishAt,
   })
   .superRefine((v, ctx) => {
     if (v.thumbnail && !v.thumbnail_alt) ctx.addIssue({ code: "custom", path: ["thumbnail_alt"], message: "Please describe the thumbnail for people who cannot see it" });
@@ -164,9 +179,11 @@ const enshrineeRow = z.object({
   first_name: singleLineText("First name", { max: 100, required: "Please enter the first name" }),
   last_name: singleLineText("Last name", { max: 100, required: "Please enter the last name" }),
   biography: multiLineText("Biography", { max: 20_000 }),
+  biography_html: multiLineText("Biography (formatted)", { max: 40_000 }),
+  publish_at: publishAt,
 });
 
-const DEFAULTS: Record<string, string> = { description: "", description_html: "", thumbnail: "", thumbnail_alt: "", matching_photo: "", matching_photo_alt: "", enshrinees: "", active: "", favorite_story: "", biography: "", id: "" };
+const DEFAULTS: Record<string, string> = { description: "", description_html: "", thumbnail: "", thumbnail_alt: "", matching_photo: "", matching_photo_alt: "", enshrinees: "", active: "", favorite_story: "", biography: "", biography_html: "", publish_at: "", id: "" };
 
 /** Parses one row; the errors by column (an `id` column's message reads "id must be ..."). */
 function checkRow<S extends z.ZodType>(schema: S, record: Sheet["records"][number], width: number): { value: z.infer<S> | null; errors: CellError[] } {
@@ -317,6 +334,7 @@ async function planExhibits(db: Reader, sheet: Sheet): Promise<Plan<ExhibitValue
         active: value.active,
         year: value.year,
         favoriteStory: value.favorite_story,
+        publishAt: value.publish_at,
       },
       before: before ? { ...before, enshrineeIds: (links.get(id) ?? []).sort() } : null,
       enshrineeIds,
@@ -343,7 +361,9 @@ async function planEnshrinees(db: Reader, sheet: Sheet): Promise<Plan<EnshrineeV
     }
     const id = value.id.toLowerCase() || crypto.randomUUID();
     const before = existing.get(id) ?? null;
-    writes.push({ values: { id, slug: slugFor(value.full_name, id), fullName: value.full_name, firstName: value.first_name, lastName: value.last_name, biography: value.biography }, before });
+    // A formatted biography is cleaned like the console's (its plain text is what search reads).
+    const biography = value.biography_html ? biographyColumns(value.biography_html) : { biography: value.biography, biographyHtml: null };
+    writes.push({ values: { id, slug: slugFor(value.full_name, id), fullName: value.full_name, firstName: value.first_name, lastName: value.last_name, ...biography, publishAt: value.publish_at }, before });
     report.rows.push({ row: record.row, outcome: before ? "update" : "create", label, errors: [] });
   }
   return { report: tally(report), writes };
@@ -510,6 +530,7 @@ async function exhibitCells(db: Reader, after: string, size: number): Promise<st
     e.matchingPhoto ?? "",
     e.matchingPhotoAlt ?? "",
     (names.get(e.id) ?? []).join(`${NAME_SEPARATOR} `),
+    publishAtCell(e.publishAt),
   ]);
 }
 
@@ -520,7 +541,7 @@ async function enshrineeCells(db: Reader, after: string, size: number): Promise<
     .where(after ? gt(enshrinees.id, after) : undefined)
     .orderBy(asc(enshrinees.id))
     .limit(size);
-  return rows.map((r) => [r.id, r.fullName, r.firstName, r.lastName, r.biography]);
+  return rows.map((r) => [r.id, r.fullName, r.firstName, r.lastName, r.biography, r.biographyHtml ?? "", publishAtCell(r.publishAt)]);
 }
 
 export type CollectionImport = ReturnType<typeof createCollectionImport>;

@@ -77,7 +77,7 @@ export async function trashRecord(tx: Tx, actor: Actor, kind: TrashableKind, id:
   const links = await tx.select({ exhibitId: enshrineeExhibits.exhibitId }).from(enshrineeExhibits).where(eq(enshrineeExhibits.enshrineeId, id));
   const exhibitIds = links.map((l) => l.exhibitId).sort();
   await tx.delete(enshrinees).where(eq(enshrinees.id, id));
-  await addEntry(tx, actor, { kind, recordId: id, label: row.fullName, snapshot: { row, exhibitIds }, media: [] }, at);
+  await addEntry(tx, actor, { kind, recordId: id, label: row.fullName, snapshot: { row, exhibitIds }, media: ownMedia([row.portrait], new RegExp(`^portraits/${id}/`)) }, at);
   await recordAudit(tx, actor, { action: "enshrinee.delete", entityType: "enshrinee", entityId: id, summary: `Moved enshrinee ${row.fullName} to the trash`, before: { ...row, exhibitIds } }, at);
   return { ok: true, id, message: `${row.fullName} moved to the trash.` };
 }

@@ -79,9 +79,10 @@ export interface EnshrineeInput {
 }
 
 /** The stored columns of a biography as typed: the sanitized HTML and the plain text search reads. */
-export function biographyColumns(typed: string): { biography: string; biographyHtml: string } {
+export function biographyColumns(typed: string): { biography: string; biographyHtml: string | null } {
   const biographyHtml = sanitizeRichText(typed);
-  return { biography: plainTextOf(biographyHtml), biographyHtml };
+  // No biography is one state, stored as null (a CSV export and import give it back the same).
+  return { biography: plainTextOf(biographyHtml), biographyHtml: biographyHtml || null };
 }
 export interface BannerSlideInput {
   variant: "desktop" | "mobile";

@@ -43,6 +43,8 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/exhibit-preview", path: "/admin/exhibits/{exhibit}/preview", area: "collection", post: { title: "" }, allowedPostStatus: 400 },
   { id: "routes/admin/team-preview", path: "/admin/teams/{team}/preview", area: "collection", post: { name: "" }, allowedPostStatus: 400 },
   { id: "routes/admin/category-preview", path: "/admin/categories/{category}/preview", area: "collection", post: { categoryName: "" }, allowedPostStatus: 400 },
+  // Action only (a document that redirects to the enshrinee's page); multipart, so its post is checked in enshrinee-portraits.test.ts.
+  { id: "routes/admin/enshrinee-portrait", path: "/admin/enshrinees/{enshrinee}/portrait", area: "collection", post: null, allowedGetStatus: 302 },
   { id: "routes/admin/enshrinee-preview", path: "/admin/enshrinees/{enshrinee}/preview", area: "collection", post: { fullName: "" }, allowedPostStatus: 400 },
   // One version page under each edit page (decision 030); a post without intent=restore is refused with 400.
   { id: "routes/admin/team-version", path: "/admin/teams/{team}/versions/{teamVersion}", area: "collection", post: { intent: "nothing" }, allowedPostStatus: 400 },
