@@ -1,11 +1,11 @@
 /**
  * The console's Overview (issue 24): what needs doing. Unanswered contact messages, mail that
- * failed to send (outbox rows given up on: "dead"), and the payments and refunds of the last
- * seven days. Counts only, plus the few failed mails themselves (recipient, subject, error).
+ * failed to send (outbox rows given up on: "dead"), drafts and scheduled records of the
+ * collection, and the payments and refunds of the last seven days. Counts only, plus the few failed mails themselves (recipient, subject, error).
  */
-import { and, count, desc, eq, gte, ne, sql, sum } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, isNull, ne, sql, sum } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { contactMessages, outbox, payments } from "../db/schema";
+import { bannerSlides, contactMessages, enshrinees, exhibits, outbox, payments } from "../db/schema";
 
 const WEEK_MS = 7 * 24 * 60 * 60_000;
 
@@ -30,6 +30,20 @@ export function createOverview({ db, now = () => new Date() }: { db: Database; n
           .limit(limit),
       ]);
       return { total: total.n, rows };
+    },
+
+    /** Exhibits, enshrinees and banner slides not yet published (decision 032): drafts, and those scheduled for later. */
+    async unpublished() {
+      const at = now();
+      const tally = async (table: typeof exhibits | typeof enshrinees | typeof bannerSlides) => {
+        const [[drafts], [scheduled]] = await Promise.all([
+          db.select({ n: count() }).from(table).where(isNull(table.publishAt)),
+          db.select({ n: count() }).from(table).where(gt(table.publishAt, at)),
+        ]);
+        return { drafts: drafts.n, scheduled: scheduled.n };
+      };
+      const [exhibitCounts, enshrineeCounts, slideCounts] = await Promise.all([tally(exhibits), tally(enshrinees), tally(bannerSlides)]);
+      return { exhibits: exhibitCounts, enshrinees: enshrineeCounts, bannerSlides: slideCounts };
     },
 
     /** Payments made and refunds given in the last seven days: how many, and their sum in cents. */

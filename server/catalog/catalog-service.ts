@@ -116,7 +116,8 @@ export function createCatalog(db: Database, { now = () => new Date(), unpublishe
           favoriteStory: r.favoriteStory,
           description: r.description,
           descriptionHtml: r.descriptionHtml,
-          thumbnailURL: imageUrl(r.thumbnail, THUMBNAIL_HEIGHT),
+          // An exhibit saved before its photos (or imported without them) has no thumbnail: no image, not a broken one.
+          thumbnailURL: r.thumbnail ? imageUrl(r.thumbnail, THUMBNAIL_HEIGHT) : undefined,
           thumbnailAlt: r.thumbnailAlt,
           exhibitPhotos: list.map((p) => imageUrl(p.file, PHOTO_HEIGHT)),
           exhibitPhotoAlts: list.map((p) => p.alt),

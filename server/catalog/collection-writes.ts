@@ -8,7 +8,7 @@
  * Lists are paged, sorted and searched in SQL.
  */
 import { createHash } from "node:crypto";
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Database } from "../db/client";
 import { bannerSlides, categories, enshrineeExhibits, enshrinees, exhibitPhotos, exhibits, teams } from "../db/schema";
@@ -233,8 +233,10 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
   }
 
   const exhibitsAdmin = {
-    async list(query: ListQuery & { team?: string; category?: string; active?: boolean }) {
+    async list(query: ListQuery & { team?: string; category?: string; active?: boolean; publication?: "draft" | "scheduled" }) {
       const where: SQL[] = [];
+      if (query.publication === "draft") where.push(isNull(exhibits.publishAt));
+      if (query.publication === "scheduled") where.push(gt(exhibits.publishAt, now()));
       if (query.q) where.push(or(ilike(exhibits.title, likeTerm(query.q)), ilike(exhibits.shortTitle, likeTerm(query.q)))!);
       if (query.team) where.push(eq(exhibits.teamId, query.team));
       if (query.category) where.push(eq(exhibits.categoryId, query.category));

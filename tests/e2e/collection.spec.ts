@@ -378,6 +378,11 @@ test.describe("category page", () => {
     for (const [i, e] of exhibits.entries()) {
       await expect(cards.nth(i)).toHaveAttribute("href", exhibitPath(e));
       await expect(cards.nth(i)).toContainText(e.title);
+      if (!e.thumbnailURL) {
+        // One without a thumbnail yet (saved before its photos, or imported without them) shows no broken image.
+        await expect(cards.nth(i).locator("img")).toHaveCount(0);
+        continue;
+      }
       const src = await cards.nth(i).locator("img").getAttribute("src");
       expect(src).toContain("/images/view/exhibits/");
       expect(src).toContain("height=200");

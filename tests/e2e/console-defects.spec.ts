@@ -94,3 +94,24 @@ test("the staff invitation form asks before a half-typed invitation is left, and
   await page.waitForURL((url) => url.pathname === "/admin/teams");
   await expect(dialog).toHaveCount(0);
 });
+
+test("a banner slide's typed description asks before the page is left, and not once the slide is saved", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const page = await signedInAdmin(browser);
+  await page.goto("/admin/banner");
+  await waitForHydration(page);
+  const description = page.locator("#desktop-0-alt");
+  const before = await description.inputValue();
+  await description.fill(`${before} (edited)`);
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Teams" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Leave without saving?" });
+  await dialog.getByRole("button", { name: "Stay on this page" }).click();
+  await expect(description).toHaveValue(`${before} (edited)`);
+
+  await description.fill(before);
+  await page.getByRole("button", { name: "Save slide 1" }).first().click();
+  await expect(page.getByRole("status").or(page.getByRole("alert")).first()).toBeVisible();
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Teams" }).click();
+  await page.waitForURL((url) => url.pathname === "/admin/teams");
+  await expect(dialog).toHaveCount(0);
+});

@@ -5,10 +5,10 @@
  * formulas neutralized (behind a fresh password), the contact inbox with replies through the
  * outbox, and subscribers' sync states, retry and unsubscribe. Every change has its audit row.
  */
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, contactMessages, outbox, payments, subscribers, users } from "../../server/db/schema";
-import { createStaffAccount, STAFF_PASSWORD, type StaffAccount } from "../helpers/admin-fixtures";
+import { auditLog, contactMessages, exhibits, outbox, payments, subscribers, users } from "../../server/db/schema";
+import { createPhotoTestExhibit, createStaffAccount, STAFF_PASSWORD, type StaffAccount } from "../helpers/admin-fixtures";
 import { availableDrivers } from "../helpers/databases";
 import { museumToday } from "../helpers/fixtures";
 import { addDays } from "~/shared/calendar";
@@ -206,6 +206,22 @@ describe.each(drivers)("people in the console on %s", (kind) => {
     const paid = all.length;
     const refunds = all.filter((p) => p.status === "refunded").length;
     expect(page).toMatch(new RegExp(`Last 7 days:.*${paid} payments? \\(\\$[0-9.]+\\), ${refunds} refunds? \\(\\$[0-9.]+\\)`, "s"));
+    // Drafts and scheduled records of the collection, with links to them.
+    const actor = { userId: admin.userId, email: admin.email };
+    await server.services.admin.collection.teams.save(actor, null, { name: "Overview Owls", league: "Test", logo: "logos/owls.svg", headline: "h", description: "d", sortOrder: 99 });
+    await server.services.admin.collection.categories.save(actor, null, { categoryName: "Overview Things", sortOrder: 99 });
+    await createPhotoTestExhibit(server.services, admin, "Overview Draft", 1990);
+    await createPhotoTestExhibit(server.services, admin, "Overview Scheduled", 1991);
+    const [draft, scheduled] = await db().select({ id: exhibits.id }).from(exhibits).orderBy(asc(exhibits.title)).limit(2);
+    await db().update(exhibits).set({ publishAt: null }).where(eq(exhibits.id, draft.id));
+    await db().update(exhibits).set({ publishAt: new Date(Date.now() + 86_400_000) }).where(eq(exhibits.id, scheduled.id));
+    const withDrafts = (await (await call(admin.cookie, "/admin")).text()).replaceAll("<!-- -->", "");
+    expect(withDrafts).toMatch(/href="\/admin\/exhibits\?state=draft"[^>]*>1 draft exhibit<\/a>/);
+    expect(withDrafts).toMatch(/href="\/admin\/exhibits\?state=scheduled"[^>]*>1 scheduled exhibit<\/a>/);
+    const draftList = await (await call(admin.cookie, "/admin/exhibits?state=draft")).text();
+    expect(draftList).toContain(`/admin/exhibits/${draft.id}"`);
+    expect(draftList).not.toContain(`/admin/exhibits/${scheduled.id}"`);
+    await db().update(exhibits).set({ publishAt: new Date(0) }).where(inArray(exhibits.id, [draft.id, scheduled.id]));
     // A curator sees the messages, not the personal data of payments and mail.
     const curatorPage = await (await call(curator.cookie, "/admin")).text();
     expect(curatorPage).toContain("unanswered message");

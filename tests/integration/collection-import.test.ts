@@ -5,7 +5,7 @@
  * record; an export imports back into an empty database to the same records; bulk move and
  * favorites change the chosen exhibits with one audit row each.
  */
-import { asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, categories, enshrineeExhibits, enshrinees, exhibits, teams } from "../../server/db/schema";
 import { createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
@@ -230,5 +230,49 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     const list = await (await call("/admin/exhibits")).text();
     expect(list).toContain('<option value="move-to-category">Move to category</option>');
     expect(list).toMatch(/<input type="checkbox" form="bulk-actions" aria-label="Select [^"]+" class="h-4 w-4" name="ids" value="[0-9a-f-]{36}"\/>/);
+  });
+
+  it("bulk actions make drafts and publish exhibits and enshrinees, and move them to the trash all or nothing", async () => {
+    const bulkOn = (list: string, fields: [string, string][]) => call(list, { method: "POST", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    // Two exhibits no enshrinee links (those could not go to the trash).
+    const linkedIds = db().select({ id: enshrineeExhibits.exhibitId }).from(enshrineeExhibits);
+    const chosen = await db().select().from(exhibits).where(and(eq(exhibits.teamId, team.id), notInArray(exhibits.id, linkedIds))).orderBy(asc(exhibits.id)).limit(2);
+    expect(chosen.length).toBe(2);
+    const ids = chosen.map((c) => c.id);
+    const rows = ids.map((id): [string, string] => ["ids", id]);
+    const publicStatus = async (id: string) => (await fetch(`${server.url}/api/exhibits/${id}`)).status;
+    expect(await publicStatus(ids[0])).toBe(200);
+
+    const drafted = await bulkOn("/admin/exhibits", [["action", "unpublish"], ...rows]);
+    expect(textOf(await drafted.text())).toContain("Made 2 exhibits drafts.");
+    expect((await db().select().from(exhibits).where(inArray(exhibits.id, ids))).map((e) => e.publishAt)).toEqual([null, null]);
+    expect(await publicStatus(ids[0])).toBe(404);
+    expect((await db().select().from(auditLog).where(eq(auditLog.action, "exhibit.unpublish"))).map((a) => a.entityId).sort()).toEqual([...ids].sort());
+    const published = await bulkOn("/admin/exhibits", [["action", "publish"], ...rows]);
+    expect(textOf(await published.text())).toContain("Published 2 exhibits.");
+    expect(await publicStatus(ids[0])).toBe(200);
+
+    // The enshrinee list offers the same; a draft enshrinee leaves the Wall of Fame.
+    const [ima] = await db().select().from(enshrinees).where(eq(enshrinees.fullName, "Ima Importer"));
+    const enshrineeList = await (await call("/admin/enshrinees")).text();
+    expect(enshrineeList).toContain('<option value="unpublish">Make a draft (unpublish)</option>');
+    const imaDrafted = await bulkOn("/admin/enshrinees", [["action", "unpublish"], ["ids", ima.id]]);
+    expect(textOf(await imaDrafted.text())).toContain("Made 1 enshrinee drafts.");
+    expect(JSON.stringify(await (await fetch(`${server.url}/api/enshrinees/`)).json())).not.toContain("Ima Importer");
+
+    // One exhibit an enshrinee still links refuses the whole move: nothing goes to the trash.
+    const [linked] = await db().select({ id: enshrineeExhibits.exhibitId }).from(enshrineeExhibits).limit(1);
+    const refused = await bulkOn("/admin/exhibits", [["action", "move-to-trash"], ...rows, ["ids", linked.id]]);
+    expect(refused.status).toBe(400);
+    expect(textOf(await refused.text())).toMatch(/unlink (that enshrinee|those enshrinees) first/);
+    expect((await db().select().from(exhibits).where(inArray(exhibits.id, [...ids, linked.id]))).length).toBe(3);
+    const trashed = await bulkOn("/admin/exhibits", [["action", "move-to-trash"], ...rows]);
+    expect(textOf(await trashed.text())).toContain("Moved 2 exhibits to the trash.");
+    expect((await db().select().from(exhibits).where(inArray(exhibits.id, ids))).length).toBe(0);
+    expect(await publicStatus(ids[0])).toBe(404);
+    // Each one is in the Trash with its own audit row, and comes back from there.
+    const trashPage = textOf(await (await call("/admin/trash")).text());
+    for (const c of chosen) expect(trashPage).toContain(c.title);
+    expect((await db().select().from(auditLog).where(and(eq(auditLog.action, "exhibit.delete"), inArray(auditLog.entityId, ids)))).length).toBe(2);
   });
 });

@@ -9,6 +9,7 @@ import { ConsoleHeading, ConsoleNotice, DangerButton, inputProps, PreviewButton,
 import { ImageUpload } from "~/components/admin/ImageUpload";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { UPLOAD_NOTICES } from "./upload-notices";
+import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { bannerSlideSchema, formObject } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
 import { formVersion } from "./edit-conflict.server";
@@ -157,8 +158,11 @@ export default function Banner({ loaderData }: Route.ComponentProps) {
         <PreviewLink to="/admin/banner/preview" />
       </p>
       <ImageUpload folder="banners" back="/admin/banner" label="Upload a slide image" />
-      <Variant variant="desktop" slides={loaderData.desktop} uploaded={loaderData.uploaded} version={loaderData.versions.desktop} newSlide={loaderData.newSlide} />
-      <Variant variant="mobile" slides={loaderData.mobile} uploaded={loaderData.uploaded} version={loaderData.versions.mobile} newSlide={loaderData.newSlide} />
+      {/* A slide's typed changes ask before the page is left; a save (answered in place) ends the question. */}
+      <UnsavedChanges saved={result}>
+        <Variant variant="desktop" slides={loaderData.desktop} uploaded={loaderData.uploaded} version={loaderData.versions.desktop} newSlide={loaderData.newSlide} />
+        <Variant variant="mobile" slides={loaderData.mobile} uploaded={loaderData.uploaded} version={loaderData.versions.mobile} newSlide={loaderData.newSlide} />
+      </UnsavedChanges>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 /**
- * /admin: the console's home says what needs doing (issue 24): unanswered messages (inbox), mail
+ * /admin: the console's home says what needs doing (issue 24): unanswered messages (inbox), the
+ * collection's drafts and scheduled records (curators and admins), mail
  * that failed to send and the payments and refunds of the last 7 days (admins: personal data),
  * each with a link, then where to go.
  */
@@ -14,8 +15,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const overview = context.services.admin.overview;
   const admin = mayOpen(staff.role, "members");
   const clock = museumClock(context);
-  const [unanswered, failed, week] = await Promise.all([
+  const [unanswered, unpublished, failed, week] = await Promise.all([
     mayOpen(staff.role, "inbox") ? overview.unansweredMessages() : null,
+    mayOpen(staff.role, "collection") ? overview.unpublished() : null,
     admin ? overview.failedMail() : null,
     admin ? overview.lastWeekPayments() : null,
   ]);
@@ -23,6 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     firstName: staff.firstName,
     role: staff.role,
     unanswered,
+    unpublished,
     failed: failed && { total: failed.total, rows: failed.rows.map((r) => ({ ...r, createdAt: clock.minute(r.createdAt) })) },
     week,
   };
@@ -33,7 +36,7 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { firstName, role, unanswered, failed, week } = loaderData;
+  const { firstName, role, unanswered, unpublished, failed, week } = loaderData;
   return (
     <section>
       <ConsoleHeading>Welcome, {firstName}</ConsoleHeading>
@@ -49,6 +52,27 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                 {plural(unanswered, "unanswered message", "unanswered messages")}
               </Link>
             )}
+          </li>
+        ) : null}
+        {unpublished ? (
+          <li>
+            Not yet published:{" "}
+            <Link to="/admin/exhibits?state=draft" className={link}>
+              {plural(unpublished.exhibits.drafts, "draft exhibit", "draft exhibits")}
+            </Link>
+            ,{" "}
+            <Link to="/admin/exhibits?state=scheduled" className={link}>
+              {plural(unpublished.exhibits.scheduled, "scheduled exhibit", "scheduled exhibits")}
+            </Link>
+            ,{" "}
+            <Link to="/admin/enshrinees" className={link}>
+              {plural(unpublished.enshrinees.drafts + unpublished.enshrinees.scheduled, "enshrinee", "enshrinees")}
+            </Link>{" "}
+            and{" "}
+            <Link to="/admin/banner" className={link}>
+              {plural(unpublished.bannerSlides.drafts + unpublished.bannerSlides.scheduled, "banner slide", "banner slides")}
+            </Link>{" "}
+            (drafts or scheduled)
           </li>
         ) : null}
         {failed ? (

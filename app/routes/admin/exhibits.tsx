@@ -27,6 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       team: uuidSchema.safeParse(team).success ? team : undefined,
       category: uuidSchema.safeParse(category).success ? category : undefined,
       active: state === "active" ? true : state === "inactive" ? false : undefined,
+      publication: state === "draft" || state === "scheduled" ? state : undefined,
     }),
     collection.teams.options(),
     collection.categories.options(),
@@ -67,9 +68,11 @@ export default function Exhibits({ loaderData, actionData }: Route.ComponentProp
             State
           </label>
           <select id="state" name="state" defaultValue={filter.state} className={select}>
-            <option value="">Active and inactive</option>
+            <option value="">All</option>
             <option value="active">Active</option>
             <option value="inactive">Inactive</option>
+            <option value="draft">Drafts</option>
+            <option value="scheduled">Scheduled</option>
           </select>
         </div>
       </ListSearch>
