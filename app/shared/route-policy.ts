@@ -120,6 +120,7 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/admin/enshrinee-export": CONSOLE,
   "routes/admin/banner": CONSOLE,
   "routes/admin/banner-preview": CONSOLE,
+  "routes/admin/banner-version": CONSOLE,
   "routes/admin/media-upload": { ...CONSOLE, body: "console photo upload" },
   "routes/admin/trash": CONSOLE,
   "routes/admin/members": CONSOLE,

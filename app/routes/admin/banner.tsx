@@ -1,18 +1,22 @@
 /**
  * /admin/banner: the home page's carousel, desktop and mobile slides: add, edit, move up or
  * down, remove (asked first; the slide goes to the Trash). Each change rewrites that variant's order in one transaction with its audit row.
+ * A slide's edit saved against a banner changed since comes back as typed, with the fields that
+ * differ to choose (decision 029); each variant lists its versions (decision 030).
  */
 import { Form, redirect, useActionData, useSearchParams } from "react-router";
 import { ConfirmTrash } from "~/components/admin/TrashConfirm";
 import type { Route } from "./+types/banner";
-import { ConsoleHeading, ConsoleNotice, DangerButton, inputProps, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, DangerButton, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { EditConflict } from "~/components/admin/EditConflict";
+import { VersionHistory } from "~/components/admin/VersionHistory";
 import { ImageUpload } from "~/components/admin/ImageUpload";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { UPLOAD_NOTICES } from "./upload-notices";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
-import { bannerSlideSchema, formObject } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
-import { formVersion } from "./edit-conflict.server";
+import { bannerSlideSchema, formObject, uuidSchema } from "./console-schemas";
+import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
+import { formVersion, resolvedForm } from "./edit-conflict.server";
 import { publishFieldsOf, withPublication } from "./publication.server";
 import { PublishFields, type PublishFieldsValue } from "~/components/admin/PublishFields";
 
@@ -23,17 +27,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const file = /^banners\/[0-9a-f-]{36}\.(?:jpg|png|webp)$/.exec(url.searchParams.get("file") ?? "")?.[0];
   const size = (name: string) => Math.min(4000, Math.max(1, Number(url.searchParams.get(name)) || 1));
   const uploaded = file ? { file, width: size("width"), height: size("height") } : null;
-  const notice = uploaded ? { ok: true, message: `Image uploaded: add it as a slide below.` } : (UPLOAD_NOTICES[url.searchParams.get("upload") ?? ""] ?? null);
+  const restored = NOTICES[url.searchParams.get("notice") ?? ""];
+  const notice = uploaded ? { ok: true, message: `Image uploaded: add it as a slide below.` } : restored ? { ok: true, message: restored } : (UPLOAD_NOTICES[url.searchParams.get("upload") ?? ""] ?? null);
   const { desktop, mobile, versions } = await context.services.admin.collection.banner.list();
+  const history = context.services.admin.versions;
   const withFields = (slides: typeof desktop) => slides.map((slide) => ({ ...slide, publish: publishFieldsOf(context, slide.publishAt) }));
-  return { desktop: withFields(desktop), mobile: withFields(mobile), versions, newSlide: publishFieldsOf(context, undefined), uploaded, notice };
+  const [desktopHistory, mobileHistory] = await Promise.all([history.list("banner", "desktop"), history.list("banner", "mobile")]);
+  return { desktop: withFields(desktop), mobile: withFields(mobile), versions, history: { desktop: desktopHistory, mobile: mobileHistory }, newSlide: publishFieldsOf(context, undefined), uploaded, notice };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = requireConsole(context, request, "banner");
   const limited = rateLimitedAnswer<ConsoleResult>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
-  const form = await request.formData();
+  // "Take theirs" choices after a refused edit replace the typed values (decision 029).
+  const form = resolvedForm(await request.formData());
   const intent = formText(form, "intent");
   const variant = formText(form, "variant") === "mobile" ? "mobile" : "desktop";
   const position = Number(formText(form, "position"));
@@ -47,15 +55,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "add" || intent === "update") {
     const checked = withPublication(context, form, bannerSlideSchema.safeParse(formObject(form)));
     if (!checked.ok) return checked.answer;
-    const op = intent === "add" ? ({ kind: "add", slide: checked.value } as const) : ({ kind: "update", position, slide: checked.value } as const);
-    return consoleAnswer(await banner.edit(actor, variant, op, version));
+    const slideId = uuidSchema.safeParse(formText(form, "slide"));
+    const op = intent === "add" ? ({ kind: "add", slide: checked.value } as const) : ({ kind: "update", position, slideId: slideId.success ? slideId.data : undefined, slide: checked.value } as const);
+    const saved = await banner.edit(actor, variant, op, version);
+    // Refused: the slide's form comes back as typed (its `slide` and `variant` say which form).
+    return consoleAnswer(saved.ok ? saved : { ...saved, values: typedValues(form) });
   }
   return consoleAnswer({ ok: false, message: "Unknown action." });
 }
 
 type Slide = Route.ComponentProps["loaderData"]["desktop"][number];
 
-function SlideFields({ slide, prefix }: { slide?: Pick<Slide, "file" | "width" | "height"> & { alt?: string }; prefix: string }) {
+/** The slide form's typed fields, by form name, as an edit conflict shows them. */
+const SLIDE_LABELS = { file: "Image", alt: "Description", width: "Width", height: "Height" };
+
+function SlideFields({ slide, prefix }: { slide?: { file: string; alt?: string; width: number | string; height: number | string }; prefix: string }) {
   return (
     <>
       <label className="text-sm">
@@ -78,23 +92,50 @@ function SlideFields({ slide, prefix }: { slide?: Pick<Slide, "file" | "width" |
   );
 }
 
-function Variant({ variant, slides, uploaded, version, newSlide }: { variant: "desktop" | "mobile"; slides: Slide[]; uploaded: { file: string; width: number; height: number } | null; version: string; newSlide: PublishFieldsValue }) {
+type Answer = ReturnType<typeof useActionData<typeof action>>;
+
+function Variant({
+  variant,
+  slides,
+  uploaded,
+  version,
+  newSlide,
+  result,
+  history,
+}: {
+  variant: "desktop" | "mobile";
+  slides: Slide[];
+  uploaded: { file: string; width: number; height: number } | null;
+  version: string;
+  newSlide: PublishFieldsValue;
+  result: Answer;
+  history: Route.ComponentProps["loaderData"]["history"]["desktop"];
+}) {
+  /** The answer for this slide's form (a refused edit names its slide), else undefined. */
+  const answerFor = (s: Slide) => (result && "values" in result && result.values?.slide === s.id && result.values.variant === variant ? result : undefined);
   return (
     <section className="mb-10">
       <h2 className="mb-3 text-xl font-bold capitalize">{variant} slides</h2>
       <ol className="space-y-4">
-        {slides.map((s, i) => (
-          <li key={`${variant}-${s.position}`} className="rounded border border-stone-300 p-3">
+        {slides.map((s, i) => {
+          const answer = answerFor(s);
+          const typed = answer?.values ?? {};
+          return (
+          <li key={s.id} className="rounded border border-stone-300 p-3">
             <p className="mb-2 font-semibold">
               Slide {i + 1}: {s.alt}
             </p>
-            <Form method="post" className="grid gap-2 sm:grid-cols-4">
+            {/* A new banner version remounts the form: after a refused edit it shows what was typed. */}
+            <Form method="post" className="grid gap-2 sm:grid-cols-4" key={version}>
               <input type="hidden" name="variant" value={variant} />
               <input type="hidden" name="position" value={s.position} />
-              <input type="hidden" name="version" value={version} />
-              <SlideFields slide={s} prefix={`${variant}-${s.position}`} />
+              <input type="hidden" name="slide" value={s.id} />
               <div className="sm:col-span-4">
-                <PublishFields initial={s.publish} prefix={`${variant}-${s.position}-`} />
+                <EditConflict result={answer} version={version} labels={SLIDE_LABELS} />
+              </div>
+              <SlideFields slide={{ file: typed.file ?? s.file, alt: typed.alt ?? s.alt, width: typed.width ?? s.width, height: typed.height ?? s.height }} prefix={`${variant}-${s.position}`} />
+              <div className="sm:col-span-4">
+                <PublishFields initial={s.publish} typed={typed} prefix={`${variant}-${s.position}-`} />
               </div>
               <div className="flex flex-wrap gap-2 sm:col-span-4">
                 <PrimaryButton name="intent" value="update">
@@ -115,7 +156,8 @@ function Variant({ variant, slides, uploaded, version, newSlide }: { variant: "d
               </div>
             </Form>
           </li>
-        ))}
+          );
+        })}
       </ol>
       <Form method="post" className="mt-4 grid gap-2 rounded border border-dashed border-stone-500 p-3 sm:grid-cols-4">
         <input type="hidden" name="variant" value={variant} />
@@ -133,6 +175,13 @@ function Variant({ variant, slides, uploaded, version, newSlide }: { variant: "d
           </PreviewButton>
         </div>
       </Form>
+      <VersionHistory
+        versions={history}
+        base={`/admin/banner/${variant}`}
+        title={`Versions of the ${variant} banner`}
+        headingId={`${variant}-versions-heading`}
+        covers={`A version is the whole ${variant} banner: its slides in order, with their images, descriptions, sizes and status.`}
+      />
     </section>
   );
 }
@@ -160,8 +209,8 @@ export default function Banner({ loaderData }: Route.ComponentProps) {
       <ImageUpload folder="banners" back="/admin/banner" label="Upload a slide image" />
       {/* A slide's typed changes ask before the page is left; a save (answered in place) ends the question. */}
       <UnsavedChanges saved={result}>
-        <Variant variant="desktop" slides={loaderData.desktop} uploaded={loaderData.uploaded} version={loaderData.versions.desktop} newSlide={loaderData.newSlide} />
-        <Variant variant="mobile" slides={loaderData.mobile} uploaded={loaderData.uploaded} version={loaderData.versions.mobile} newSlide={loaderData.newSlide} />
+        <Variant variant="desktop" slides={loaderData.desktop} uploaded={loaderData.uploaded} version={loaderData.versions.desktop} newSlide={loaderData.newSlide} result={result} history={loaderData.history.desktop} />
+        <Variant variant="mobile" slides={loaderData.mobile} uploaded={loaderData.uploaded} version={loaderData.versions.mobile} newSlide={loaderData.newSlide} result={result} history={loaderData.history.mobile} />
       </UnsavedChanges>
     </section>
   );
