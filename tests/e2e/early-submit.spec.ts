@@ -87,19 +87,22 @@ for (const screen of SCREENS) {
 }
 
 /**
- * Lets a second of the answer page's time pass with its scripts held (a slow device), stops its
- * clock (installed before goto), lets the scripts in and waits until they run. Returns how long
- * the answer had been shown when the clock stopped: what its timers have already used.
+ * Lets `ms` of the answer page's time pass with its scripts held (a slow device), then stops its
+ * clock (installed before goto). Returns how long the answer had been shown when the clock
+ * stopped: what its timers have already used once the scripts run.
  */
-async function answerShownThenScripts(page: Page, release: () => void): Promise<number> {
-  await expect.poll(() => msSincePageShown(page), { intervals: [50] }).toBeGreaterThan(1000);
+async function stopClockAfterShown(page: Page, ms: number): Promise<number> {
+  await expect.poll(() => msSincePageShown(page), { intervals: [50] }).toBeGreaterThan(ms);
   // A little ahead: the page's clock runs on while the test asks for its time.
   const now = await page.evaluate(() => Date.now());
-  await page.clock.pauseAt(now + 200);
-  const shown = await msSincePageShown(page);
+  await page.clock.pauseAt(now + 100);
+  return msSincePageShown(page);
+}
+
+/** Lets the held scripts in and waits until they run. */
+async function runScripts(page: Page, release: () => void) {
   release();
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
-  return shown;
 }
 
 for (const screen of SCREENS) {
@@ -117,13 +120,14 @@ for (const screen of SCREENS) {
       await page.goto("/login");
       await submitLogin(page, p.email, p.password);
       await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginSuccess(p.firstName));
+      const shown = await stopClockAfterShown(page, 500);
       await expect(alertBanner(page)).toHaveAttribute("data-alert-type", "success");
       // Signed in: the session cookie, and the member's menu (no Login, a Logout).
       expect((await page.context().cookies()).map((c) => c.name)).toContain("museum_session");
       await expect(bottomMenu(page)).toContainText("Logout");
       await expect(bottomMenu(page)).not.toContainText("Login");
       expect(posts).toEqual(["/login"]);
-      const shown = await answerShownThenScripts(page, release);
+      await runScripts(page, release);
       await page.clock.runFor(TIMING.loginSuccessRedirect - shown - 200);
       await expect(page).toHaveURL(/\/login$/);
       await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginSuccess(p.firstName));
@@ -150,7 +154,8 @@ for (const screen of SCREENS) {
       await expect(email).toHaveValue(p.email);
       await expectFieldError(page, password, SERVER_MESSAGES.loginFailed);
       expect(posts).toEqual(["/login"]);
-      const shown = await answerShownThenScripts(page, release);
+      const shown = await stopClockAfterShown(page, 1000);
+      await runScripts(page, release);
       await page.clock.runFor(TIMING.loginError - shown - 200);
       await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginFailed);
       await page.clock.runFor(300);
@@ -191,7 +196,8 @@ test("an unpaid account's first press: told to pay, sent to payment 7.5 s after 
   await submitLogin(page, p.email, p.password);
   await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginUnpaid);
   await expect(alertBanner(page)).toHaveAttribute("data-alert-type", "warning");
-  const shown = await answerShownThenScripts(page, release);
+  const shown = await stopClockAfterShown(page, 1000);
+  await runScripts(page, release);
   await page.clock.runFor(TIMING.loginUnpaidRedirect - shown - 200);
   await expect(page).toHaveURL(/\/login$/);
   await page.clock.runFor(300);
