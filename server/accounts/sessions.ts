@@ -8,6 +8,7 @@ import { LRUCache } from "lru-cache";
 import { isTicketValid, type Viewer } from "../../app/shared/access";
 import type { MuseumCalendar } from "../membership/museum-calendar";
 import type { Database } from "../db/client";
+import { resendable } from "../db/ride-out";
 import { sessions, users } from "../db/schema";
 
 export const SESSION_COOKIE = "museum_session";
@@ -120,7 +121,12 @@ export function createSessionStore({ db, secret, calendar, writeCount }: Session
           await db.delete(sessions).where(eq(sessions.tokenHash, hash(token)));
           return null;
         }
-        if (idle > LAST_SEEN_GRANULARITY_MS) await db.update(sessions).set({ lastSeenAt: now() }).where(eq(sessions.tokenHash, hash(token)));
+        // Setting the time again is harmless: sent again after a lost connection (decision 037).
+        if (idle > LAST_SEEN_GRANULARITY_MS) {
+          await resendable(async () => {
+            await db.update(sessions).set({ lastSeenAt: now() }).where(eq(sessions.tokenHash, hash(token)));
+          });
+        }
       }
       return withTicket(viewer);
     },
