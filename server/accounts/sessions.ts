@@ -70,7 +70,11 @@ export function createSessionStore({ db, secret, calendar, writeCount }: Session
     async create(userId: string): Promise<{ token: string; expiresAt: Date }> {
       const token = randomBytes(32).toString("base64url");
       const expiresAt = new Date(now().getTime() + SESSION_DAYS * 86_400_000);
-      await db.insert(sessions).values({ tokenHash: hash(token), userId, expiresAt, lastSeenAt: now(), passwordAt: now() });
+      // Sent again after a lost connection (decision 037): a new random token, so a row already
+      // there is this insert's own, stored before the connection ended.
+      await resendable(async () => {
+        await db.insert(sessions).values({ tokenHash: hash(token), userId, expiresAt, lastSeenAt: now(), passwordAt: now() }).onConflictDoNothing({ target: sessions.tokenHash });
+      });
       return { token, expiresAt };
     },
 

@@ -125,7 +125,9 @@ export class SlowDownStore {
 
   /** Forgets one key's attempts (after a success). */
   async clear(key: string): Promise<void> {
-    await this.db.execute(sql`delete from ${rateLimits} where key = ${this.key(key)}`);
+    await resendable(async () => {
+      await this.db.execute(sql`delete from ${rateLimits} where key = ${this.key(key)}`);
+    });
   }
 
   /** Forgets the attempts of every key that starts with `prefix`. */

@@ -467,7 +467,11 @@ describe.runIf(onPostgres)("the production server with two workers, its connecti
     await Promise.all(load);
 
     const byStatus = answers.reduce<Record<string, number>>((m, a) => ({ ...m, [`${a.what} ${a.status}`]: (m[`${a.what} ${a.status}`] ?? 0) + 1 }), {});
-    console.info(`[db-connection-faults] ${terminated} backends terminated in 4 rounds; ${answers.length} answers: ${JSON.stringify(byStatus)}; worker deaths: ${deaths().length}`);
+    // What the 503s met (a write or a COMMIT in flight when its connection ended), for the reader.
+    const met = logLines()
+      .filter((l) => l.err && (l.level as number) >= 40)
+      .map((l) => String((l.err as { message?: string }).message ?? "").split("\n").pop()?.slice(0, 120));
+    console.info(`[db-connection-faults] ${terminated} backends terminated in 4 rounds; ${answers.length} answers: ${JSON.stringify(byStatus)}; worker deaths: ${deaths().length}; errors: ${JSON.stringify(met.slice(0, 10))}`);
     // Reads are sent again on a new connection (decision 037): no page is answered 5xx.
     expect(answers.filter((a) => a.what === "page" && a.status !== 200)).toEqual([]);
     expect(terminated).toBeGreaterThanOrEqual(8);
