@@ -59,7 +59,7 @@ if (!config.DATABASE_URL && existsSync(path.join(pgliteDir, "postmaster.pid"))) 
   );
 }
 
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir });
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir, retrySeconds: config.DB_RETRY_SECONDS });
 try {
   await runMigrations(database, fileURLToPath(new URL("../../drizzle", import.meta.url)));
   const staff = createStaffService({ db: database.db, publicUrl: config.PUBLIC_URL });

@@ -22,6 +22,8 @@ export async function boot({ config, logger, migrationsFolder }: BootOptions): P
     databaseUrl: config.DATABASE_URL,
     pgliteDir: path.join(config.DATA_DIR, "pglite"),
     onConnectionError: (error) => logger.warn({ err: error }, "database connection lost"),
+    retrySeconds: config.DB_RETRY_SECONDS,
+    onRetry: (what, error, attempt) => logger.warn({ err: error, what, attempt }, "database fault; trying again"),
   });
   logger.info({ database: database.kind }, "database opened");
   await runMigrations(database, migrationsFolder);

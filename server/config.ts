@@ -96,6 +96,13 @@ const envSchema = z.object({
    * that asks /readyz to stop choosing it.
    */
   DRAIN_SECONDS: z.coerce.number().int().min(0).max(120).default(6),
+  /**
+   * PostgreSQL: how long one database operation waits for the database to come back after a
+   * fault (a restart, a failover, killed connections) before the request is answered 503
+   * (decision 037): a refused connection is opened again, a read or a transaction cut before its
+   * COMMIT runs again. 0 = answer 503 at once. At most 30, well below a proxy's read timeout.
+   */
+  DB_RETRY_SECONDS: z.coerce.number().int().min(0).max(30).default(8),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Mounts /__error-probe, a route that throws, so tests can see the error fallback. */
   ENABLE_ERROR_PROBE: booleanFromEnv.default(false),

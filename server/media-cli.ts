@@ -30,7 +30,7 @@ const config = loadConfig({ ...process.env, SEED_DEMO: "false" });
 if (!config.DATABASE_URL) fail(`DATABASE_URL is not set: without it the site keeps its media on disk (DATA_DIR/media) and there is nothing to import.\n${USAGE}`);
 const mediaDir = path.resolve(args.from ?? path.join(config.DATA_DIR, "media"));
 
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL });
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, retrySeconds: config.DB_RETRY_SECONDS });
 try {
   await runMigrations(database, fileURLToPath(new URL("../../drizzle", import.meta.url)));
   process.stdout.write(`Importing media from ${mediaDir} into the database...\n`);

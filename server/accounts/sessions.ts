@@ -8,6 +8,7 @@ import { LRUCache } from "lru-cache";
 import { isTicketValid, type Viewer } from "../../app/shared/access";
 import type { MuseumCalendar } from "../membership/museum-calendar";
 import type { Database } from "../db/client";
+import { resendable } from "../db/ride-out";
 import { sessions, users } from "../db/schema";
 
 export const SESSION_COOKIE = "museum_session";
@@ -69,7 +70,11 @@ export function createSessionStore({ db, secret, calendar, writeCount }: Session
     async create(userId: string): Promise<{ token: string; expiresAt: Date }> {
       const token = randomBytes(32).toString("base64url");
       const expiresAt = new Date(now().getTime() + SESSION_DAYS * 86_400_000);
-      await db.insert(sessions).values({ tokenHash: hash(token), userId, expiresAt, lastSeenAt: now(), passwordAt: now() });
+      // Sent again after a lost connection (decision 037): a new random token, so a row already
+      // there is this insert's own, stored before the connection ended.
+      await resendable(async () => {
+        await db.insert(sessions).values({ tokenHash: hash(token), userId, expiresAt, lastSeenAt: now(), passwordAt: now() }).onConflictDoNothing({ target: sessions.tokenHash });
+      });
       return { token, expiresAt };
     },
 
@@ -120,7 +125,12 @@ export function createSessionStore({ db, secret, calendar, writeCount }: Session
           await db.delete(sessions).where(eq(sessions.tokenHash, hash(token)));
           return null;
         }
-        if (idle > LAST_SEEN_GRANULARITY_MS) await db.update(sessions).set({ lastSeenAt: now() }).where(eq(sessions.tokenHash, hash(token)));
+        // Setting the time again is harmless: sent again after a lost connection (decision 037).
+        if (idle > LAST_SEEN_GRANULARITY_MS) {
+          await resendable(async () => {
+            await db.update(sessions).set({ lastSeenAt: now() }).where(eq(sessions.tokenHash, hash(token)));
+          });
+        }
       }
       return withTicket(viewer);
     },

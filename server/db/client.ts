@@ -12,6 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { READ_ONLY, rideOutPoolFaults, rideOutTransactionFaults, type RideOutOptions } from "./ride-out";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -40,9 +41,6 @@ export interface DatabaseHandle {
    */
   writeCount?: () => number;
 }
-
-/** A statement that only reads: `select ...` without `for update/share` (anything else counts as a write). */
-const READ_ONLY = /^\s*\(?\s*select\b(?![\s\S]*\bfor\s+(update|share|no\s+key|key)\b)/i;
 
 /** Counts PGlite's writes (see `writeCount`): wraps the entry points Drizzle and the change feed use. */
 function countWrites(client: PGlite): () => number {
@@ -74,13 +72,27 @@ export interface OpenDatabaseOptions {
    * out: reported here, never thrown. Without a listener the client's 'error' event would end the process.
    */
   onConnectionError?: (error: Error) => void;
+  /**
+   * PostgreSQL: how long one operation may wait for the database to come back (DB_RETRY_SECONDS,
+   * decision 037): a refused connection is opened again, a read or a transaction cut before its
+   * COMMIT is run again. 0 = fail at once. Default 8.
+   */
+  retrySeconds?: number;
+  /** Told about each retry (the host logs it). */
+  onRetry?: RideOutOptions["onRetry"];
 }
+
+/** DB_RETRY_SECONDS's default. */
+export const DEFAULT_RETRY_SECONDS = 8;
 
 /** LOG_SQL=true prints every statement (diagnostics only). */
 const sqlLogging = () => process.env.LOG_SQL === "true";
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onConnectionError);
+  if (options.databaseUrl) {
+    const rideOut = { retryMs: (options.retrySeconds ?? DEFAULT_RETRY_SECONDS) * 1000, onRetry: options.onRetry };
+    return openPostgres(options.databaseUrl, options.poolSize ?? 10, rideOut, options.onConnectionError);
+  }
   return openPglite(options.pgliteDir);
 }
 
@@ -128,7 +140,7 @@ export const POSTGRES_TIMEOUTS = {
   queryMs: 12_000,
 } as const;
 
-async function openPostgres(url: string, poolSize: number, onConnectionError?: (error: Error) => void): Promise<DatabaseHandle> {
+async function openPostgres(url: string, poolSize: number, rideOut: RideOutOptions, onConnectionError?: (error: Error) => void): Promise<DatabaseHandle> {
   const t = POSTGRES_TIMEOUTS;
   const pool = new pg.Pool({
     connectionString: url,
@@ -151,7 +163,11 @@ async function openPostgres(url: string, poolSize: number, onConnectionError?: (
   });
   // Idle connections: reported by the listener above; the pool's own event must be listened to too.
   pool.on("error", () => undefined);
+  // A refused connection, a lost read, a transaction cut before its COMMIT: tried again within
+  // the budget (decision 037). The pool's checkout timeout still answers a merely busy pool.
+  rideOutPoolFaults(pool, rideOut);
   const db = drizzlePg({ client: pool, schema, logger: sqlLogging() }) as unknown as Database;
+  rideOutTransactionFaults(db, rideOut);
   return {
     db,
     kind: "postgres",

@@ -46,3 +46,44 @@ export function isUntranslatableText(error: unknown): boolean {
   for (const e of causes(error)) if (e.code === "22021" || e.code === "22P05") return true;
   return false;
 }
+
+/** The message of pg-pool's checkout timeout: every pooled connection is busy (not a fault). */
+const POOL_BUSY = /timeout exceeded when trying to connect/i;
+/** A pool that is closing refuses new checkouts for good. */
+const POOL_ENDED = /Cannot use a pool after calling end on the pool/i;
+
+/**
+ * Opening a new connection failed because the database cannot answer now (refused, starting up
+ * or shutting down, closed to connections, reset or timed out while connecting): nothing was
+ * sent, so trying again is always safe. A busy pool's checkout timeout is not one of them.
+ */
+export function isConnectRefused(error: unknown): boolean {
+  for (const e of causes(error)) {
+    if (typeof e.message === "string" && (POOL_BUSY.test(e.message) || POOL_ENDED.test(e.message))) return false;
+  }
+  return isDatabaseUnavailable(error);
+}
+
+/** The statement was never sent: node-postgres refused it on a connection it already knew was dead. */
+export function wasNotSent(error: unknown): boolean {
+  for (const e of causes(error)) {
+    if (typeof e.message === "string" && /Client has encountered a connection error and is not queryable/.test(e.message)) return true;
+  }
+  return false;
+}
+
+/** SQLSTATEs and socket errors of a connection that ended under a statement (what ran is rolled back, unless it had committed). */
+const LOST_CODES = new Set(["ECONNRESET", "EPIPE", "08000", "08003", "08006", "57P01", "57P02", "57P03"]);
+const LOST_MESSAGES = /Connection terminated|Client has encountered a connection error and is not queryable/i;
+
+/**
+ * The statement's connection ended (a killed backend, a restart, a failover, a reset socket). Not
+ * a timeout: a statement that timed out on the client may still be running on the server.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  for (const e of causes(error)) {
+    if (typeof e.code === "string" && LOST_CODES.has(e.code)) return true;
+    if (typeof e.message === "string" && LOST_MESSAGES.test(e.message)) return true;
+  }
+  return false;
+}

@@ -25,6 +25,7 @@ import type { GiftInput, RedeemRefusal } from "../../app/shared/gift-schemas";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
+import { runsOnce } from "../db/ride-out";
 import { gifts, paymentIncidents } from "../db/schema";
 import type { Logger } from "../logger";
 import type { Membership } from "../membership/membership-service";
@@ -221,7 +222,8 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
     async pay(o: { giftId: string; paymentMethodId: string; idempotencyKey: string }): Promise<PaymentOutcome> {
       try {
         if (!isUuid(o.giftId)) return { status: "card_error", message: "This gift could not be found." };
-        const outcome: PaymentOutcome = await db.transaction(async (t) => {
+        // The card is charged inside: never run again after a lost connection (decision 037).
+        const outcome: PaymentOutcome = await db.transaction(runsOnce(async (t) => {
           const tx = t as unknown as Database;
           const [locked] = await queryRows<{ id: string }>(tx, sql`select id from ${gifts} where id = ${o.giftId} for update`);
           const [gift] = locked ? await tx.select().from(gifts).where(eq(gifts.id, locked.id)) : [];
@@ -244,7 +246,7 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
           }
           if (result.status !== "succeeded") return result;
           return await outcomeOf(gift.id, { ...result, amountCents: priceCents, currency: TICKET_CURRENCY }, tx);
-        });
+        }));
         // The receipt and delivery jobs were queued inside the lock's transaction: wake the outbox now that they committed.
         if (outcome.status === "succeeded") onEnqueued?.();
         return outcome;

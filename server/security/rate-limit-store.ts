@@ -8,6 +8,7 @@ import { sql } from "drizzle-orm";
 import type { ClientRateLimitInfo, Options, Store } from "express-rate-limit";
 import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
+import { resendable } from "../db/ride-out";
 import { rateLimits } from "../db/schema";
 
 export class DatabaseRateLimitStore implements Store {
@@ -29,23 +30,28 @@ export class DatabaseRateLimitStore implements Store {
   async increment(key: string): Promise<ClientRateLimitInfo> {
     const now = this.now();
     const resetAt = new Date(now.getTime() + this.windowMs).toISOString();
-    const [row] = await queryRows<{ hits: number; reset_at: string | Date }>(
+    // Sent again after a lost connection (decision 037): at worst one hit counts twice.
+    const [row] = await resendable(() => queryRows<{ hits: number; reset_at: string | Date }>(
       this.db,
       sql`insert into ${rateLimits} (key, hits, reset_at) values (${this.prefix + key}, 1, ${resetAt})
           on conflict (key) do update set
             hits = case when ${rateLimits.resetAt} <= ${now.toISOString()} then 1 else ${rateLimits.hits} + 1 end,
             reset_at = case when ${rateLimits.resetAt} <= ${now.toISOString()} then excluded.reset_at else ${rateLimits.resetAt} end
           returning hits, reset_at`,
-    );
+    ));
     return { totalHits: Number(row.hits), resetTime: new Date(row.reset_at) };
   }
 
   async decrement(key: string): Promise<void> {
-    await this.db.execute(sql`update ${rateLimits} set hits = greatest(hits - 1, 0) where key = ${this.prefix + key}`);
+    await resendable(async () => {
+      await this.db.execute(sql`update ${rateLimits} set hits = greatest(hits - 1, 0) where key = ${this.prefix + key}`);
+    });
   }
 
   async resetKey(key: string): Promise<void> {
-    await this.db.execute(sql`delete from ${rateLimits} where key = ${this.prefix + key}`);
+    await resendable(async () => {
+      await this.db.execute(sql`delete from ${rateLimits} where key = ${this.prefix + key}`);
+    });
   }
 }
 
@@ -119,7 +125,9 @@ export class SlowDownStore {
 
   /** Forgets one key's attempts (after a success). */
   async clear(key: string): Promise<void> {
-    await this.db.execute(sql`delete from ${rateLimits} where key = ${this.key(key)}`);
+    await resendable(async () => {
+      await this.db.execute(sql`delete from ${rateLimits} where key = ${this.key(key)}`);
+    });
   }
 
   /** Forgets the attempts of every key that starts with `prefix`. */

@@ -81,14 +81,14 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
 }
 
 /** An empty, migrated database of the given kind. */
-export async function openTestDatabase(kind: DriverKind): Promise<TestDatabase> {
+export async function openTestDatabase(kind: DriverKind, options: { retrySeconds?: number } = {}): Promise<TestDatabase> {
   if (kind === "pglite") {
     const handle = await openDatabase({});
     await runMigrations(handle);
     return { handle, drop: () => handle.close() };
   }
   const created = await createPostgresDatabase();
-  const handle = await openDatabase({ databaseUrl: created.url, poolSize: 5 });
+  const handle = await openDatabase({ databaseUrl: created.url, poolSize: 5, retrySeconds: options.retrySeconds });
   await runMigrations(handle);
   return {
     handle,

@@ -59,7 +59,7 @@ export async function startTestServer(
   /** `paymentProvider`: replaces the one chosen from config (a slow or counting stand-in). */
   options: { now?: () => Date; logger?: Logger; seed?: boolean; listen?: boolean; paymentProvider?: PaymentProvider } = {},
 ): Promise<TestServer> {
-  const database = await openTestDatabase(kind);
+  const database = await openTestDatabase(kind, { retrySeconds: env.DB_RETRY_SECONDS === undefined ? undefined : Number(env.DB_RETRY_SECONDS) });
   const dataDir = mkdtempSync(path.join(tmpdir(), "museum-test-"));
   const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", RATE_LIMIT_RELAXED: "true", DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url } : {}), ...env });
   const services = createServices({

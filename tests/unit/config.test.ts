@@ -36,6 +36,13 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
   });
 
+  it("waits DB_RETRY_SECONDS (0 to 30, 8 by default) for the database to come back", () => {
+    expect(loadConfig({}).DB_RETRY_SECONDS).toBe(8);
+    expect(loadConfig({ DB_RETRY_SECONDS: "0" }).DB_RETRY_SECONDS).toBe(0);
+    expect(loadConfig({ DB_RETRY_SECONDS: "30" }).DB_RETRY_SECONDS).toBe(30);
+    for (const wrong of ["-1", "31", "2.5", "soon"]) expect(() => loadConfig({ DB_RETRY_SECONDS: wrong })).toThrow(/DB_RETRY_SECONDS:/);
+  });
+
   it("requires both Stripe keys or neither", () => {
     expect(() => loadConfig({ STRIPE_SECRET_KEY: "sk_test_x" })).toThrow(/STRIPE_PUBLISHABLE_KEY/);
   });
