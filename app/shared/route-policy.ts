@@ -119,7 +119,8 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/admin/enshrinee-portrait": { ...CONSOLE, body: "console photo upload" },
   "routes/admin/enshrinee-import": { ...CONSOLE, body: "console CSV import" },
   "routes/admin/enshrinee-export": CONSOLE,
-  "routes/admin/banner": CONSOLE,
+  // The Add-slide forms carry their image file (decision 039).
+  "routes/admin/banner": { ...CONSOLE, body: "console form with an image" },
   "routes/admin/banner-preview": CONSOLE,
   "routes/admin/media-upload": { ...CONSOLE, body: "console photo upload" },
   "routes/admin/trash": CONSOLE,

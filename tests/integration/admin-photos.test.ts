@@ -270,6 +270,21 @@ describe.each(drivers)("exhibit photos on %s", (kind) => {
     banner.append("image", new Blob([new Uint8Array(await jpegWithGps("#000000"))], { type: "image/jpeg" }), "b.jpg");
     const uploaded = await call(curator.cookie, "/admin/media/upload?folder=banners", { method: "POST", body: banner });
     expect(uploaded.headers.get("location")).toMatch(/^\/admin\/banner\?file=banners%2F[0-9a-f-]{36}\.jpg&width=64&height=48$/);
+
+    // The banner's Add form carries its image (decision 039): the form back as typed, the image's name and size filled in, no slide added.
+    const slides = async () => (await server.services.admin.collection.banner.list()).desktop.length;
+    const count = await slides();
+    const addForm = new FormData();
+    for (const [k, v] of [["variant", "desktop"], ["file", "banners/"], ["alt", "Typed <slide> words"], ["width", "1600"], ["height", "600"], ["publication", "draft"], ["intent", "upload-image"]]) addForm.append(k, v);
+    addForm.append("image", new Blob([new Uint8Array(await jpegWithGps("#203040"))], { type: "image/jpeg" }), "s.jpg");
+    const answered = await call(curator.cookie, "/admin/banner", { method: "POST", body: addForm });
+    expect(answered.status).toBe(200);
+    const bannerPage = await answered.text();
+    expect(bannerPage).toContain("Image uploaded: add it as a slide below.");
+    expect(bannerPage).toMatch(/id="desktop-new-file"[^>]*value="banners\/[0-9a-f-]{36}\.jpg"/);
+    expect(bannerPage).toMatch(/id="desktop-new-alt"[^>]*value="Typed &lt;slide&gt; words"/);
+    expect(bannerPage).toMatch(/id="desktop-new-width"[^>]*value="64"/);
+    expect(await slides()).toBe(count);
   });
 
   it("previews the inactive exhibit as a visitor and as a member, and unsaved values without writing them", async () => {

@@ -1,40 +1,47 @@
 /**
  * /admin/banner: the home page's carousel, desktop and mobile slides: add, edit, move up or
  * down, remove (asked first; the slide goes to the Trash). Each change rewrites that variant's order in one transaction with its audit row.
+ * An Add form carries its image file (decision 039): "Upload image" stores it and sends the
+ * form back as typed with the image's name and size filled in, nothing saved; without JavaScript too.
  */
 import { Form, redirect, useActionData, useSearchParams } from "react-router";
 import { ConfirmTrash } from "~/components/admin/TrashConfirm";
 import type { Route } from "./+types/banner";
 import { ConsoleHeading, ConsoleNotice, DangerButton, inputProps, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
-import { ImageUpload } from "~/components/admin/ImageUpload";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { UPLOAD_NOTICES } from "./upload-notices";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { bannerSlideSchema, formObject } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
+import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
+import { readImageForm } from "./image-form.server";
 import { formVersion } from "./edit-conflict.server";
 import { publishFieldsOf, withPublication } from "./publication.server";
 import { PublishFields, type PublishFieldsValue } from "~/components/admin/PublishFields";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "banner");
-  const url = new URL(request.url);
-  // An image just uploaded (/admin/media/upload sends its name and size back): offered in the Add forms.
-  const file = /^banners\/[0-9a-f-]{36}\.(?:jpg|png|webp)$/.exec(url.searchParams.get("file") ?? "")?.[0];
-  const size = (name: string) => Math.min(4000, Math.max(1, Number(url.searchParams.get(name)) || 1));
-  const uploaded = file ? { file, width: size("width"), height: size("height") } : null;
-  const notice = uploaded ? { ok: true, message: `Image uploaded: add it as a slide below.` } : (UPLOAD_NOTICES[url.searchParams.get("upload") ?? ""] ?? null);
+  const notice = UPLOAD_NOTICES[new URL(request.url).searchParams.get("upload") ?? ""] ?? null;
   const { desktop, mobile, versions } = await context.services.admin.collection.banner.list();
   const withFields = (slides: typeof desktop) => slides.map((slide) => ({ ...slide, publish: publishFieldsOf(context, slide.publishAt) }));
-  return { desktop: withFields(desktop), mobile: withFields(mobile), versions, newSlide: publishFieldsOf(context, undefined), uploaded, notice };
+  return { desktop: withFields(desktop), mobile: withFields(mobile), versions, newSlide: publishFieldsOf(context, undefined), notice };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = requireConsole(context, request, "banner");
   const limited = rateLimitedAnswer<ConsoleResult>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
-  const form = await request.formData();
+  const read = await readImageForm(context, request, "image", "banners");
+  const form = read.form;
+  if (read.image) for (const [name, value] of [["file", read.image.key], ["width", String(read.image.width)], ["height", String(read.image.height)]]) form.set(name, value);
+  if (read.refused) {
+    const message = UPLOAD_NOTICES[read.refused]?.message ?? UPLOAD_NOTICES.broken.message;
+    return consoleAnswer({ ok: false, message, errors: { file: message }, values: typedValues(form) });
+  }
   const intent = formText(form, "intent");
+  if (intent === UPLOAD_INTENT) {
+    if (!read.image) return consoleAnswer({ ok: false, message: UPLOAD_NOTICES.empty.message, errors: { file: UPLOAD_NOTICES.empty.message }, values: typedValues(form) });
+    return consoleAnswer({ ok: true, message: "Image uploaded: add it as a slide below.", values: typedValues(form) });
+  }
   const variant = formText(form, "variant") === "mobile" ? "mobile" : "desktop";
   const position = Number(formText(form, "position"));
   const banner = context.services.admin.collection.banner;
@@ -53,32 +60,35 @@ export async function action({ request, context }: Route.ActionArgs) {
   return consoleAnswer({ ok: false, message: "Unknown action." });
 }
 
+/** The Add form's "Upload image" button (decision 039). */
+const UPLOAD_INTENT = "upload-image";
+
 type Slide = Route.ComponentProps["loaderData"]["desktop"][number];
 
-function SlideFields({ slide, prefix }: { slide?: Pick<Slide, "file" | "width" | "height"> & { alt?: string }; prefix: string }) {
+function SlideFields({ slide, prefix, typed = {} }: { slide?: Pick<Slide, "file" | "width" | "height"> & { alt?: string }; prefix: string; typed?: Record<string, string> }) {
   return (
     <>
       <label className="text-sm">
         Image
-        <input {...inputProps(`${prefix}-file`)} name="file" defaultValue={slide?.file ?? "banners/"} required />
+        <input {...inputProps(`${prefix}-file`)} name="file" defaultValue={typed.file ?? slide?.file ?? "banners/"} required />
       </label>
       <label className="text-sm">
         Description
-        <input {...inputProps(`${prefix}-alt`)} name="alt" defaultValue={slide?.alt} required />
+        <input {...inputProps(`${prefix}-alt`)} name="alt" defaultValue={typed.alt ?? slide?.alt} required />
       </label>
       <label className="text-sm">
         Width
-        <input {...inputProps(`${prefix}-width`)} name="width" type="number" defaultValue={slide?.width ?? 1600} required />
+        <input {...inputProps(`${prefix}-width`)} name="width" type="number" defaultValue={typed.width ?? slide?.width ?? 1600} required />
       </label>
       <label className="text-sm">
         Height
-        <input {...inputProps(`${prefix}-height`)} name="height" type="number" defaultValue={slide?.height ?? 600} required />
+        <input {...inputProps(`${prefix}-height`)} name="height" type="number" defaultValue={typed.height ?? slide?.height ?? 600} required />
       </label>
     </>
   );
 }
 
-function Variant({ variant, slides, uploaded, version, newSlide }: { variant: "desktop" | "mobile"; slides: Slide[]; uploaded: { file: string; width: number; height: number } | null; version: string; newSlide: PublishFieldsValue }) {
+function Variant({ variant, slides, typed, version, newSlide }: { variant: "desktop" | "mobile"; slides: Slide[]; typed?: Record<string, string>; version: string; newSlide: PublishFieldsValue }) {
   return (
     <section className="mb-10">
       <h2 className="mb-3 text-xl font-bold capitalize">{variant} slides</h2>
@@ -117,12 +127,31 @@ function Variant({ variant, slides, uploaded, version, newSlide }: { variant: "d
           </li>
         ))}
       </ol>
-      <Form method="post" className="mt-4 grid gap-2 rounded border border-dashed border-stone-500 p-3 sm:grid-cols-4">
+      {/* A new answer for this form (an upload, a refusal) shows it as sent, the image filled in. */}
+      <Form method="post" encType="multipart/form-data" key={JSON.stringify(typed ?? null)} className="mt-4 grid gap-2 rounded border border-dashed border-stone-500 p-3 sm:grid-cols-4">
+        {/* Enter in a field adds the slide (the first submit button is the default one), never uploads. */}
+        <button type="submit" name="intent" value="add" className="hidden" tabIndex={-1} aria-hidden="true">
+          Add slide
+        </button>
         <input type="hidden" name="variant" value={variant} />
         <p className="font-semibold sm:col-span-4">Add a {variant} slide</p>
-        <SlideFields prefix={`${variant}-new`} slide={uploaded ?? undefined} />
+        <div className="flex flex-wrap items-end gap-3 text-sm sm:col-span-4">
+          <div>
+            <label htmlFor={`${variant}-new-image`} className="block font-semibold">
+              Upload a {variant} slide image
+            </label>
+            <input id={`${variant}-new-image`} name="image" type="file" accept="image/jpeg,image/png,image/webp" aria-describedby={`${variant}-new-image-hint`} />
+          </div>
+          <button type="submit" name="intent" value={UPLOAD_INTENT} formNoValidate className="rounded bg-ink px-3 py-1 font-semibold text-gold hover:bg-steel">
+            Upload image<span className="sr-only"> for the new {variant} slide</span>
+          </button>
+          <p id={`${variant}-new-image-hint`} className="w-full text-stone-700">
+            JPEG, PNG or WebP; 15 MB and 40 megapixels at most; location and camera data are removed. The image, its name and size go into this form; nothing is added until you add the slide.
+          </p>
+        </div>
+        <SlideFields prefix={`${variant}-new`} typed={typed} />
         <div className="sm:col-span-4">
-          <PublishFields initial={newSlide} prefix={`${variant}-new-`} />
+          <PublishFields initial={newSlide} prefix={`${variant}-new-`} typed={typed} />
         </div>
         <div className="sm:col-span-4">
           <PrimaryButton name="intent" value="add">
@@ -149,6 +178,10 @@ function RemoveConfirm({ desktop, mobile }: { desktop: Slide[]; mobile: Slide[] 
 
 export default function Banner({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
+  // An answer to an Add form (no `position`) comes back into that variant's Add form, as sent.
+  const values = result && "values" in result ? result.values : undefined;
+  const typedFor = (variant: string) => (values && values.variant === variant && !("position" in values) ? values : undefined);
+  const uploading = values?.intent === UPLOAD_INTENT;
   return (
     <section>
       <ConsoleHeading>Home banner</ConsoleHeading>
@@ -157,11 +190,10 @@ export default function Banner({ loaderData }: Route.ComponentProps) {
       <p className="mb-4">
         <PreviewLink to="/admin/banner/preview" />
       </p>
-      <ImageUpload folder="banners" back="/admin/banner" label="Upload a slide image" />
-      {/* A slide's typed changes ask before the page is left; a save (answered in place) ends the question. */}
-      <UnsavedChanges saved={result}>
-        <Variant variant="desktop" slides={loaderData.desktop} uploaded={loaderData.uploaded} version={loaderData.versions.desktop} newSlide={loaderData.newSlide} />
-        <Variant variant="mobile" slides={loaderData.mobile} uploaded={loaderData.uploaded} version={loaderData.versions.mobile} newSlide={loaderData.newSlide} />
+      {/* A slide's typed changes ask before the page is left; a save (answered in place) ends the question, an image upload does not. */}
+      <UnsavedChanges saved={uploading ? null : result}>
+        <Variant variant="desktop" slides={loaderData.desktop} typed={typedFor("desktop")} version={loaderData.versions.desktop} newSlide={loaderData.newSlide} />
+        <Variant variant="mobile" slides={loaderData.mobile} typed={typedFor("mobile")} version={loaderData.versions.mobile} newSlide={loaderData.newSlide} />
       </UnsavedChanges>
     </section>
   );
