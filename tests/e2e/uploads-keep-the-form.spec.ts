@@ -153,30 +153,33 @@ test("the photo arranger asks before a changed order is left, and not after a sa
   expect(await Promise.race([asked, new Promise<string>((resolve) => setTimeout(() => resolve("none"), 2000))])).toBe("none");
 });
 
-test("a slide image uploaded without JavaScript keeps what was typed in the Add form, and the slide is added with it", async ({ browser }) => {
-  test.setTimeout(120_000);
-  const page = await adminPage(browser, false);
-  await page.goto("/admin/banner");
-  const addForm = () => page.locator("form", { has: page.locator("#desktop-new-alt") });
-  const alt = `A draft slide ${Date.now()}`;
-  await addForm().locator("#desktop-new-alt").fill(alt);
-  await addForm().getByRole("radio", { name: "Draft (only staff see it)" }).check();
-  const image = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#ffb612" } }).png().toBuffer();
-  await addForm().getByLabel("Upload a desktop slide image").setInputFiles({ name: "slide.png", mimeType: "image/png", buffer: image });
-  await addForm().getByRole("button", { name: "Upload image for the new desktop slide" }).click();
+for (const scripts of [false, true]) {
+  test(`a slide image uploaded ${scripts ? "with" : "without"} JavaScript keeps what was typed in the Add form, and the slide is added with it`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    const page = await adminPage(browser, scripts);
+    await page.goto("/admin/banner");
+    if (scripts) await waitForHydration(page);
+    const addForm = () => page.locator("form", { has: page.locator("#desktop-new-alt") });
+    const alt = `A draft slide ${Date.now()}${scripts ? "j" : "n"}`;
+    await addForm().locator("#desktop-new-alt").fill(alt);
+    await addForm().getByRole("radio", { name: "Draft (only staff see it)" }).check();
+    const image = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#ffb612" } }).png().toBuffer();
+    await addForm().getByLabel("Upload a desktop slide image").setInputFiles({ name: "slide.png", mimeType: "image/png", buffer: image });
+    await addForm().getByRole("button", { name: "Upload image for the new desktop slide" }).click();
 
-  await expect(page.getByTestId("console-notice")).toHaveText("Image uploaded: add it as a slide below.");
-  await expect(addForm().locator("#desktop-new-alt")).toHaveValue(alt);
-  await expect(addForm().getByRole("radio", { name: "Draft (only staff see it)" })).toBeChecked();
-  await expect(addForm().locator("#desktop-new-file")).toHaveValue(/^banners\/[0-9a-f-]{36}\.png$/);
-  await expect(addForm().locator("#desktop-new-width")).toHaveValue("64");
-  await expect(addForm().locator("#desktop-new-height")).toHaveValue("48");
-  const file = await addForm().locator("#desktop-new-file").inputValue();
-  await expect(page.getByText(`: ${alt}`)).toHaveCount(0);
+    await expect(page.getByTestId("console-notice")).toHaveText("Image uploaded: add it as a slide below.");
+    await expect(addForm().locator("#desktop-new-alt")).toHaveValue(alt);
+    await expect(addForm().getByRole("radio", { name: "Draft (only staff see it)" })).toBeChecked();
+    await expect(addForm().locator("#desktop-new-file")).toHaveValue(/^banners\/[0-9a-f-]{36}\.png$/);
+    await expect(addForm().locator("#desktop-new-width")).toHaveValue("64");
+    await expect(addForm().locator("#desktop-new-height")).toHaveValue("48");
+    const file = await addForm().locator("#desktop-new-file").inputValue();
+    await expect(page.getByText(`: ${alt}`)).toHaveCount(0);
 
-  await addForm().getByRole("button", { name: "Add slide" }).click();
-  const slide = page.locator("li", { hasText: `: ${alt}` });
-  await expect(slide).toHaveCount(1);
-  await expect(slide.locator('input[name="file"]')).toHaveValue(file);
-  await expect(slide.locator('input[name="width"]')).toHaveValue("64");
-});
+    await addForm().getByRole("button", { name: "Add slide" }).click();
+    const slide = page.locator("li", { hasText: `: ${alt}` });
+    await expect(slide).toHaveCount(1);
+    await expect(slide.locator('input[name="file"]')).toHaveValue(file);
+    await expect(slide.locator('input[name="width"]')).toHaveValue("64");
+  });
+}
