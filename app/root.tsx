@@ -35,7 +35,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   // What the layout shows of the person: the greeting's first name and the access tier, no more
   // (pages are stored per tier and first name, server/pages/page-cache.ts).
   const viewer: DisplayViewer | null = v ? { firstName: v.firstName, member: v.member } : null;
-  return { viewer, settings: context.settings };
+  // A form the browser posted itself (decision 036): the banner shows its answer from the first paint.
+  return { viewer, settings: context.settings, ...(context.formAnswer ? { formAnswer: context.formAnswer } : {}) };
 }
 
 const FALLBACK_SHOP_URL = "https://shop.pittsburghsportsmuseum.example";
@@ -74,7 +75,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           Skip to content
         </a>
-        <AlertProvider>
+        <AlertProvider initial={data && "formAnswer" in data ? data.formAnswer : undefined}>
           <TestModeNotice testMode={data?.settings.testMode} />
           {/* One sticky block: the alert stays in view below the navigation wherever the page is scrolled. */}
           <div className="sticky top-0 z-30" data-testid="sticky-top">

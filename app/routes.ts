@@ -74,6 +74,7 @@ export default [
     route("enshrinees/:id/portrait", "routes/admin/enshrinee-portrait.tsx"),
     route("banner", "routes/admin/banner.tsx"),
     route("banner/preview", "routes/admin/preview.tsx", { id: "routes/admin/banner-preview" }),
+    route("banner/:id/versions/:versionId", "routes/admin/record-version.tsx", { id: "routes/admin/banner-version" }),
     route("media/upload", "routes/admin/media-upload.tsx"),
     route("trash", "routes/admin/trash.tsx"),
     route("members", "routes/admin/members.tsx"),

@@ -18,6 +18,12 @@ export interface PublicSettings {
   testMode: { payments: boolean; mail: boolean };
 }
 
+/** The alert banner's message on a page a form's action answered with (the spec's Alert: type and message). */
+export interface FormAnswer {
+  alert: { type: "success" | "danger" | "warning" | "info"; message: string };
+  clearAfterMs?: number;
+}
+
 export interface MuseumLoadContext {
   services: Services;
   viewer: SignedInViewer | null;
@@ -40,6 +46,12 @@ export interface MuseumLoadContext {
   rateLimited: string | null;
   /** Set by the host when the page must be the error page with this status (the database cannot answer: 503). */
   hostError: number | null;
+  /**
+   * Set by a page's action for the page it answers with when the browser posted the form itself
+   * (no script running yet, decision 036): the alert banner's message, shown from the first paint,
+   * and how long it stays (counted from when the page is shown; none: until the page is left).
+   */
+  formAnswer?: FormAnswer;
 }
 
 declare module "react-router" {

@@ -6,6 +6,7 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useLocation } from "react-router";
+import { shownForMs } from "~/lib/use-redirect-after";
 
 export type AlertType = "success" | "danger" | "warning" | "info";
 export interface Alert {
@@ -21,10 +22,22 @@ interface AlertApi {
 
 const AlertContext = createContext<AlertApi | null>(null);
 
-export function AlertProvider({ children }: { children: ReactNode }) {
-  const { pathname } = useLocation();
-  const [alert, setAlert] = useState<Alert | null>(null);
+/**
+ * `initial`: the answer of a form the browser posted itself (decision 036), in the banner from
+ * the first paint, and cleared after `clearAfterMs` counted from when the page was shown.
+ */
+export function AlertProvider({ children, initial }: { children: ReactNode; initial?: { alert: Alert; clearAfterMs?: number } }) {
+  const { pathname, key } = useLocation();
+  const [first] = useState(() => (initial ? { ...initial.alert } : null));
+  const [alert, setAlert] = useState<Alert | null>(first);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const firstKey = useRef(key);
+  const firstClearAfterMs = initial?.clearAfterMs;
+
+  useEffect(() => {
+    if (!first || firstClearAfterMs === undefined) return;
+    timer.current = setTimeout(() => setAlert((a) => (a === first ? null : a)), Math.max(0, firstClearAfterMs - shownForMs(firstKey.current)));
+  }, [first, firstClearAfterMs]);
 
   // Moving to another page ends the alert. Done while rendering the new page, before its effects
   // run, so an alert the new page raises as it opens (the logout message on /login) is kept.

@@ -49,16 +49,16 @@ export function seoMeta(o: SeoOptions) {
   const publicUrl = o.publicUrl;
   if (publicUrl !== undefined) {
     const image = shareCardUrl(publicUrl, o.card ?? { kind: "pages", page: "page" });
-    const alt = `${o.title}: ${SITE_NAME}`;
+    const alt = o.title === SITE_NAME ? SITE_NAME : `${o.title}: ${SITE_NAME}`;
     tags.push(
       { property: "og:image", content: image },
       { property: "og:image:type", content: "image/png" },
       { property: "og:image:width", content: String(SHARE_CARD_WIDTH) },
       { property: "og:image:height", content: String(SHARE_CARD_HEIGHT) },
       { property: "og:image:alt", content: alt },
+      // X reads the title and description from og:title and og:description; the image and its
+      // text are named for it too, as its validator asks.
       { name: "twitter:card", content: "summary_large_image" },
-      { name: "twitter:title", content: o.title },
-      { name: "twitter:description", content: o.description },
       { name: "twitter:image", content: image },
       { name: "twitter:image:alt", content: alt },
     );

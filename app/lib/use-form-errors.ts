@@ -43,11 +43,15 @@ export function constraintErrors(form: HTMLFormElement): FieldErrors {
   return out;
 }
 
-export function useFormErrors({ alertMs, announce = true }: { alertMs?: number; announce?: boolean } = {}) {
+/**
+ * `initial`: the errors of a form the browser posted itself, as its action answered them (decision
+ * 036); their first message is the one the page's banner already shows.
+ */
+export function useFormErrors({ alertMs, announce = true, initial }: { alertMs?: number; announce?: boolean; initial?: FieldErrors } = {}) {
   const { show, clear, alert } = useAlert();
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [errors, setErrors] = useState<FieldErrors>(initial ?? {});
   // The banner message this form raised, so fixing the fields ends only that one.
-  const raised = useRef<string | null>(null);
+  const raised = useRef<string | null>((announce && initial && Object.values(initial).find(Boolean)) || null);
 
   /**
    * Shows `next` (all of the form's current errors); returns whether there was any. `timer`

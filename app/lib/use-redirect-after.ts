@@ -67,7 +67,7 @@ export function useTrackDocumentLocation() {
  * browser loaded (its scripts may run seconds after the page was shown on a slow device),
  * 0 after a navigation inside the site (the new page is shown as the timer starts).
  */
-function shownForMs(locationKey: string): number {
+export function shownForMs(locationKey: string): number {
   if (leftDocument || locationKey !== documentKey || typeof performance === "undefined") return 0;
   const paint = performance.getEntriesByName("first-contentful-paint")[0] ?? performance.getEntriesByName("first-paint")[0];
   return Math.max(0, performance.now() - (paint ? paint.startTime : 0));

@@ -2,12 +2,14 @@
  * Login (spec sections 2, 4, 5): email pattern checked before any request ('Please enter a
  * valid email address', 3.5 s); then paid (/ after 2 s), expired (/admission/payment after 5 s),
  * unpaid (after 7.5 s), or the server's message for 4 s. Members are sent to /.
+ * A press before the page's scripts run sends the form natively at once (decision 036): the
+ * action's page shows the same banner, marked field, kept email and timed redirect.
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { data, Link, redirect, useFetcher, type ShouldRevalidateFunctionArgs } from "react-router";
-import { useSettledNavigate } from "~/lib/use-redirect-after";
+import { data, Link, redirect, useActionData, useFetcher, type ShouldRevalidateFunctionArgs } from "react-router";
+import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/login";
-import { useAlert } from "~/components/AlertBanner";
+import { useAlert, type Alert } from "~/components/AlertBanner";
 import { PasswordField, SubmitButton, TextField } from "~/components/FormFields";
 import { EMAIL_PATTERN, loginSchema } from "~/shared/account-schemas";
 import { readFlash } from "~/lib/flash.server";
@@ -17,11 +19,12 @@ import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
 import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors } from "~/lib/use-form-errors";
-import { rateLimitedAnswer, redirectMembers } from "~/lib/guards.server";
+import { redirectMembers } from "~/lib/guards.server";
 import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  redirectMembers(context);
+  // Not on the page answering this page's own form (decision 036): the new member sees the message first.
+  if (!context.formAnswer) redirectMembers(context);
   const flash = readFlash(request.headers.get("cookie"), context.settings.publicUrl);
   const body = { loggedOut: flash.key === "logout" ? SERVER_MESSAGES.logout : null };
   return flash.clear ? data(body, { headers: { "Set-Cookie": flash.clear } }) : body;
@@ -36,28 +39,54 @@ export function shouldRevalidate({ formAction, defaultShouldRevalidate }: Should
   return defaultShouldRevalidate;
 }
 
-type LoginResult = { login: boolean; expired?: boolean; unpaid?: boolean; message: string };
+/** `typed`: the email as typed, sent back with a refusal (never the password), so a form the browser posted itself comes back filled. */
+type LoginResult = { login: boolean; expired?: boolean; unpaid?: boolean; message: string; typed?: { emailAddress: string } };
+
+/**
+ * What the page shows for a result, the same whether its script or the action's page shows it:
+ * the banner and how long it stays, the field marked, and where it goes after how long.
+ */
+function outcomeOf(r: LoginResult): { alert: Alert; clearAfterMs?: number; field?: "emailAddress" | "password"; redirect?: readonly [string, number] } {
+  if (r.login) return { alert: { type: "success", message: r.message }, redirect: ["/", TIMING.loginSuccessRedirect] };
+  if (r.expired) return { alert: { type: "warning", message: r.message }, redirect: ["/admission/payment", TIMING.loginExpiredRedirect] };
+  if (r.unpaid) return { alert: { type: "warning", message: r.message }, redirect: ["/admission/payment", TIMING.loginUnpaidRedirect] };
+  if (r.message === PAGE_MESSAGES.noAnswer) return { alert: { type: "danger", message: r.message } };
+  // The browser's own post of a mistyped address (no script at all) reads as the page's own check.
+  if (r.message === VALIDATION.loginEmailInvalid) return { alert: { type: "danger", message: r.message }, clearAfterMs: TIMING.invalidEmail, field: "emailAddress" };
+  // Which of the two was wrong is not said (no account enumeration): the password is retyped.
+  return { alert: { type: "danger", message: r.message }, clearAfterMs: TIMING.loginError, field: "password" };
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const limited = rateLimitedAnswer<LoginResult>(context, (message) => ({ login: false, message }));
-  if (limited) return limited;
   const form = Object.fromEntries(await request.formData());
+  const typed = { emailAddress: typeof form.emailAddress === "string" ? form.emailAddress : "" };
+  // Every answer also sets the banner of the page it comes with when the browser posted the form
+  // itself (no script running yet, decision 036); a script reads only the result.
+  const answer = (result: LoginResult, init?: ResponseInit) => {
+    const { alert, clearAfterMs } = outcomeOf(result);
+    context.formAnswer = { alert, clearAfterMs };
+    return data<LoginResult>(result, init);
+  };
+  const refuse = (message: string, status: number) => answer({ login: false, message, typed }, { status });
+  if (context.rateLimited) return refuse(context.rateLimited, 429);
   const parsed = loginSchema.safeParse(form);
-  if (!parsed.success) return data<LoginResult>({ login: false, message: parsed.error.issues[0].message }, { status: 400 });
-  const { accounts, sessionCookies } = context.services;
+  if (!parsed.success) return refuse(parsed.error.issues[0].message, 400);
+  const { accounts, sessionCookies, sessions } = context.services;
   // Slowed down per client IP and account (decision 010); the host limits each IP overall.
   const result = await accounts.startSession(parsed.data.emailAddress, parsed.data.password, context.clientIp);
-  if (result.outcome === "throttled") return data<LoginResult>({ login: false, message: SERVER_MESSAGES.loginRateLimited }, { status: 429 });
-  if (result.outcome === "invalid") return data<LoginResult>({ login: false, message: SERVER_MESSAGES.loginFailed }, { status: 401 });
+  if (result.outcome === "throttled") return refuse(SERVER_MESSAGES.loginRateLimited, 429);
+  if (result.outcome === "invalid") return refuse(SERVER_MESSAGES.loginFailed, 401);
   const headers = { "Set-Cookie": await sessionCookies.start({ cookie: request.headers.get("cookie") }, result.token) };
   // Staff go to the console (the page the console's guard sent them from, else /admin), never to
   // the membership payment page: a staff account's membership status is not theirs to settle here.
   const back = new URL(request.url).searchParams.get("redirectTo");
   if ((await accounts.findById(result.userId))?.role !== "member") return redirect(back && /^\/admin(?:[/?]|$)/.test(back) ? back : "/admin", { headers });
+  // The page this answer comes with shows the new session's header, as the script's reload of the layout does.
+  context.viewer = await sessions.viewerFor(result.token);
   const { status, account } = result;
   const message =
     status === "paid" ? SERVER_MESSAGES.loginSuccess(account.firstName) : status === "expired" ? SERVER_MESSAGES.loginExpired : SERVER_MESSAGES.loginUnpaid;
-  return data<LoginResult>({ login: status === "paid", expired: status === "expired", unpaid: status === "unpaid", message }, { headers });
+  return answer({ login: status === "paid", expired: status === "expired", unpaid: status === "unpaid", message }, { headers });
 }
 
 /** In the browser: no answer (a dropped connection) is shown on the page, with the form kept as typed. */
@@ -67,11 +96,14 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 
 export default function Login({ loaderData }: Route.ComponentProps) {
   const fetcher = useFetcher<LoginResult>();
+  // The action's answer to a form the browser posted itself (decision 036): rendered by the server.
+  const posted = useActionData<LoginResult>();
+  const answered = posted ? outcomeOf(posted) : null;
   const navigate = useSettledNavigate();
   const { show } = useAlert();
   const formRef = useRef<HTMLFormElement>(null);
-  const { errors, report, fix } = useFormErrors();
-  const [email, setEmail] = useState("");
+  const { errors, report, fix } = useFormErrors({ initial: answered?.field ? { [answered.field]: posted?.message } : undefined });
+  const [email, setEmail] = useState(posted?.typed?.emailAddress ?? "");
   const shownLogout = useRef(false);
 
   // After logout: the server's alert, scroll to top after 500 ms, alert cleared after 4500 ms.
@@ -84,28 +116,17 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   }, [loaderData.loggedOut, show]);
 
   useOnNewResult(fetcher.data, (r) => {
-    let to: string | null = null;
-    let after = 0;
-    if (r.login) {
-      show({ type: "success", message: r.message });
-      [to, after] = ["/", TIMING.loginSuccessRedirect];
-    } else if (r.expired) {
-      show({ type: "warning", message: r.message });
-      [to, after] = ["/admission/payment", TIMING.loginExpiredRedirect];
-    } else if (r.unpaid) {
-      show({ type: "warning", message: r.message });
-      [to, after] = ["/admission/payment", TIMING.loginUnpaidRedirect];
-    } else if (r.message === PAGE_MESSAGES.noAnswer) {
-      show({ type: "danger", message: r.message });
-    } else {
-      // Which of the two was wrong is not said (no account enumeration): the password is retyped.
-      report(formRef.current, { password: r.message }, { alertMs: TIMING.loginError });
-    }
-    if (!to) return;
-    const target = to;
-    const id = setTimeout(() => navigate(target), after);
+    const { alert, clearAfterMs, field, redirect: next } = outcomeOf(r);
+    if (field) report(formRef.current, { [field]: r.message }, { alertMs: clearAfterMs });
+    else show(alert, clearAfterMs);
+    if (!next) return;
+    const id = setTimeout(() => navigate(next[0]), next[1]);
     return () => clearTimeout(id);
   });
+
+  // The answer the browser posted for: its redirect counts from when that page was shown.
+  const postedRedirect = answered?.redirect && !fetcher.data ? answered.redirect : null;
+  useRedirectAfter(postedRedirect?.[0] ?? null, postedRedirect?.[1] ?? 0);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     if (!EMAIL_PATTERN.test(email.trim())) {
@@ -117,12 +138,17 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-md px-4 py-10">
       <h1 className="font-display text-4xl font-bold uppercase tracking-wide">Member Login</h1>
-      <fetcher.Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+      {/* Sent at once, natively, when pressed before the scripts run and the address has the
+          pattern's shape (decision 036); else held until they run, which check it as the spec says. */}
+      <fetcher.Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 space-y-4" data-submit-early="">
         <TextField
           label="Email address"
           name="emailAddress"
           type="email"
           autoComplete="email"
+          required
+          pattern={EMAIL_PATTERN.source}
+          autoFocus={answered?.field === "emailAddress"}
           value={email}
           onChange={(e) => {
             setEmail(e.target.value);
@@ -130,7 +156,14 @@ export default function Login({ loaderData }: Route.ComponentProps) {
           }}
           error={errors.emailAddress}
         />
-        <PasswordField label="Password" name="password" autoComplete="current-password" onChange={() => fix("password")} error={errors.password} />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          autoFocus={answered?.field === "password"}
+          onChange={() => fix("password")}
+          error={errors.password}
+        />
         <SubmitButton busy={fetcher.state !== "idle"}>Login Now</SubmitButton>
       </fetcher.Form>
       <p className="mt-6">

@@ -122,6 +122,7 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   // The Add-slide forms carry their image file (decision 039).
   "routes/admin/banner": { ...CONSOLE, body: "console form with an image" },
   "routes/admin/banner-preview": CONSOLE,
+  "routes/admin/banner-version": CONSOLE,
   "routes/admin/media-upload": { ...CONSOLE, body: "console photo upload" },
   "routes/admin/trash": CONSOLE,
   "routes/admin/members": CONSOLE,

@@ -8,7 +8,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, inArray, isNull, max, ne, sql } from "drizzle-orm";
 import type { StaffRole } from "../../app/shared/console-areas";
 import type { Database } from "../db/client";
-import { passwordResetTokens, sessions, users } from "../db/schema";
+import { auditLog, passwordResetTokens, sessions, users } from "../db/schema";
+import { clockTimeIn } from "../../app/shared/calendar";
 import { verifyPassword } from "../accounts/passwords";
 import { enqueue } from "../outbox/outbox";
 import { recordAudit, type Actor } from "../audit/audit-trail";
@@ -28,6 +29,8 @@ export interface StaffDeps {
   publicUrl: string;
   now?: () => Date;
   onEnqueued?: () => void;
+  /** The museum's zone, for the time of a role change another admin made (an edit conflict's message). */
+  timeZone?: string;
 }
 
 export type StaffOutcome = { ok: true; message: string } | { ok: false; message: string; conflict?: EditConflict };
@@ -44,7 +47,7 @@ export interface StaffMember {
   pending: boolean;
 }
 
-export function createStaffService({ db, publicUrl, now = () => new Date(), onEnqueued }: StaffDeps) {
+export function createStaffService({ db, publicUrl, now = () => new Date(), onEnqueued, timeZone = "UTC" }: StaffDeps) {
   type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
   async function findByEmail(tx: Pick<Database, "select">, email: string) {
@@ -165,7 +168,8 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
     /**
      * Changes a staff member's role (never one's own, so the admin making the change remains).
      * `fromRole` is the role the page showed (decision 029): when someone else changed it since,
-     * nothing is changed and the answer says to what.
+     * nothing is changed and the answer says to what, by whom and when (the audit log's last
+     * role change), with the choice "keep mine" / "take theirs" for the one field.
      */
     async changeRole(actor: Actor, userId: string, role: StaffRole, fromRole?: string): Promise<StaffOutcome> {
       if (userId === actor.userId) return { ok: false, message: "You cannot change your own role." };
@@ -174,9 +178,16 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
         if (!before) return { ok: false, message: "No such staff member." };
         if (before.role === role) return { ok: true, message: `${before.email} is already ${role}.` };
         if (fromRole !== undefined && fromRole !== before.role) {
+          const [last] = await tx
+            .select({ by: auditLog.actorEmail, at: auditLog.at })
+            .from(auditLog)
+            .where(and(eq(auditLog.entityType, "staff"), eq(auditLog.entityId, userId), inArray(auditLog.action, ["staff.role", "staff.invite", "staff.create"])))
+            .orderBy(desc(auditLog.at))
+            .limit(1);
+          const who = last ? ` (changed by ${last.by} at ${clockTimeIn(timeZone, last.at)})` : "";
           return {
             ok: false,
-            message: `Someone else changed the role of ${before.email} to ${before.role} while you were looking. Nothing was changed: choose the role again if ${role} is still right.`,
+            message: `Someone else changed the role of ${before.email} while you were looking. Nothing was changed: you chose ${role}; it is now ${before.role}${who}. Keep yours or take theirs, then change the role.`,
             conflict: { version: before.role, fields: [{ field: "role", mine: role, theirs: before.role }] },
           };
         }

@@ -369,57 +369,71 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
     return tx.select().from(bannerSlides).where(eq(bannerSlides.variant, variant)).orderBy(asc(bannerSlides.position));
   }
 
-  /** A variant's version (decision 029): a digest of its slides in order, so any change makes another. */
-  function slidesVersion(slides: { file: string; alt: string; width: number; height: number; publishAt: Date | null }[]): string {
+  /**
+   * A variant's version (decision 029): a digest of its slides in order, ids included, so any
+   * change (an edit, a move, a removal, a slide back from the Trash) makes another.
+   */
+  function slidesVersion(slides: { id: string; file: string; alt: string; width: number; height: number; publishAt: Date | null }[]): string {
     return createHash("sha256")
-      .update(JSON.stringify(slides.map((s) => [s.file, s.alt, s.width, s.height, s.publishAt?.toISOString() ?? null])))
+      .update(JSON.stringify(slides.map((s) => [s.id, s.file, s.alt, s.width, s.height, s.publishAt?.toISOString() ?? null])))
       .digest("base64url")
       .slice(0, 16);
   }
 
-  /** Writes a variant's slides anew in the given order (positions 0..n-1). */
+  /** Writes a variant's slides anew in the given order (positions 0..n-1), each keeping its id (a new one gets one). */
   async function rewriteSlides(tx: Tx, variant: "desktop" | "mobile", slides: Omit<typeof bannerSlides.$inferInsert, "variant" | "position">[]) {
     await tx.delete(bannerSlides).where(eq(bannerSlides.variant, variant));
     if (slides.length) await tx.insert(bannerSlides).values(slides.map((s, position) => ({ ...s, variant, position })));
   }
+
+  /** A slide's typed fields, as its form sends them: what an edit conflict compares (its status is applied as chosen). */
+  const slideFields = (s: { file: string; alt: string; width: number; height: number }) => ({ file: s.file, alt: s.alt, width: s.width, height: s.height });
+
+  type SlideOp =
+    | { kind: "add"; slide: BannerSlideInput }
+    /** `slideId`: the slide the form showed (migration 0023); `position` for forms without it. */
+    | { kind: "update"; position: number; slideId?: string; slide: BannerSlideInput }
+    | { kind: "move"; position: number; by: -1 | 1 }
+    | { kind: "remove"; position: number };
 
   const bannerAdmin = {
     async list() {
       const [desktop, mobile] = await Promise.all([slidesOf(db, "desktop"), slidesOf(db, "mobile")]);
       return { desktop, mobile, versions: { desktop: slidesVersion(desktop), mobile: slidesVersion(mobile) } };
     },
-    /** Adds a slide at the end, edits one (`position` given), moves one up or down, or removes one. */
     /**
-     * Adds a slide at the end, edits one (`position` given), moves one up or down, or removes one.
-     * `expectedVersion` is the variant's version the page showed (decision 029): after any
-     * change since, an edit, move or removal is refused (positions may name other slides now) and
-     * the page shows the banner as it is; adding one at the end overwrites nothing and goes ahead.
+     * Adds a slide at the end, edits one, moves one up or down, or removes one.
+     * `expectedVersion` is the variant's version the page showed (decision 029). After any change
+     * since: a slide's edit is compared with that slide as it is now (found by its id wherever it
+     * moved) and refused, field by field, when they differ; a move or removal is refused with a
+     * plain message (positions may name other slides now) and the page shows the banner as it
+     * is; adding one at the end overwrites nothing and goes ahead.
      */
-    edit(
-      actor: Actor,
-      variant: "desktop" | "mobile",
-      op: { kind: "add"; slide: BannerSlideInput } | { kind: "update"; position: number; slide: BannerSlideInput } | { kind: "move"; position: number; by: -1 | 1 } | { kind: "remove"; position: number },
-      expectedVersion?: string,
-    ): Promise<Saved> {
+    edit(actor: Actor, variant: "desktop" | "mobile", op: SlideOp, expectedVersion?: string): Promise<Saved> {
       return change(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(7172015)`);
         const before = await slidesOf(tx, variant);
-        const slides = before.map(({ variant: _v, position: _p, ...rest }) => rest);
-        const at = "position" in op ? before.findIndex((s) => s.position === op.position) : -1;
+        const slides: Omit<typeof bannerSlides.$inferInsert, "variant" | "position">[] = before.map(({ variant: _v, position: _p, ...rest }) => rest);
+        const at = op.kind === "update" && op.slideId ? before.findIndex((s) => s.id === op.slideId) : "position" in op ? before.findIndex((s) => s.position === op.position) : -1;
         const current = slidesVersion(before);
-        if (op.kind !== "add" && expectedVersion !== undefined && expectedVersion !== current) {
-          return { ok: false, message: `Someone else changed the ${variant} banner while you were editing it. Nothing was changed: here it is as it is now; make your change again.`, conflict: { version: current, fields: [] } };
+        const stale = op.kind !== "add" && expectedVersion !== undefined && expectedVersion !== current;
+        if (stale && op.kind === "update" && at >= 0) {
+          const refused = refusedAsConflict(expectedVersion, current, slideFields(op.slide), slideFields(before[at]));
+          if (refused) return refused;
+        } else if (stale) {
+          const message =
+            op.kind === "update"
+              ? `Someone else removed this ${variant} slide while you were editing it. Nothing was saved: add it again if it is still wanted.`
+              : `Someone else changed the ${variant} banner while you were editing it. Nothing was changed: here it is as it is now; make your change again.`;
+          return { ok: false, message, conflict: { version: current, fields: [] } };
         }
         if (op.kind !== "add" && at < 0) return { ok: false, message: "That slide no longer exists." };
         const slideOf = (input: BannerSlideInput, current: Date | null | undefined) => ({
-          file: input.file,
-          alt: input.alt,
-          width: input.width,
-          height: input.height,
+          ...slideFields(input),
           publishAt: input.publication ? publishAtFor(input.publication, current, now()) : current === undefined ? PUBLISHED_ALWAYS : current,
         });
         if (op.kind === "add") slides.push(slideOf(op.slide, undefined));
-        if (op.kind === "update") slides[at] = slideOf(op.slide, slides[at].publishAt);
+        if (op.kind === "update") slides[at] = { id: slides[at].id, ...slideOf(op.slide, slides[at].publishAt) };
         if (op.kind === "remove") {
           await trashBannerSlide(tx, actor, before[at], now());
           slides.splice(at, 1);
@@ -433,6 +447,22 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         const after = await slidesOf(tx, variant);
         await recordAudit(tx, actor, { action: `banner.${op.kind}`, entityType: "banner", entityId: variant, summary: `${variant} banner: ${op.kind} slide`, before, after }, now());
         return { ok: true, id: variant, message: op.kind === "remove" ? `The ${variant} slide is in the Trash: restore it from there if that was a mistake.` : `The ${variant} banner is saved.` };
+      });
+    },
+    /**
+     * Puts back a variant's slides as one of its versions held them (record-versions.ts,
+     * decision 030), each with its id, fields and status; audited as `banner.replace`.
+     */
+    replace(actor: Actor, variant: "desktop" | "mobile", slides: { id?: string; file: string; alt: string; width: number; height: number; publishAt: Date | null }[]): Promise<Saved> {
+      return change(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(7172015)`);
+        const before = await slidesOf(tx, variant);
+        // An id the other variant holds now (never by the editor's doing) would collide: that slide gets a new one.
+        const taken = new Set((await slidesOf(tx, variant === "desktop" ? "mobile" : "desktop")).map((s) => s.id));
+        await rewriteSlides(tx, variant, slides.map(({ id, ...s }) => ({ ...(id && !taken.has(id) ? { id } : {}), ...slideFields(s), publishAt: s.publishAt })));
+        const after = await slidesOf(tx, variant);
+        await recordAudit(tx, actor, { action: "banner.replace", entityType: "banner", entityId: variant, summary: `${variant} banner: slides put back as a version held them`, before, after }, now());
+        return { ok: true, id: variant, message: `The ${variant} banner is saved.` };
       });
     },
   };

@@ -11,16 +11,31 @@
  * back, both in one transaction. A version covers what the record's edit form saves; an exhibit's
  * photos, thumbnail and matching photo belong to its Photos page (removed photos' files are gone)
  * and a restore keeps the current ones.
+ *
+ * The home banner's versions are per variant (desktop, mobile): every banner change already
+ * writes the variant's whole slide list, so a version is the banner as the home page showed it,
+ * slides in order with their fields and status; a restore puts that list back (`banner.replace`).
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { clockTimeIn } from "../../app/shared/calendar";
-import { ORIGINAL_VERSION, type VersionDetail, type VersionSummary } from "../../app/shared/record-versions";
+import { ORIGINAL_VERSION, type VersionDetail, type VersionField, type VersionSummary } from "../../app/shared/record-versions";
+import { publicationLabel } from "../../app/shared/publication";
 import type { Database } from "../db/client";
 import { auditLog, categories, enshrinees, teams } from "../db/schema";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 import { createCollectionWrites, type CategoryInput, type EnshrineeInput, type ExhibitInput, type TeamInput } from "./collection-writes";
 
-export type VersionedKind = "team" | "category" | "exhibit" | "enshrinee";
+export type VersionedKind = "team" | "category" | "exhibit" | "enshrinee" | "banner";
+
+/** The audit actions that make a version of each kind (`<kind>.<action>`); `<kind>.restore` notes which came back. */
+const SAVES: Record<VersionedKind, string[]> = {
+  team: ["create", "update"],
+  category: ["create", "update"],
+  exhibit: ["create", "update"],
+  enshrinee: ["create", "update"],
+  // Every change of a variant (collection-writes.ts, a slide back from the Trash, a version put back).
+  banner: ["add", "update", "move", "remove", "untrash", "replace"],
+};
 
 /**
  * The fields of each kind that a version shows, compares and restores, with the edit form's
@@ -51,12 +66,51 @@ const ENSHRINEE_FIELDS = { fullName: "Full name", firstName: "First name", lastN
 /** Shown and compared, never restored (the Photos page's). */
 const EXHIBIT_PHOTO_FIELDS = new Set(["thumbnail", "thumbnailAlt", "matchingPhoto", "matchingPhotoAlt", "photos"]);
 
-const FIELDS: Record<VersionedKind, Record<string, string>> = {
+const FIELDS: Record<Exclude<VersionedKind, "banner">, Record<string, string>> = {
   team: TEAM_FIELDS,
   category: CATEGORY_FIELDS,
   exhibit: { ...EXHIBIT_FIELDS, photos: "Photos" },
   enshrinee: ENSHRINEE_FIELDS,
 };
+
+/** A banner slide as the audit log holds it (`publishAt` as JSON text; `id` since migration 0023). */
+interface SlideState {
+  id?: string;
+  file: string;
+  alt: string;
+  width: number;
+  height: number;
+  publishAt: string | null;
+}
+const SLIDE_FIELDS = { file: "image", alt: "description", size: "size", publishAt: "status" } as const;
+const slidesIn = (state: Snapshot): SlideState[] => (Array.isArray(state.slides) ? (state.slides as SlideState[]) : []);
+const slideValue = (s: SlideState, field: keyof typeof SLIDE_FIELDS) => (field === "size" ? `${s.width} × ${s.height}` : s[field]);
+/** A slide's identity across versions: its id, or for rows written before slides had one, its fields. */
+const slideKey = (s: SlideState) => s.id ?? JSON.stringify([s.file, s.alt, s.width, s.height, s.publishAt]);
+
+/**
+ * What changed in a banner variant, in words: each slide added or removed, each field of a slide
+ * edited (named by its place now), and the order when the same slides moved.
+ */
+function bannerChanges(state: Snapshot, previous: Snapshot): string[] {
+  const now = slidesIn(state);
+  const before = slidesIn(previous);
+  const earlier = new Map(before.map((s) => [slideKey(s), s]));
+  const kept = new Set(now.map(slideKey));
+  const changes: string[] = [];
+  now.forEach((s, i) => {
+    const old = earlier.get(slideKey(s));
+    if (!old) changes.push(`Slide ${i + 1} added`);
+    else for (const [field, label] of Object.entries(SLIDE_FIELDS)) if (!same(slideValue(s, field as keyof typeof SLIDE_FIELDS), slideValue(old, field as keyof typeof SLIDE_FIELDS))) changes.push(`Slide ${i + 1} ${label}`);
+  });
+  before.forEach((s) => {
+    if (!kept.has(slideKey(s))) changes.push(`Slide removed (${s.alt})`);
+  });
+  const order = (list: SlideState[], among: Set<string>) => list.map(slideKey).filter((k) => among.has(k));
+  const both = new Set([...kept].filter((k) => earlier.has(k)));
+  if (!same(order(now, both), order(before, both))) changes.push("Order of the slides");
+  return changes;
+}
 
 type Snapshot = Record<string, unknown>;
 
@@ -88,12 +142,14 @@ function fieldValue(kind: VersionedKind, state: Snapshot, field: string): unknow
 
 function changedLabels(kind: VersionedKind, state: Snapshot, previous: Snapshot | null): string[] {
   if (!previous) return [];
+  if (kind === "banner") return bannerChanges(state, previous);
   return Object.entries(FIELDS[kind])
     .filter(([field]) => !same(fieldValue(kind, state, field), fieldValue(kind, previous, field)))
     .map(([, label]) => label);
 }
 
-function titleOf(kind: VersionedKind, state: Snapshot): string {
+function titleOf(kind: VersionedKind, state: Snapshot, id: string): string {
+  if (kind === "banner") return `${id === "mobile" ? "Mobile" : "Desktop"} banner`;
   const title = kind === "team" ? state.name : kind === "category" ? state.categoryName : kind === "exhibit" ? state.title : state.fullName;
   return typeof title === "string" ? title : "";
 }
@@ -106,21 +162,23 @@ export function createRecordVersions({ db, now = () => new Date(), timeZone, not
     const rows = await db
       .select({ id: auditLog.id, at: auditLog.at, by: auditLog.actorEmail, action: auditLog.action, before: auditLog.before, after: auditLog.after })
       .from(auditLog)
-      .where(and(eq(auditLog.entityType, kind), eq(auditLog.entityId, id), inArray(auditLog.action, [`${kind}.create`, `${kind}.update`, `${kind}.restore`])))
+      .where(and(eq(auditLog.entityType, kind), eq(auditLog.entityId, id), inArray(auditLog.action, [...SAVES[kind].map((a) => `${kind}.${a}`), `${kind}.restore`])))
       .orderBy(asc(auditLog.at));
+    // A banner's rows hold the variant's slide list.
+    const stateOf = (value: unknown) => (kind === "banner" ? { slides: value } : value) as Snapshot;
     // A restore's row comes after the save it made (same transaction, maybe the same millisecond).
     const isRestore = (r: { action: string }) => (r.action === `${kind}.restore` ? 1 : 0);
     rows.sort((a, b) => a.at.getTime() - b.at.getTime() || isRestore(a) - isRestore(b));
     const versions: VersionRow[] = [];
     const first = rows.find((r) => r.action !== `${kind}.restore`);
-    if (first && first.action === `${kind}.update` && first.before) versions.push({ id: ORIGINAL_VERSION, at: first.at, by: null, state: first.before as Snapshot, restoredFrom: null });
+    if (first && first.action !== `${kind}.create` && first.before) versions.push({ id: ORIGINAL_VERSION, at: first.at, by: null, state: stateOf(first.before), restoredFrom: null });
     for (const row of rows) {
       if (row.action === `${kind}.restore`) {
         // Written in the restore's transaction just after its save: it names the newest version.
         const restored = (row.after as { version?: string } | null)?.version ?? null;
         if (versions.length && restored) versions[versions.length - 1].restoredFrom = restored;
       } else if (row.after) {
-        versions.push({ id: row.id, at: row.at, by: row.by, state: row.after as Snapshot, restoredFrom: null });
+        versions.push({ id: row.id, at: row.at, by: row.by, state: stateOf(row.after), restoredFrom: null });
       }
     }
     return versions;
@@ -165,6 +223,18 @@ export function createRecordVersions({ db, now = () => new Date(), timeZone, not
     return String(value);
   }
 
+  /** A banner version's slides, one field each, marked when the version changed it. */
+  function slideFields(state: Snapshot, changed: string[]): VersionField[] {
+    const slides = slidesIn(state);
+    if (!slides.length) return [{ label: "Slides", value: "none", changed: changed.length > 0, kept: false }];
+    return slides.map((s, i) => ({
+      label: `Slide ${i + 1}`,
+      value: [s.alt, `Image: ${s.file} (${s.width} × ${s.height})`, `Status: ${publicationLabel(s.publishAt === null ? null : new Date(s.publishAt), now(), timeZone)}`].join("\n"),
+      changed: changed.some((c) => c.startsWith(`Slide ${i + 1} `)),
+      kept: false,
+    }));
+  }
+
   return {
     /** The record's versions, newest first (empty when nothing was recorded yet). */
     async list(kind: VersionedKind, id: string): Promise<VersionSummary[]> {
@@ -179,6 +249,7 @@ export function createRecordVersions({ db, now = () => new Date(), timeZone, not
       if (i < 0) return null;
       const state = versions[i].state;
       const summary = summaryOf(kind, versions, i);
+      if (kind === "banner") return { ...summary, title: titleOf(kind, state, id), fields: slideFields(state, summary.changed) };
       const names = kind === "exhibit" ? await namesFor(state) : new Map<string, string>();
       const fields = Object.entries(FIELDS[kind]).map(([field, label]) => ({
         label,
@@ -186,7 +257,7 @@ export function createRecordVersions({ db, now = () => new Date(), timeZone, not
         changed: summary.changed.includes(label),
         kept: kind === "exhibit" && EXHIBIT_PHOTO_FIELDS.has(field),
       }));
-      return { ...summary, title: titleOf(kind, state), fields };
+      return { ...summary, title: titleOf(kind, state, id), fields };
     },
 
     /**
@@ -215,7 +286,11 @@ export function createRecordVersions({ db, now = () => new Date(), timeZone, not
         const inTx = tx as unknown as Database;
         const writes = createCollectionWrites({ db: inTx, now, notifyChange: () => notifyChange(inTx) });
         let outcome: Saved;
-        if (kind === "team") {
+        if (kind === "banner") {
+          // The variant's slides as the version held them, each with its status (decision 030's addendum).
+          const slides = slidesIn(state).map((s) => ({ ...s, publishAt: s.publishAt === null ? null : new Date(s.publishAt) }));
+          outcome = await writes.banner.replace(actor, id === "mobile" ? "mobile" : "desktop", slides);
+        } else if (kind === "team") {
           const current = await writes.teams.get(id);
           if (!current) return { ok: false, message: "This team no longer exists." } as Saved;
           outcome = await writes.teams.save(actor, id, pick<TeamInput>(TEAM_FIELDS, current));
@@ -235,7 +310,7 @@ export function createRecordVersions({ db, now = () => new Date(), timeZone, not
           outcome = await writes.exhibits.save(actor, id, { ...restored, thumbnail: current.thumbnail, thumbnailAlt: current.thumbnailAlt, matchingPhoto: current.matchingPhoto, matchingPhotoAlt: current.matchingPhotoAlt });
         }
         if (!outcome.ok) return outcome;
-        await recordAudit(tx, actor, { action: `${kind}.restore`, entityType: kind, entityId: id, summary: `${summary} (${titleOf(kind, state)})`, after: { version: version.id } }, now());
+        await recordAudit(tx, actor, { action: `${kind}.restore`, entityType: kind, entityId: id, summary: `${summary} (${titleOf(kind, state, id)})`, after: { version: version.id } }, now());
         return { ok: true, id, message: `${summary}.` } as Saved;
       });
       // This process's caches forget now; the others on the notification, when it committed.

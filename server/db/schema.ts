@@ -155,6 +155,8 @@ export const enshrineeExhibits = pgTable(
 export const bannerSlides = pgTable(
   "banner_slides",
   {
+    /** The slide's identity (migration 0023): its edit form names it, and versions follow it when it moves. */
+    id: uuid("id").notNull().defaultRandom(),
     variant: text("variant", { enum: ["desktop", "mobile"] }).notNull(),
     position: integer("position").notNull(),
     file: text("file").notNull(),
@@ -164,7 +166,7 @@ export const bannerSlides = pgTable(
     /** When the record appears for visitors and members; null = a draft (migration 0020, decision 032). */
     publishAt: publishAt(),
   },
-  (t) => [primaryKey({ columns: [t.variant, t.position] })],
+  (t) => [primaryKey({ columns: [t.variant, t.position] }), uniqueIndex("banner_slides_id_idx").on(t.id)],
 );
 
 // ---- accounts -----------------------------------------------------------------------------

@@ -44,6 +44,37 @@ export function precompressedSize(p: Precompressed): number {
   return p.body.length + (p.gzip?.length ?? 0) + (p.br?.length ?? 0);
 }
 
+/** The q-value an Accept-Encoding header gives `coding` (0 when refused or not named). */
+function qualityOf(header: string, coding: string): number {
+  let star = 0;
+  for (const part of header.split(",")) {
+    const [name = "", ...params] = part.split(";");
+    const n = name.trim().toLowerCase();
+    if (n !== coding && n !== "*") continue;
+    const q = params.map((x) => x.trim()).find((x) => x.startsWith("q="));
+    const value = q === undefined ? 1 : Number(q.slice(2)) || 0;
+    if (n === coding) return value;
+    star = value;
+  }
+  return star;
+}
+
+const encodingChoices = new Map<string, "br" | "gzip" | "identity">();
+/** The encoding to send a compressed-ahead body in: brotli or gzip as the asker prefers (brotli on a tie), else plain. */
+export function preferredEncoding(header: string | undefined, content: Precompressed): "br" | "gzip" | "identity" {
+  if (!header) return "identity";
+  const key = `${content.br ? 1 : 0}${content.gzip ? 1 : 0}${header}`;
+  let choice = encodingChoices.get(key);
+  if (choice === undefined) {
+    const br = content.br ? qualityOf(header, "br") : 0;
+    const gzip = content.gzip ? qualityOf(header, "gzip") : 0;
+    choice = br > 0 && br >= gzip ? "br" : gzip > 0 ? "gzip" : "identity";
+    if (encodingChoices.size >= 64) encodingChoices.clear();
+    encodingChoices.set(key, choice);
+  }
+  return choice;
+}
+
 /**
  * Sends `p` as the body of the response whose status and headers are already set. With
  * `etag`, a request whose If-None-Match matches gets 304 and no body.
@@ -57,9 +88,10 @@ export function sendPrecompressed(req: Request, res: Response, p: Precompressed,
       return;
     }
   }
-  const names = (["br", "gzip"] as const).filter((e) => p[e]);
-  const encoding = names.length ? req.acceptsEncodings([...names, "identity"]) : false;
-  const compressed = encoding === "br" || encoding === "gzip" ? p[encoding] : undefined;
+  // Brotli on a tie, as the stored-page path does: Chrome names gzip first ("gzip, deflate, br,
+  // zstd"), and Express's negotiation would follow that order and send the larger gzip copy.
+  const encoding = preferredEncoding(req.get("accept-encoding"), p);
+  const compressed = encoding === "identity" ? undefined : p[encoding];
   const body = compressed ?? p.body;
   // A body already encoded is left alone by the compression middleware.
   if (compressed) res.setHeader("Content-Encoding", encoding as string);

@@ -32,7 +32,7 @@ import { LRUCache } from "lru-cache";
 import type { AppLoadContext } from "react-router";
 import { requestSessionToken } from "../accounts/request-auth";
 import { etagMatches } from "../http/etag";
-import { precompress, precompressedSize, sendPrecompressed, type Precompressed } from "../http/precompressed";
+import { precompress, precompressedSize, preferredEncoding, sendPrecompressed, type Precompressed } from "../http/precompressed";
 import { countPageCache } from "../metrics/metrics";
 import { pagePath as pagePathOf } from "../http/route-policy";
 
@@ -127,37 +127,6 @@ function wireHeaders(res: ServerResponse, page: RenderedPage): WireHeaders {
   ];
   const { body, gzip, br } = page.content;
   return { identity: variant(body), gzip: gzip && variant(gzip, "gzip"), br: br && variant(br, "br"), notModified: [...base, "x-request-id", ""] };
-}
-
-/** The q-value an Accept-Encoding header gives `coding` (0 when refused or not named). */
-function qualityOf(header: string, coding: string): number {
-  let star = 0;
-  for (const part of header.split(",")) {
-    const [name = "", ...params] = part.split(";");
-    const n = name.trim().toLowerCase();
-    if (n !== coding && n !== "*") continue;
-    const q = params.map((x) => x.trim()).find((x) => x.startsWith("q="));
-    const value = q === undefined ? 1 : Number(q.slice(2)) || 0;
-    if (n === coding) return value;
-    star = value;
-  }
-  return star;
-}
-
-const encodingChoices = new Map<string, "br" | "gzip" | "identity">();
-/** The encoding to send a stored page in: brotli or gzip as the asker prefers (brotli on a tie), else plain. */
-function preferredEncoding(header: string | undefined, content: Precompressed): "br" | "gzip" | "identity" {
-  if (!header) return "identity";
-  const key = `${content.br ? 1 : 0}${content.gzip ? 1 : 0}${header}`;
-  let choice = encodingChoices.get(key);
-  if (choice === undefined) {
-    const br = content.br ? qualityOf(header, "br") : 0;
-    const gzip = content.gzip ? qualityOf(header, "gzip") : 0;
-    choice = br > 0 && br >= gzip ? "br" : gzip > 0 ? "gzip" : "identity";
-    if (encodingChoices.size >= 64) encodingChoices.clear();
-    encodingChoices.set(key, choice);
-  }
-  return choice;
 }
 
 /** The CSP source of each executable inline script (a JSON-LD data block is never executed). */

@@ -1,13 +1,16 @@
 /**
- * Issue 26 point 11: the first press of "Send Message" on /contact does its work at once, though
- * the page's scripts wait for a person's first intent (decision 016) and may take a second or
- * more to arrive on a slow device. Here they are held back until the test releases them: the
- * message is sent exactly once and its result shown while the scripts are still on their way.
+ * Issue 26 point 11: the first press of "Send Message" on /contact and of "Login Now" on /login
+ * does its work at once, though the page's scripts wait for a person's first intent (decision
+ * 016) and may take a second or more to arrive on a slow device. Here they are held back until
+ * the test releases them: the form is sent exactly once and its result shown while the scripts
+ * are still on their way; the spec's timers count from when the answer was shown (decision 036).
  */
 import { expect, test, type Page } from "@playwright/test";
-import { CONTACT_MESSAGES, VALIDATION } from "../../app/shared/messages";
+import { CONTACT_MESSAGES, SERVER_MESSAGES, VALIDATION } from "../../app/shared/messages";
+import { TIMING } from "../../app/lib/timing";
+import { msSincePageShown } from "./helpers";
 import { readAllMail } from "./mail-capture";
-import { newPerson, SCREENS } from "./visitor-helpers";
+import { alertBanner, bottomMenu, expectFieldError, memberViaApi, newPerson, SCREENS, signUpViaApi, submitLogin } from "./visitor-helpers";
 
 /** Holds every script of the site until the returned function is called. */
 async function holdScripts(page: Page) {
@@ -82,3 +85,122 @@ for (const screen of SCREENS) {
     });
   });
 }
+
+/**
+ * Lets `ms` of the answer page's time pass with its scripts held (a slow device), then stops its
+ * clock (installed before goto). Returns how long the answer had been shown when the clock
+ * stopped: what its timers have already used once the scripts run.
+ */
+async function stopClockAfterShown(page: Page, ms: number): Promise<number> {
+  await expect.poll(() => msSincePageShown(page), { intervals: [50] }).toBeGreaterThan(ms);
+  // A little ahead: the page's clock runs on while the test asks for its time.
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + 100);
+  return msSincePageShown(page);
+}
+
+/** Lets the held scripts in and waits until they run. */
+async function runScripts(page: Page, release: () => void) {
+  release();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
+for (const screen of SCREENS) {
+  test.describe(`the first login press (${screen.name})`, () => {
+    test.use({ viewport: screen.viewport });
+
+    test("a correct login is welcomed before the scripts arrive and goes home 2 s after the answer was shown", async ({ page }) => {
+      test.setTimeout(60_000);
+      const p = newPerson("Early");
+      await memberViaApi(page, p);
+      await page.context().clearCookies();
+      await page.clock.install();
+      const release = await holdScripts(page);
+      const posts = recordPosts(page);
+      await page.goto("/login");
+      await submitLogin(page, p.email, p.password);
+      await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginSuccess(p.firstName));
+      const shown = await stopClockAfterShown(page, 500);
+      await expect(alertBanner(page)).toHaveAttribute("data-alert-type", "success");
+      // Signed in: the session cookie, and the member's menu (no Login, a Logout).
+      expect((await page.context().cookies()).map((c) => c.name)).toContain("museum_session");
+      await expect(bottomMenu(page)).toContainText("Logout");
+      await expect(bottomMenu(page)).not.toContainText("Login");
+      expect(posts).toEqual(["/login"]);
+      await runScripts(page, release);
+      await page.clock.runFor(TIMING.loginSuccessRedirect - shown - 200);
+      await expect(page).toHaveURL(/\/login$/);
+      await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginSuccess(p.firstName));
+      await page.clock.runFor(300);
+      await expect(page).toHaveURL(/\/$/);
+      // One press, one login: nothing was sent again once the scripts ran.
+      expect(posts).toEqual(["/login"]);
+    });
+
+    test("a wrong password shows the spec's message for 4 s from the answer, the email kept, one attempt sent", async ({ page }) => {
+      test.setTimeout(60_000);
+      const p = newPerson("Early");
+      await signUpViaApi(page, p);
+      await page.context().clearCookies();
+      await page.clock.install();
+      const release = await holdScripts(page);
+      const posts = recordPosts(page);
+      await page.goto("/login");
+      await submitLogin(page, p.email, "NotMyPassw0rd");
+      await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginFailed);
+      await expect(alertBanner(page)).toHaveAttribute("data-alert-type", "danger");
+      const email = page.getByLabel("Email address", { exact: true });
+      const password = page.getByLabel("Password", { exact: true });
+      await expect(email).toHaveValue(p.email);
+      await expectFieldError(page, password, SERVER_MESSAGES.loginFailed);
+      expect(posts).toEqual(["/login"]);
+      const shown = await stopClockAfterShown(page, 1000);
+      await runScripts(page, release);
+      await page.clock.runFor(TIMING.loginError - shown - 200);
+      await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginFailed);
+      await page.clock.runFor(300);
+      await expect(alertBanner(page)).toHaveCount(0);
+      await expect(page).toHaveURL(/\/login$/);
+      expect(posts).toEqual(["/login"]);
+      // The page's script takes over: the right password now goes through it.
+      await password.fill(p.password);
+      await page.getByRole("button", { name: "Login Now" }).click();
+      await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginUnpaid);
+      expect(posts).toEqual(["/login", "/login.data"]);
+    });
+
+    test("an address the spec's pattern refuses is held for the scripts: their message, no request", async ({ page }) => {
+      test.setTimeout(60_000);
+      const release = await holdScripts(page);
+      const posts = recordPosts(page);
+      await page.goto("/login");
+      // The browser takes "sam@example" for an email address; the spec's pattern does not.
+      await submitLogin(page, "sam@example", "whatever123");
+      await expect(page.locator("html")).toHaveAttribute("data-hydration", "loading");
+      release();
+      await expect(alertBanner(page)).toHaveText(VALIDATION.loginEmailInvalid);
+      await expectFieldError(page, page.getByLabel("Email address", { exact: true }), VALIDATION.loginEmailInvalid);
+      expect(posts).toEqual([]);
+    });
+  });
+}
+
+test("an unpaid account's first press: told to pay, sent to payment 7.5 s after the answer was shown", async ({ page }) => {
+  test.setTimeout(60_000);
+  const p = newPerson("Early");
+  await signUpViaApi(page, p);
+  await page.context().clearCookies();
+  await page.clock.install();
+  const release = await holdScripts(page);
+  await page.goto("/login");
+  await submitLogin(page, p.email, p.password);
+  await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginUnpaid);
+  await expect(alertBanner(page)).toHaveAttribute("data-alert-type", "warning");
+  const shown = await stopClockAfterShown(page, 1000);
+  await runScripts(page, release);
+  await page.clock.runFor(TIMING.loginUnpaidRedirect - shown - 200);
+  await expect(page).toHaveURL(/\/login$/);
+  await page.clock.runFor(300);
+  await expect(page).toHaveURL(/\/admission\/payment$/);
+  await expect(page.getByText(`Hello, ${p.firstName}!`)).toBeVisible();
+});

@@ -121,13 +121,17 @@ for (const { name: screen, viewport } of SCREENS) {
       expect(html).toMatch(/<\/footer><div id="content-end"><\/div>/);
       await page.getByLabel("Email address").fill("nobody@example.com");
       await page.getByLabel("Password", { exact: true }).fill("wrong-password1");
-      await page.getByRole("button", { name: "Login Now" }).click();
       await expect(page.locator("html")).toHaveAttribute("data-hydration", "loading");
-      release();
-      // The held submission went through the page's script: its message, the page kept, the email as typed.
+      await page.getByRole("button", { name: "Login Now" }).click();
+      // Sent at once by the browser (decision 036): the answer shows the script's message and the
+      // email as typed while the scripts are still held.
       await expect(page.getByTestId("alert-banner")).toHaveText(SERVER_MESSAGES.loginFailed);
       await expect(page).toHaveURL(/\/login$/);
       await expect(page.getByLabel("Email address")).toHaveValue("nobody@example.com");
+      await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+      release();
+      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      await expect(page.getByTestId("alert-banner")).toHaveText(SERVER_MESSAGES.loginFailed);
       if (screen === "phone") {
         let releaseMenu!: () => void;
         const menuReleased = new Promise<void>((r) => (releaseMenu = r));

@@ -7,8 +7,8 @@
  */
 import { expect, test } from "@playwright/test";
 import { GIFT_MESSAGES } from "../../app/shared/gift-schemas";
-import { CONTACT_MESSAGES, VALIDATION } from "../../app/shared/messages";
-import { DESKTOP, newPerson } from "./visitor-helpers";
+import { CONTACT_MESSAGES, SERVER_MESSAGES, VALIDATION } from "../../app/shared/messages";
+import { alertBanner, DESKTOP, newPerson, signUpViaApi, submitLogin } from "./visitor-helpers";
 
 test.use({ javaScriptEnabled: false, viewport: DESKTOP });
 
@@ -44,4 +44,21 @@ test("without JavaScript the contact form answers with the spec's messages, and 
   await page.getByRole("button", { name: "Send Message" }).click();
   await expect(page.getByTestId("contact-result")).toHaveText(CONTACT_MESSAGES.success);
   await expect(page.getByTestId("contact-form")).toHaveCount(0);
+});
+
+test("without JavaScript the login form answers with the page's messages, keeps the email and signs in", async ({ page }) => {
+  const p = newPerson("Lena");
+  await signUpViaApi(page, p);
+  await page.context().clearCookies();
+  await page.goto("/login");
+  await submitLogin(page, "sam@example", "whatever123");
+  await expect(alertBanner(page)).toHaveText(VALIDATION.loginEmailInvalid);
+  await expect(page.getByLabel("Email address", { exact: true })).toHaveValue("sam@example");
+  await submitLogin(page, p.email, "NotMyPassw0rd");
+  await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginFailed);
+  await expect(page.getByLabel("Email address", { exact: true })).toHaveValue(p.email);
+  await expect(page.getByLabel("Password", { exact: true })).toBeFocused();
+  await submitLogin(page, p.email, p.password);
+  await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginUnpaid);
+  expect((await page.context().cookies()).map((c) => c.name)).toContain("museum_session");
 });

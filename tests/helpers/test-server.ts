@@ -9,6 +9,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import pino from "pino";
+import { afterAll, beforeAll } from "vitest";
 import type { ServerBuild } from "react-router";
 import { createApp } from "../../server/app";
 import { createRouteResolver, type RouteResolver } from "../../server/http/route-policy";
@@ -88,4 +89,22 @@ export async function startTestServer(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A test server for one `describe` block: started before its tests and closed after them, with a
+ * clock the tests move (`suite.clock.now`) and `post`, a JSON POST to a path of the server.
+ */
+export function serverForSuite(kind: DriverKind) {
+  const suite = {
+    clock: { now: new Date() },
+    server: undefined as unknown as TestServer,
+    post: (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${suite.server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) }),
+  };
+  beforeAll(async () => {
+    suite.server = await startTestServer(kind, {}, { now: () => suite.clock.now });
+  });
+  afterAll(() => suite.server?.close());
+  return suite;
 }

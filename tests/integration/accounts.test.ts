@@ -5,7 +5,7 @@
  * throttling: login-throttling.test.ts; reset requests in depth: password-reset.test.ts.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SERVER_MESSAGES, TEXT_RULE_MESSAGES, VALIDATION } from "~/shared/messages";
 import { queryRows } from "../../server/db/client";
 import { outbox, passwordResetTokens, payments, subscribers, users } from "../../server/db/schema";
@@ -13,27 +13,19 @@ import { addDays } from "~/shared/calendar";
 import { CARD_MESSAGES } from "../../server/payments/test-cards.server";
 import { availableDrivers } from "../helpers/databases";
 import { museumToday } from "../helpers/fixtures";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { serverForSuite } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
 let seq = 0;
 
 describe.each(drivers)("accounts on %s", (kind) => {
-  let server: TestServer;
-  let now = new Date();
-
-  beforeAll(async () => {
-    server = await startTestServer(kind, {}, { now: () => now });
-  });
-  afterAll(() => server?.close());
-
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const suite = serverForSuite(kind);
+  const { clock, post } = suite;
   const cookieOf = (res: Response) => (res.headers.get("set-cookie") ?? "").split(";")[0];
-  const today = () => museumToday(now);
+  const today = () => museumToday(clock.now);
   /** Runs the outbox worker until nothing is due. */
   async function drainOutbox() {
-    for (let i = 0; i < 50 && (await server.services.outbox.runOnce()) > 0; i++);
+    for (let i = 0; i < 50 && (await suite.server.services.outbox.runOnce()) > 0; i++);
   }
 
   function newPerson(overrides: Record<string, unknown> = {}) {
@@ -61,7 +53,7 @@ describe.each(drivers)("accounts on %s", (kind) => {
     const { person, cookie, body } = await signUp();
     expect(body).toMatchObject({ success: true, message: SERVER_MESSAGES.signUpSuccess, account: { firstName: "Terry", emailAddress: person.emailAddress, validThrough: null } });
     expect(cookie).toMatch(/^museum_session=/);
-    const [row] = await server.services.database.db.select().from(users).where(eq(users.email, person.emailAddress));
+    const [row] = await suite.server.services.database.db.select().from(users).where(eq(users.email, person.emailAddress));
     expect(row.passwordHash).toMatch(/^\$argon2id\$/);
     expect(row.passwordHash).not.toContain(person.password);
     const relogin = await post("/api/users/relogin", {}, { cookie });
@@ -78,10 +70,10 @@ describe.each(drivers)("accounts on %s", (kind) => {
 
   it("records the newsletter opt-in once per email, with a Mailchimp job", async () => {
     const { person } = await signUp({ emailOptIn: true });
-    const rows = await server.services.database.db.select().from(subscribers).where(eq(subscribers.email, person.emailAddress.toLowerCase()));
+    const rows = await suite.server.services.database.db.select().from(subscribers).where(eq(subscribers.email, person.emailAddress.toLowerCase()));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ consent: true, source: "signup" });
-    const jobs = await queryRows<{ n: number }>(server.services.database.db, sql`select count(*)::int as n from ${outbox} where kind = 'mailchimp' and payload->>'email' = ${person.emailAddress}`);
+    const jobs = await queryRows<{ n: number }>(suite.server.services.database.db, sql`select count(*)::int as n from ${outbox} where kind = 'mailchimp' and payload->>'email' = ${person.emailAddress}`);
     expect(jobs[0].n).toBe(1);
   });
 
@@ -115,7 +107,7 @@ describe.each(drivers)("accounts on %s", (kind) => {
 
   it("answers malformed bodies with 400, never 500", async () => {
     for (const path of ["/api/users/", "/api/users/login", "/api/users/request-reset", "/api/users/reset-password"]) {
-      const broken = await fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+      const broken = await fetch(`${suite.server.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
       expect(broken.status, path).toBe(400);
       expect((await broken.json()).message).toBeTruthy();
       const wrongTypes = await post(path, { emailAddress: 42, password: [], token: {} });
@@ -129,7 +121,7 @@ describe.each(drivers)("accounts on %s", (kind) => {
     const { person } = await signUp();
     const unpaid = await post("/api/users/login", { emailAddress: person.emailAddress, password: person.password });
     expect(await unpaid.json()).toMatchObject({ login: false, expired: false, unpaid: true, message: SERVER_MESSAGES.loginUnpaid });
-    const db = server.services.database.db;
+    const db = suite.server.services.database.db;
     await db.update(users).set({ validThrough: addDays(today(), -1) }).where(eq(users.email, person.emailAddress));
     const expired = await post("/api/users/login", { emailAddress: person.emailAddress, password: person.password });
     expect(await expired.json()).toMatchObject({ login: false, expired: true, unpaid: false, message: SERVER_MESSAGES.loginExpired });
@@ -162,7 +154,7 @@ describe.each(drivers)("accounts on %s", (kind) => {
     const res = await post("/api/users/", newPerson(), { origin: "https://evil.example" });
     expect(res.status).toBe(403);
     expect((await res.json()).message).toBe(SERVER_MESSAGES.crossOrigin);
-    const sameSite = await post("/api/users/login", { emailAddress: "a@b.co", password: "x" }, { origin: server.url });
+    const sameSite = await post("/api/users/login", { emailAddress: "a@b.co", password: "x" }, { origin: suite.server.url });
     expect(sameSite.status).toBe(401);
   });
 
@@ -172,7 +164,7 @@ describe.each(drivers)("accounts on %s", (kind) => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({ success: true, message: SERVER_MESSAGES.paymentSuccess, account: { validThrough: addDays(today(), 120) } });
-    const db = server.services.database.db;
+    const db = suite.server.services.database.db;
     const [user] = await db.select().from(users).where(eq(users.email, person.emailAddress));
     const rows = await db.select().from(payments).where(eq(payments.userId, user.id));
     expect(rows).toHaveLength(1);
@@ -183,7 +175,7 @@ describe.each(drivers)("accounts on %s", (kind) => {
 
   it("extends a valid ticket from its end date, and an expired one from today", async () => {
     const { person, cookie } = await signUp();
-    const db = server.services.database.db;
+    const db = suite.server.services.database.db;
     await db.update(users).set({ validThrough: addDays(today(), 10) }).where(eq(users.email, person.emailAddress));
     const res = await post("/api/stripe/payment", { id: "pm_card_visa", idempotencyKey: "extend-1" }, { cookie });
     expect((await res.json()).account.validThrough).toBe(addDays(today(), 130));
@@ -198,7 +190,7 @@ describe.each(drivers)("accounts on %s", (kind) => {
       Array.from({ length: 20 }, () => post("/api/stripe/payment", { id: "pm_card_visa", idempotencyKey: "double-click-1" }, { cookie })),
     );
     for (const r of results) expect(r.status).toBe(200);
-    const db = server.services.database.db;
+    const db = suite.server.services.database.db;
     const [user] = await db.select().from(users).where(eq(users.email, person.emailAddress));
     expect(user.validThrough).toBe(addDays(today(), 120));
     expect(await db.select().from(payments).where(eq(payments.userId, user.id))).toHaveLength(1);
@@ -214,7 +206,7 @@ describe.each(drivers)("accounts on %s", (kind) => {
     const res = await post("/api/stripe/payment", { id }, { cookie });
     expect(res.status).toBe(402);
     expect(await res.json()).toMatchObject({ success: false, message });
-    const [user] = await server.services.database.db.select().from(users).where(eq(users.email, person.emailAddress));
+    const [user] = await suite.server.services.database.db.select().from(users).where(eq(users.email, person.emailAddress));
     expect(user.validThrough).toBeNull();
   });
 
@@ -236,10 +228,10 @@ describe.each(drivers)("accounts on %s", (kind) => {
 
     // The outbox worker issues the token and queues the email.
     await drainOutbox();
-    const db = server.services.database.db;
+    const db = suite.server.services.database.db;
     const [mail] = await queryRows<{ text: string }>(db, sql`select payload->>'text' as text from ${outbox} where payload->>'purpose' = 'password-reset' and payload->>'to' = ${person.emailAddress}`);
     const link = /(http\S+\/password\/reset\?token=(\S+))/.exec(mail.text);
-    expect(link?.[1].startsWith(server.config.PUBLIC_URL)).toBe(true);
+    expect(link?.[1].startsWith(suite.server.config.PUBLIC_URL)).toBe(true);
     const token = link![2];
     const stored = await db.select().from(passwordResetTokens);
     expect(stored.some((t) => t.tokenHash === token)).toBe(false);
@@ -263,17 +255,17 @@ describe.each(drivers)("accounts on %s", (kind) => {
     const { person } = await signUp();
     await post("/api/users/request-reset", { emailAddress: person.emailAddress });
     await drainOutbox();
-    const db = server.services.database.db;
+    const db = suite.server.services.database.db;
     const [mail] = await queryRows<{ text: string }>(db, sql`select payload->>'text' as text from ${outbox} where payload->>'purpose' = 'password-reset' and payload->>'to' = ${person.emailAddress}`);
     const token = /token=(\S+)/.exec(mail.text)![1];
-    const saved = now;
-    now = new Date(saved.getTime() + 61 * 60_000);
+    const saved = clock.now;
+    clock.now = new Date(saved.getTime() + 61 * 60_000);
     try {
       const res = await post("/api/users/reset-password", { token, password: "NewPass12", confirmPassword: "NewPass12" });
       expect(res.status).toBe(400);
       expect((await res.json()).message).toBe(SERVER_MESSAGES.resetInvalidToken);
     } finally {
-      now = saved;
+      clock.now = saved;
     }
     const [user] = await db.select().from(users).where(eq(users.email, person.emailAddress));
     const unused = await db.select().from(passwordResetTokens).where(and(eq(passwordResetTokens.userId, user.id)));

@@ -74,6 +74,9 @@ describe.each(drivers)("who may open the console on %s", (kind) => {
     const enshrinee = await s.admin.collection.enshrinees.save(actor, null, { fullName: "Walk Person", firstName: "Walk", lastName: "Person", biography: "B" });
     enshrineeId = enshrinee.ok ? enshrinee.id : "";
     for (const [entity, id] of [["team", teamId], ["category", categoryId], ["exhibit", exhibitId], ["enshrinee", enshrineeId]] as const) versionIds[`{${entity}Version}`] = (await s.admin.versions.list(entity, id))[0].id;
+    // A banner version: a slide added to the mobile banner.
+    await s.admin.collection.banner.edit(actor, "mobile", { kind: "add", slide: { variant: "mobile", file: "banners/walk.jpg", alt: "Walk slide", width: 800, height: 600 } });
+    versionIds["{bannerVersion}"] = (await s.admin.versions.list("banner", "mobile"))[0].id;
     memberId = (await createStaffAccount(s, "member", { firstName: "Walker" })).userId;
     messageId = (await s.contact.submit({ firstName: "Wanda", lastName: "W", email: "wanda@example.com", subject: "Question", message: "Hello", subscribe: false } as never, { email: false, subscription: false })).id;
   }, 120_000);

@@ -52,6 +52,7 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/exhibit-version", path: "/admin/exhibits/{exhibit}/versions/{exhibitVersion}", area: "collection", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/enshrinee-version", path: "/admin/enshrinees/{enshrinee}/versions/{enshrineeVersion}", area: "collection", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/banner-preview", path: "/admin/banner/preview", area: "banner", post: { variant: "desktop" }, allowedPostStatus: 400 },
+  { id: "routes/admin/banner-version", path: "/admin/banner/mobile/versions/{bannerVersion}", area: "banner", post: { intent: "nothing" }, allowedPostStatus: 400 },
   // The collection's CSV (decision 034): multipart imports, checked in collection-import.test.ts.
   { id: "routes/admin/exhibit-import", path: "/admin/exhibits/import", area: "collection", post: null },
   { id: "routes/admin/enshrinee-import", path: "/admin/enshrinees/import", area: "collection", post: null },

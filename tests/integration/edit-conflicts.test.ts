@@ -205,14 +205,94 @@ describe.each(drivers)("edit conflicts on %s", (kind) => {
     expect(now.versions.desktop).not.toBe(versions.desktop);
   });
 
-  it("a role change from a page showing another role is refused", async () => {
+  it("a role change from a page showing another role is refused, saying what it is now, who changed it and when; then keep mine or take theirs", async () => {
     const staff = server.services.admin.staff;
     const other = await createStaffAccount(server.services, "curator");
     const actor = { userId: admin.userId, email: admin.email };
-    expect(await staff.changeRole(actor, other.userId, "admin", "curator")).toMatchObject({ ok: true });
-    // A second admin's page still showed "curator": asking for "curator" again is refused, not silently undone.
+    const second = await createStaffAccount(server.services, "admin");
+    expect(await staff.changeRole({ userId: second.userId, email: second.email }, other.userId, "admin", "curator")).toMatchObject({ ok: true });
+    // The first admin's page still showed "curator": asking for "curator" again is refused, not silently undone.
     const stale = await staff.changeRole(actor, other.userId, "curator", "curator");
-    expect(stale).toMatchObject({ ok: false, message: `Someone else changed the role of ${other.email} to admin while you were looking. Nothing was changed: choose the role again if curator is still right.` });
+    expect(stale.ok).toBe(false);
+    expect(stale.message).toMatch(
+      new RegExp(`^Someone else changed the role of ${other.email.replace(/[.+]/g, "\\$&")} while you were looking\\. Nothing was changed: you chose curator; it is now admin \\(changed by ${second.email.replace(/[.+]/g, "\\$&")} at \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} [A-Z]{3,4}\\)\\. Keep yours or take theirs, then change the role\\.$`),
+    );
+    expect(stale).toMatchObject({ conflict: { version: "admin", fields: [{ field: "role", mine: "curator", theirs: "admin" }] } });
     expect((await staff.list()).find((s) => s.id === other.userId)?.role).toBe("admin");
+
+    // Through the page: the row's form comes back with the choice; "take theirs" keeps admin, "keep mine" makes curator.
+    const form = (extra: [string, string][]): [string, string][] => [["intent", "role"], ["userId", other.userId], ["role", "curator"], ...extra];
+    const refused = await post(admin, "/admin/staff", form([["version", "curator"]]));
+    expect(refused.status).toBe(409);
+    const html = await refused.text();
+    expect(html).toContain("you chose curator; it is now admin (changed by");
+    expect(html).toContain('name="resolve:role"');
+    expect(html).toContain(`Role of ${other.email}`);
+    const theirs = await post(admin, "/admin/staff", form([["version", "admin"], ["resolve:role", "theirs"], ["theirs:role", JSON.stringify("admin")]]));
+    expect(theirs.status).toBe(200);
+    expect((await staff.list()).find((s) => s.id === other.userId)?.role).toBe("admin");
+    const mine = await post(admin, "/admin/staff", form([["version", "admin"], ["resolve:role", "mine"], ["theirs:role", JSON.stringify("admin")]]));
+    expect(mine.status).toBe(200);
+    expect((await staff.list()).find((s) => s.id === other.userId)?.role).toBe("curator");
+  });
+
+  it("a banner slide's edit against a banner changed since comes back as typed, field by field; keep mine saves it on the same slide wherever it moved", async () => {
+    const banner = server.services.admin.collection.banner;
+    const start = await banner.list();
+    const slide = start.mobile[1];
+    const slideForm = (alt: string, version: string, extra: [string, string][] = []): [string, string][] => [
+      ["intent", "update"],
+      ["variant", "mobile"],
+      ["position", String(slide.position)],
+      ["slide", slide.id],
+      ["file", slide.file],
+      ["alt", alt],
+      ["width", String(slide.width)],
+      ["height", String(slide.height)],
+      ["version", version],
+      ...extra,
+    ];
+    // The admin describes the slide anew, then moves it up; the curator's page still shows the banner before both.
+    expect((await post(admin, "/admin/banner", slideForm("The admin description", start.versions.mobile))).status).toBe(200);
+    expect((await post(admin, "/admin/banner", [["intent", "up"], ["variant", "mobile"], ["position", String(slide.position)], ["version", (await banner.list()).versions.mobile]])).status).toBe(200);
+    const changed = await banner.list();
+    const auditsBefore = (await audits("mobile")).length;
+
+    const refused = await post(curator, "/admin/banner", slideForm("The curator description", start.versions.mobile));
+    expect(refused.status).toBe(409);
+    const html = await refused.text();
+    expect(html).toContain(MESSAGE);
+    expect(html).toContain('name="resolve:alt"');
+    for (const field of ["file", "width", "height"]) expect(html).not.toContain(`name="resolve:${field}"`);
+    expect(html).toContain('value="The curator description"');
+    expect(html).toContain("The admin description");
+    expect(html).toContain(`name="version" value="${changed.versions.mobile}"`);
+    // Nothing written.
+    expect((await banner.list()).versions.mobile).toBe(changed.versions.mobile);
+    expect(await audits("mobile")).toHaveLength(auditsBefore);
+
+    // Keep mine, with the version now: the curator's words go to that slide, now first.
+    const kept = await post(curator, "/admin/banner", slideForm("The curator description", changed.versions.mobile, [["resolve:alt", "mine"], ["theirs:alt", JSON.stringify("The admin description")]]));
+    expect(kept.status).toBe(200);
+    const now = await banner.list();
+    expect(now.mobile.map((s) => [s.id, s.alt])).toEqual(changed.mobile.map((s) => [s.id, s.id === slide.id ? "The curator description" : s.alt]));
+    expect(now.mobile[0].id).toBe(slide.id);
+  });
+
+  it("a slide's edit after someone removed that slide, and a move from an older banner, are refused plainly, nothing written", async () => {
+    const banner = server.services.admin.collection.banner;
+    const start = await banner.list();
+    const slide = start.mobile[start.mobile.length - 1];
+    expect((await post(admin, "/admin/banner", [["intent", "remove"], ["confirm", "yes"], ["variant", "mobile"], ["position", String(slide.position)], ["version", start.versions.mobile]])).status).toBe(200);
+    const after = await banner.list();
+    const edit = await post(curator, "/admin/banner", [["intent", "update"], ["variant", "mobile"], ["position", String(slide.position)], ["slide", slide.id], ["file", slide.file], ["alt", "Words for a removed slide"], ["width", String(slide.width)], ["height", String(slide.height)], ["version", start.versions.mobile]]);
+    expect(edit.status).toBe(409);
+    const html = await edit.text();
+    expect(html).toContain("Someone else removed this mobile slide while you were editing it. Nothing was saved: add it again if it is still wanted.");
+    expect(html).not.toContain('name="resolve:');
+    const move = await post(curator, "/admin/banner", [["intent", "down"], ["variant", "mobile"], ["position", "0"], ["version", start.versions.mobile]]);
+    expect(move.status).toBe(409);
+    expect(await move.text()).toContain("Someone else changed the mobile banner while you were editing it. Nothing was changed: here it is as it is now; make your change again.");
+    expect((await banner.list()).versions.mobile).toBe(after.versions.mobile);
   });
 });

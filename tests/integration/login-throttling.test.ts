@@ -91,6 +91,27 @@ describe.each(drivers)("login throttling on %s", (kind) => {
     expect(mine.headers.get("set-cookie")).toMatch(/^museum_session=/);
   });
 
+  it("counts one attempt for a login form the browser posted itself, and answers it with the script's message and the email kept", async () => {
+    const { email, password } = await owner();
+    const ip = "203.0.113.211";
+    // A press before the page's scripts run: a plain form post, answered with the whole page (decision 036).
+    const press = (pw: string) =>
+      fetch(`${server.url}/login`, { method: "POST", headers: { "x-forwarded-for": ip }, body: new URLSearchParams({ emailAddress: email, password: pw }) });
+    for (let i = 0; i < LOGIN_SLOWDOWN.free - 2; i++) expect((await login(email, "wrong-pass", ip)).status).toBe(401);
+    const answer = await press("wrong-pass");
+    expect(answer.status).toBe(401);
+    const page = await answer.text();
+    expect(page).toContain(SERVER_MESSAGES.loginFailed);
+    expect(page).toContain(`value="${email}"`);
+    expect(page).not.toContain("wrong-pass");
+    // The press was one attempt, not two: one more is still allowed, and then the address waits.
+    expect((await login(email, "wrong-pass", ip)).status).toBe(401);
+    expect((await login(email, password, ip)).status).toBe(429);
+    const held = await press(password);
+    expect(held.status).toBe(429);
+    expect(await held.text()).toContain(SERVER_MESSAGES.loginRateLimited);
+  });
+
   it("doubles the wait after each further attempt, up to 15 minutes, and forgets a day later", async () => {
     const { email } = await owner();
     const ip = "203.0.113.201";

@@ -5,25 +5,17 @@
  * counts on the very next request. On PostgreSQL every request reads the session.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { users } from "../../server/db/schema";
 import { availableDrivers } from "../helpers/databases";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { serverForSuite } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
 let seq = 0;
 
 describe.each(drivers)("members' sessions on %s", (kind) => {
-  let server: TestServer;
-  let now = new Date();
-
-  beforeAll(async () => {
-    server = await startTestServer(kind, {}, { now: () => now });
-  });
-  afterAll(() => server?.close());
-
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const suite = serverForSuite(kind);
+  const { clock, post } = suite;
   const relogin = (cookie: string) => post("/api/users/relogin", {}, { cookie });
 
   async function member() {
@@ -42,7 +34,7 @@ describe.each(drivers)("members' sessions on %s", (kind) => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     // A long job: a transaction that stays open (on PGlite it holds the only connection).
-    const job = server.services.database.db.transaction(async (tx) => {
+    const job = suite.server.services.database.db.transaction(async (tx) => {
       await tx.select({ id: users.id }).from(users).limit(1);
       await held;
     });
@@ -72,7 +64,7 @@ describe.each(drivers)("members' sessions on %s", (kind) => {
     const { email, cookie } = await member();
     const before = await (await relogin(cookie)).json();
     expect(before.account.validThrough).not.toBeNull();
-    await server.services.database.db.update(users).set({ validThrough: null }).where(eq(users.email, email));
+    await suite.server.services.database.db.update(users).set({ validThrough: null }).where(eq(users.email, email));
     expect(await (await relogin(cookie)).json()).toMatchObject({ account: { emailAddress: email, validThrough: null } });
   });
 
@@ -80,12 +72,12 @@ describe.each(drivers)("members' sessions on %s", (kind) => {
     const { cookie } = await member();
     expect((await relogin(cookie)).status).toBe(200);
     expect((await relogin(cookie)).status).toBe(200);
-    const saved = now;
-    now = new Date(saved.getTime() + 31 * 86_400_000);
+    const saved = clock.now;
+    clock.now = new Date(saved.getTime() + 31 * 86_400_000);
     try {
       expect((await relogin(cookie)).status).toBe(401);
     } finally {
-      now = saved;
+      clock.now = saved;
     }
   });
 });

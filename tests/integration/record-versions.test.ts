@@ -2,7 +2,7 @@
  * Versions of the collection's records (issue 24, decision 030), on both databases: each save
  * keeps a version, listed on the edit page with who, when and which fields changed; a version
  * shows its fields; restoring one is a new save (a new version) with its own audit row, and the
- * public site shows the restored values at once.
+ * public site shows the restored values at once. The home banner's versions are per variant.
  */
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -148,5 +148,57 @@ describe.each(drivers)("record versions on %s", (kind) => {
     expect(await versionsOf("exhibit", exhibitId)).toHaveLength(4);
     // The current version offers no restore.
     expect(await (await call(`/admin/exhibits/${exhibitId}/versions/${current.id}`)).text()).toContain("This is the current version.");
+  });
+
+  it("the desktop banner keeps a version per change, listed on the banner page; restoring one is a new version, audited, and the home page shows it", async () => {
+    const banner = server.services.admin.collection.banner;
+    const start = await banner.list();
+    const [first, second] = start.desktop;
+    const slideForm = (s: typeof first, alt: string, version: string) => ({ intent: "update", variant: "desktop", position: String(s.position), slide: s.id, file: s.file, alt, width: String(s.width), height: String(s.height), version });
+    expect((await post("/admin/banner", slideForm(second, "A description to undo", start.versions.desktop))).status).toBe(200);
+    expect((await post("/admin/banner", { intent: "up", variant: "desktop", position: String(second.position), version: (await banner.list()).versions.desktop })).status).toBe(200);
+
+    const versions = await server.services.admin.versions.list("banner", "desktop");
+    expect(versions.map((v) => ({ id: v.id, by: v.by, changed: v.changed, current: v.current }))).toEqual([
+      { id: versions[0].id, by: curator.email, changed: ["Order of the slides"], current: true },
+      { id: versions[1].id, by: curator.email, changed: ["Slide 2 description"], current: false },
+      { id: "original", by: null, changed: [], current: false },
+    ]);
+    expect(await server.services.admin.versions.list("banner", "mobile")).toEqual([]);
+    const page = await (await call("/admin/banner")).text();
+    expect(page).toContain("Versions of the desktop banner");
+    expect(page).toContain("Slide 2 description");
+    for (const v of versions) expect(page).toContain(`href="/admin/banner/desktop/versions/${v.id}"`);
+
+    expect(await (await fetch(`${server.url}/`)).text()).toContain("A description to undo");
+    const original = await call("/admin/banner/desktop/versions/original");
+    expect(original.status).toBe(200);
+    const html = await original.text();
+    expect(html).toContain("Home banner: Desktop banner");
+    expect(html).toContain(first.alt);
+    expect(html).toContain(second.alt);
+    expect(html).not.toContain("A description to undo");
+
+    const restored = await post("/admin/banner/desktop/versions/original", { intent: "restore" });
+    expect(restored.status).toBe(302);
+    expect(restored.headers.get("location")).toBe("/admin/banner?notice=restored");
+    expect(await (await call("/admin/banner?notice=restored")).text()).toContain("Version restored: it is now the current version.");
+    const now = await banner.list();
+    expect(now.desktop.map((s) => [s.id, s.alt, s.file])).toEqual(start.desktop.map((s) => [s.id, s.alt, s.file]));
+    expect(now.versions.desktop).toBe(start.versions.desktop);
+    expect(now.versions.mobile).toBe(start.versions.mobile);
+
+    const after = await server.services.admin.versions.list("banner", "desktop");
+    expect(after).toHaveLength(4);
+    expect(after[0]).toMatchObject({ by: curator.email, current: true, note: "Restored the version from before the first recorded change" });
+    expect(after[0].changed).toEqual(["Slide 2 description", "Order of the slides"]);
+    const rows = await server.services.database.db.select().from(auditLog).where(and(eq(auditLog.entityType, "banner"), eq(auditLog.entityId, "desktop"))).orderBy(asc(auditLog.at));
+    expect(rows.map((r) => r.action)).toEqual(["banner.update", "banner.move", "banner.replace", "banner.restore"]);
+    expect(rows[3]).toMatchObject({ actorEmail: curator.email, summary: "Restored the version from before the first recorded change (Desktop banner)" });
+
+    const home = await (await fetch(`${server.url}/`)).text();
+    expect(home).not.toContain("A description to undo");
+    // A variant that does not exist has no versions.
+    expect((await call("/admin/banner/sideways/versions/original")).status).toBe(404);
   });
 });

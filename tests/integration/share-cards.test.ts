@@ -93,7 +93,7 @@ describe.each(drivers)("share cards on %s", (kind) => {
       const { tags, canonical } = readHead(await res.text());
       expect(canonical, path).toBe(`${PUBLIC_URL}${path}`);
       expect(tags.get("og:url"), path).toBe(canonical);
-      for (const key of ["og:title", "og:description", "og:image:alt", "twitter:title", "twitter:description"]) expect(tags.get(key), `${path} ${key}`).toBeTruthy();
+      for (const key of ["og:title", "og:description", "og:image:alt", "twitter:image:alt"]) expect(tags.get(key), `${path} ${key}`).toBeTruthy();
       expect(tags.get("og:image:width"), path).toBe("1200");
       expect(tags.get("og:image:height"), path).toBe("630");
       expect(tags.get("twitter:card"), path).toBe("summary_large_image");

@@ -6,11 +6,26 @@
 import { Link } from "react-router";
 import { changedText, type VersionSummary } from "~/shared/record-versions";
 
-export function VersionHistory({ versions, base, covers }: { versions: VersionSummary[]; /** The edit page's address, e.g. /admin/teams/<id>. */ base: string; /** What a version covers, said on the page. */ covers?: string }) {
+export function VersionHistory({
+  versions,
+  base,
+  covers,
+  title = "Versions",
+  headingId = "versions-heading",
+}: {
+  versions: VersionSummary[];
+  /** The edit page's address, e.g. /admin/teams/<id>. */
+  base: string;
+  /** What a version covers, said on the page. */
+  covers?: string;
+  /** The panel's heading, and its id: a page with several panels (the banner's variants) names each. */
+  title?: string;
+  headingId?: string;
+}) {
   return (
-    <section aria-labelledby="versions-heading" className="mt-8 border-t border-stone-300 pt-4" data-testid="versions">
-      <h2 id="versions-heading" className="font-display text-xl font-bold uppercase tracking-wide">
-        Versions
+    <section aria-labelledby={headingId} className="mt-8 border-t border-stone-300 pt-4" data-testid="versions">
+      <h2 id={headingId} className="font-display text-xl font-bold uppercase tracking-wide">
+        {title}
       </h2>
       <p className="mb-2 text-sm text-stone-700">
         Each save keeps a version. Open one to see its fields and restore it (a restore is saved as a new version).{covers ? ` ${covers}` : ""}

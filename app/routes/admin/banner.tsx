@@ -1,37 +1,47 @@
 /**
  * /admin/banner: the home page's carousel, desktop and mobile slides: add, edit, move up or
  * down, remove (asked first; the slide goes to the Trash). Each change rewrites that variant's order in one transaction with its audit row.
+ * A slide's edit saved against a banner changed since comes back as typed, with the fields that
+ * differ to choose (decision 029); each variant lists its versions (decision 030).
  * An Add form carries its image file (decision 039): "Upload image" stores it and sends the
  * form back as typed with the image's name and size filled in, nothing saved; without JavaScript too.
  */
 import { Form, redirect, useActionData, useSearchParams } from "react-router";
 import { ConfirmTrash } from "~/components/admin/TrashConfirm";
 import type { Route } from "./+types/banner";
-import { ConsoleHeading, ConsoleNotice, DangerButton, inputProps, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, DangerButton, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { EditConflict } from "~/components/admin/EditConflict";
+import { VersionHistory } from "~/components/admin/VersionHistory";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { UPLOAD_NOTICES } from "./upload-notices";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
-import { bannerSlideSchema, formObject } from "./console-schemas";
+import { bannerSlideSchema, formObject, uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
+import { formVersion, resolvedForm } from "./edit-conflict.server";
 import { readImageForm } from "./image-form.server";
-import { formVersion } from "./edit-conflict.server";
 import { publishFieldsOf, withPublication } from "./publication.server";
 import { PublishFields, type PublishFieldsValue } from "~/components/admin/PublishFields";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "banner");
-  const notice = UPLOAD_NOTICES[new URL(request.url).searchParams.get("upload") ?? ""] ?? null;
+  const url = new URL(request.url);
+  const restored = NOTICES[url.searchParams.get("notice") ?? ""];
+  const notice = restored ? { ok: true, message: restored } : (UPLOAD_NOTICES[url.searchParams.get("upload") ?? ""] ?? null);
   const { desktop, mobile, versions } = await context.services.admin.collection.banner.list();
+  const history = context.services.admin.versions;
   const withFields = (slides: typeof desktop) => slides.map((slide) => ({ ...slide, publish: publishFieldsOf(context, slide.publishAt) }));
-  return { desktop: withFields(desktop), mobile: withFields(mobile), versions, newSlide: publishFieldsOf(context, undefined), notice };
+  const [desktopHistory, mobileHistory] = await Promise.all([history.list("banner", "desktop"), history.list("banner", "mobile")]);
+  return { desktop: withFields(desktop), mobile: withFields(mobile), versions, history: { desktop: desktopHistory, mobile: mobileHistory }, newSlide: publishFieldsOf(context, undefined), notice };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = requireConsole(context, request, "banner");
   const limited = rateLimitedAnswer<ConsoleResult>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
+  // "Take theirs" choices after a refused edit replace the typed values (decision 029).
   const read = await readImageForm(context, request, "image", "banners");
-  const form = read.form;
+  const form = resolvedForm(read.form);
+  // An image chosen in an Add form (decision 039): its name and size go into the form.
   if (read.image) for (const [name, value] of [["file", read.image.key], ["width", String(read.image.width)], ["height", String(read.image.height)]]) form.set(name, value);
   if (read.refused) {
     const message = UPLOAD_NOTICES[read.refused]?.message ?? UPLOAD_NOTICES.broken.message;
@@ -54,8 +64,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "add" || intent === "update") {
     const checked = withPublication(context, form, bannerSlideSchema.safeParse(formObject(form)));
     if (!checked.ok) return checked.answer;
-    const op = intent === "add" ? ({ kind: "add", slide: checked.value } as const) : ({ kind: "update", position, slide: checked.value } as const);
-    return consoleAnswer(await banner.edit(actor, variant, op, version));
+    const slideId = uuidSchema.safeParse(formText(form, "slide"));
+    const op = intent === "add" ? ({ kind: "add", slide: checked.value } as const) : ({ kind: "update", position, slideId: slideId.success ? slideId.data : undefined, slide: checked.value } as const);
+    const saved = await banner.edit(actor, variant, op, version);
+    // Refused: the slide's form comes back as typed (its `slide` and `variant` say which form).
+    return consoleAnswer(saved.ok ? saved : { ...saved, values: typedValues(form) });
   }
   return consoleAnswer({ ok: false, message: "Unknown action." });
 }
@@ -65,46 +78,76 @@ const UPLOAD_INTENT = "upload-image";
 
 type Slide = Route.ComponentProps["loaderData"]["desktop"][number];
 
-function SlideFields({ slide, prefix, typed = {} }: { slide?: Pick<Slide, "file" | "width" | "height"> & { alt?: string }; prefix: string; typed?: Record<string, string> }) {
+/** The slide form's typed fields, by form name, as an edit conflict shows them. */
+const SLIDE_LABELS = { file: "Image", alt: "Description", width: "Width", height: "Height" };
+
+function SlideFields({ slide, prefix }: { slide?: { file: string; alt?: string; width: number | string; height: number | string }; prefix: string }) {
   return (
     <>
       <label className="text-sm">
         Image
-        <input {...inputProps(`${prefix}-file`)} name="file" defaultValue={typed.file ?? slide?.file ?? "banners/"} required />
+        <input {...inputProps(`${prefix}-file`)} name="file" defaultValue={slide?.file ?? "banners/"} required />
       </label>
       <label className="text-sm">
         Description
-        <input {...inputProps(`${prefix}-alt`)} name="alt" defaultValue={typed.alt ?? slide?.alt} required />
+        <input {...inputProps(`${prefix}-alt`)} name="alt" defaultValue={slide?.alt} required />
       </label>
       <label className="text-sm">
         Width
-        <input {...inputProps(`${prefix}-width`)} name="width" type="number" defaultValue={typed.width ?? slide?.width ?? 1600} required />
+        <input {...inputProps(`${prefix}-width`)} name="width" type="number" defaultValue={slide?.width ?? 1600} required />
       </label>
       <label className="text-sm">
         Height
-        <input {...inputProps(`${prefix}-height`)} name="height" type="number" defaultValue={typed.height ?? slide?.height ?? 600} required />
+        <input {...inputProps(`${prefix}-height`)} name="height" type="number" defaultValue={slide?.height ?? 600} required />
       </label>
     </>
   );
 }
 
-function Variant({ variant, slides, typed, version, newSlide }: { variant: "desktop" | "mobile"; slides: Slide[]; typed?: Record<string, string>; version: string; newSlide: PublishFieldsValue }) {
+type Answer = ReturnType<typeof useActionData<typeof action>>;
+
+function Variant({
+  variant,
+  slides,
+  version,
+  newSlide,
+  result,
+  history,
+}: {
+  variant: "desktop" | "mobile";
+  slides: Slide[];
+  version: string;
+  newSlide: PublishFieldsValue;
+  result: Answer;
+  history: Route.ComponentProps["loaderData"]["history"]["desktop"];
+}) {
+  /** The answer for this slide's form (a refused edit names its slide), else undefined. */
+  const answerFor = (s: Slide) => (result && "values" in result && result.values?.slide === s.id && result.values.variant === variant ? result : undefined);
+  /** What this variant's Add form sent (no `slide`: an upload, a refusal), shown in it again. */
+  const added = result && "values" in result && result.values?.variant === variant && !result.values.slide ? result.values : undefined;
   return (
     <section className="mb-10">
       <h2 className="mb-3 text-xl font-bold capitalize">{variant} slides</h2>
       <ol className="space-y-4">
-        {slides.map((s, i) => (
-          <li key={`${variant}-${s.position}`} className="rounded border border-stone-300 p-3">
+        {slides.map((s, i) => {
+          const answer = answerFor(s);
+          const typed = answer?.values ?? {};
+          return (
+          <li key={s.id} className="rounded border border-stone-300 p-3">
             <p className="mb-2 font-semibold">
               Slide {i + 1}: {s.alt}
             </p>
-            <Form method="post" className="grid gap-2 sm:grid-cols-4">
+            {/* A new banner version remounts the form: after a refused edit it shows what was typed. */}
+            <Form method="post" className="grid gap-2 sm:grid-cols-4" key={version}>
               <input type="hidden" name="variant" value={variant} />
               <input type="hidden" name="position" value={s.position} />
-              <input type="hidden" name="version" value={version} />
-              <SlideFields slide={s} prefix={`${variant}-${s.position}`} />
+              <input type="hidden" name="slide" value={s.id} />
               <div className="sm:col-span-4">
-                <PublishFields initial={s.publish} prefix={`${variant}-${s.position}-`} />
+                <EditConflict result={answer} version={version} labels={SLIDE_LABELS} />
+              </div>
+              <SlideFields slide={{ file: typed.file ?? s.file, alt: typed.alt ?? s.alt, width: typed.width ?? s.width, height: typed.height ?? s.height }} prefix={`${variant}-${s.position}`} />
+              <div className="sm:col-span-4">
+                <PublishFields initial={s.publish} typed={typed} prefix={`${variant}-${s.position}-`} />
               </div>
               <div className="flex flex-wrap gap-2 sm:col-span-4">
                 <PrimaryButton name="intent" value="update">
@@ -125,10 +168,11 @@ function Variant({ variant, slides, typed, version, newSlide }: { variant: "desk
               </div>
             </Form>
           </li>
-        ))}
+          );
+        })}
       </ol>
       {/* A new answer for this form (an upload, a refusal) shows it as sent, the image filled in. */}
-      <Form method="post" encType="multipart/form-data" key={JSON.stringify(typed ?? null)} className="mt-4 grid gap-2 rounded border border-dashed border-stone-500 p-3 sm:grid-cols-4">
+      <Form method="post" encType="multipart/form-data" key={JSON.stringify(added ?? null)} className="mt-4 grid gap-2 rounded border border-dashed border-stone-500 p-3 sm:grid-cols-4">
         {/* Enter in a field adds the slide (the first submit button is the default one), never uploads. */}
         <button type="submit" name="intent" value="add" className="hidden" tabIndex={-1} aria-hidden="true">
           Add slide
@@ -149,9 +193,9 @@ function Variant({ variant, slides, typed, version, newSlide }: { variant: "desk
             JPEG, PNG or WebP; 15 MB and 40 megapixels at most; location and camera data are removed. The image, its name and size go into this form; nothing is added until you add the slide.
           </p>
         </div>
-        <SlideFields prefix={`${variant}-new`} typed={typed} />
+        <SlideFields prefix={`${variant}-new`} slide={added ? { file: added.file ?? "banners/", alt: added.alt, width: added.width ?? 1600, height: added.height ?? 600 } : undefined} />
         <div className="sm:col-span-4">
-          <PublishFields initial={newSlide} prefix={`${variant}-new-`} typed={typed} />
+          <PublishFields initial={newSlide} prefix={`${variant}-new-`} typed={added} />
         </div>
         <div className="sm:col-span-4">
           <PrimaryButton name="intent" value="add">
@@ -162,6 +206,13 @@ function Variant({ variant, slides, typed, version, newSlide }: { variant: "desk
           </PreviewButton>
         </div>
       </Form>
+      <VersionHistory
+        versions={history}
+        base={`/admin/banner/${variant}`}
+        title={`Versions of the ${variant} banner`}
+        headingId={`${variant}-versions-heading`}
+        covers={`A version is the whole ${variant} banner: its slides in order, with their images, descriptions, sizes and status.`}
+      />
     </section>
   );
 }
@@ -178,10 +229,8 @@ function RemoveConfirm({ desktop, mobile }: { desktop: Slide[]; mobile: Slide[] 
 
 export default function Banner({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
-  // An answer to an Add form (no `position`) comes back into that variant's Add form, as sent.
-  const values = result && "values" in result ? result.values : undefined;
-  const typedFor = (variant: string) => (values && values.variant === variant && !("position" in values) ? values : undefined);
-  const uploading = values?.intent === UPLOAD_INTENT;
+  // An image upload is not a save: it does not end the unsaved-changes question.
+  const uploading = result && "values" in result && result.values?.intent === UPLOAD_INTENT;
   return (
     <section>
       <ConsoleHeading>Home banner</ConsoleHeading>
@@ -192,8 +241,8 @@ export default function Banner({ loaderData }: Route.ComponentProps) {
       </p>
       {/* A slide's typed changes ask before the page is left; a save (answered in place) ends the question, an image upload does not. */}
       <UnsavedChanges saved={uploading ? null : result}>
-        <Variant variant="desktop" slides={loaderData.desktop} typed={typedFor("desktop")} version={loaderData.versions.desktop} newSlide={loaderData.newSlide} />
-        <Variant variant="mobile" slides={loaderData.mobile} typed={typedFor("mobile")} version={loaderData.versions.mobile} newSlide={loaderData.newSlide} />
+        <Variant variant="desktop" slides={loaderData.desktop} version={loaderData.versions.desktop} newSlide={loaderData.newSlide} result={result} history={loaderData.history.desktop} />
+        <Variant variant="mobile" slides={loaderData.mobile} version={loaderData.versions.mobile} newSlide={loaderData.newSlide} result={result} history={loaderData.history.mobile} />
       </UnsavedChanges>
     </section>
   );

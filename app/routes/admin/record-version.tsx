@@ -1,5 +1,6 @@
 /**
- * One saved version of a team, category, exhibit or enshrinee (decision 030), one module
+ * One saved version of a team, category, exhibit or enshrinee (decision 030), or of the home
+ * banner's desktop or mobile slides (/admin/banner/<variant>/versions/:versionId), one module
  * registered under each edit page: /admin/<kind>/:id/versions/:versionId. GET shows the version's
  * fields read-only, those it changed marked; POST (intent=restore) saves it as the record's newest
  * version, audited "Restored the version of <date> by <who>", and returns to the edit page.
@@ -12,40 +13,43 @@ import { changedText, ORIGINAL_VERSION } from "~/shared/record-versions";
 import { uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
 
-const KINDS = { teams: "team", categories: "category", exhibits: "exhibit", enshrinees: "enshrinee" } as const;
-const NAMES = { team: "Team", category: "Category", exhibit: "Exhibit", enshrinee: "Enshrinee" } as const;
+const KINDS = { teams: "team", categories: "category", exhibits: "exhibit", enshrinees: "enshrinee", banner: "banner" } as const;
+const NAMES = { team: "Team", category: "Category", exhibit: "Exhibit", enshrinee: "Enshrinee", banner: "Home banner" } as const;
 
 /** The kind and record from the address, /admin/<kind>/<id>/versions/<version>: 404 for anything else. */
 function target(request: Request, params: Route.LoaderArgs["params"]) {
   const segment = new URL(request.url).pathname.split("/")[2]?.toLowerCase() as keyof typeof KINDS;
   const kind = KINDS[segment];
   const versionOk = params.versionId === ORIGINAL_VERSION || uuidSchema.safeParse(params.versionId).success;
-  if (!kind || !uuidSchema.safeParse(params.id).success || !versionOk) throw data(null, { status: 404 });
-  return { kind, segment, id: params.id, versionId: params.versionId };
+  // The banner's records are its variants; the edit page is the banner page for both.
+  const idOk = kind === "banner" ? params.id === "desktop" || params.id === "mobile" : uuidSchema.safeParse(params.id).success;
+  if (!kind || !idOk || !versionOk) throw data(null, { status: 404 });
+  const edit = kind === "banner" ? "/admin/banner" : `/admin/${segment}/${params.id}`;
+  return { kind, segment, id: params.id, versionId: params.versionId, edit, area: kind === "banner" ? ("banner" as const) : ("collection" as const) };
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  requireConsole(context, request, "collection");
   const t = target(request, params);
+  requireConsole(context, request, t.area);
   const version = await context.services.admin.versions.get(t.kind, t.id, t.versionId);
   if (!version) throw data(null, { status: 404 });
-  return { version, name: NAMES[t.kind], edit: `/admin/${t.segment}/${t.id}`, exhibit: t.kind === "exhibit" };
+  return { version, name: NAMES[t.kind], edit: t.edit, exhibit: t.kind === "exhibit", banner: t.kind === "banner" };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const staff = requireConsole(context, request, "collection");
+  const t = target(request, params);
+  const staff = requireConsole(context, request, t.area);
   const limited = rateLimitedAnswer<ConsoleResult>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
-  const t = target(request, params);
   const form = await request.formData();
   if (formText(form, "intent") !== "restore") return consoleAnswer({ ok: false, message: "Nothing to do: press Restore this version to restore it." });
   const restored = await context.services.admin.versions.restore(actorOf(staff), t.kind, t.id, t.versionId);
   if (!restored.ok) return consoleAnswer(restored, restored.message === "That version does not exist." ? 404 : 409);
-  return redirect(`/admin/${t.segment}/${t.id}?notice=restored`);
+  return redirect(`${t.edit}?notice=restored`);
 }
 
 export default function RecordVersion({ loaderData, actionData }: Route.ComponentProps) {
-  const { version: v, name, edit, exhibit } = loaderData;
+  const { version: v, name, edit, exhibit, banner } = loaderData;
   return (
     <section className="max-w-3xl">
       <ConsoleHeading>{`${name}: ${v.title}`}</ConsoleHeading>
@@ -62,6 +66,7 @@ export default function RecordVersion({ loaderData, actionData }: Route.Componen
           Back to editing
         </Link>
       </p>
+      {banner ? <p className="mb-4 text-sm">A restore puts back these slides in this order, each with its image, description, size and status, as a new version of the banner.</p> : null}
       {exhibit ? <p className="mb-4 text-sm">A restore brings back the exhibit's fields and linked enshrinees. Its photos, thumbnail and matching photo stay as they are now: they are arranged on the Photos page.</p> : null}
       <dl className="divide-y divide-stone-200 border-y border-stone-200" data-testid="version-fields">
         {v.fields.map((f) => (

@@ -12,9 +12,10 @@ import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, Primary
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { STAFF_ROLES, type StaffRole } from "~/shared/console-areas";
 import { inviteSchema, uuidSchema } from "./console-schemas";
-import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, type ConsoleResult } from "./guard.server";
+import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, typedValues, type ConsoleResult } from "./guard.server";
 import { fieldErrors } from "~/shared/form-errors";
-import { formVersion } from "./edit-conflict.server";
+import { formVersion, resolvedForm } from "./edit-conflict.server";
+import { EditConflict } from "~/components/admin/EditConflict";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "staff");
@@ -30,7 +31,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const staff = requireConsole(context, request, "staff");
   const limited = rateLimitedAnswer<ConsoleResult>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
-  const form = await request.formData();
+  // After a refused role change, "take theirs" replaces the chosen role by the one saved now (decision 029).
+  const form = resolvedForm(await request.formData());
   const intent = formText(form, "intent");
   const service = context.services.admin.staff;
   if (intent === "invite") {
@@ -44,7 +46,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     const role = formText(form, "role");
     if (!(STAFF_ROLES as readonly string[]).includes(role)) return consoleAnswer({ ok: false, message: "Please choose a role." });
     await requireRecentPassword(context, request, "/admin/staff");
-    return consoleAnswer(await service.changeRole(actorOf(staff), id.data, role as StaffRole, formVersion(form)));
+    const changed = await service.changeRole(actorOf(staff), id.data, role as StaffRole, formVersion(form));
+    // Refused: the row's form comes back with the role chosen and the one saved now, to choose from.
+    return consoleAnswer(changed.ok ? changed : { ...changed, values: typedValues(form) });
   }
   if (intent === "resend") return consoleAnswer(await service.resendInvitation(actorOf(staff), id.data));
   if (intent === "deactivate" || intent === "reactivate") {
@@ -60,6 +64,8 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const errors = result && "errors" in result ? (result.errors ?? {}) : {};
+  /** The answer for a row's role form (a refused change names its staff member), else undefined. */
+  const roleAnswer = (id: string) => (result && "values" in result && result.values?.intent === "role" && result.values.userId === id ? result : undefined);
   const columns = [
     col.accessor("email", { header: "Email" }),
     col.display({ id: "name", header: "Name", cell: ({ row }) => `${row.original.firstName} ${row.original.lastName}` }),
@@ -70,14 +76,14 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
         row.original.id === loaderData.me ? (
           row.original.role
         ) : (
-          <Form method="post" className="flex items-center gap-2" key={row.original.role}>
+          <Form method="post" className="flex flex-wrap items-center gap-2" key={row.original.role}>
             <input type="hidden" name="intent" value="role" />
-            <input type="hidden" name="version" value={row.original.role} />
             <input type="hidden" name="userId" value={row.original.id} />
+            <EditConflict result={roleAnswer(row.original.id)} version={row.original.role} labels={{ role: `Role of ${row.original.email}` }} />
             <label className="sr-only" htmlFor={`role-${row.original.id}`}>
               Role of {row.original.email}
             </label>
-            <select id={`role-${row.original.id}`} name="role" defaultValue={row.original.role} className="rounded border border-stone-500 px-2 py-1">
+            <select id={`role-${row.original.id}`} name="role" defaultValue={roleAnswer(row.original.id)?.values?.role ?? row.original.role} className="rounded border border-stone-500 px-2 py-1">
               {STAFF_ROLES.map((r) => (
                 <option key={r} value={r}>
                   {r}
