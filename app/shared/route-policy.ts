@@ -16,7 +16,7 @@
 export type RateTierName = "login" | "passwordReset" | "forms" | "writes" | "images" | "search";
 
 /** The host's body rules (figures in server/http/body-limits.ts). */
-export type BodyRuleName = "page form" | "console photo upload" | "console CSV import" | "one-click unsubscribe" | "JSON API" | "Stripe webhook";
+export type BodyRuleName = "page form" | "console photo upload" | "console form with an image" | "console CSV import" | "one-click unsubscribe" | "JSON API" | "Stripe webhook";
 
 export interface RoutePolicy {
   /** Tier a request that changes state (POST, an action) counts against; default `writes`; null: none (signed, retried by the sender). */
@@ -93,7 +93,8 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/admin/staff": CONSOLE,
   "routes/admin/audit": CONSOLE,
   "routes/admin/teams": CONSOLE,
-  "routes/admin/team-edit": CONSOLE,
+  // The team form carries its logo file (decision 039): multipart, streamed, checked by decoding.
+  "routes/admin/team-edit": { ...CONSOLE, body: "console form with an image" },
   "routes/admin/team-preview": CONSOLE,
   "routes/admin/team-version": CONSOLE,
   "routes/admin/categories": CONSOLE,
@@ -118,7 +119,8 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/admin/enshrinee-portrait": { ...CONSOLE, body: "console photo upload" },
   "routes/admin/enshrinee-import": { ...CONSOLE, body: "console CSV import" },
   "routes/admin/enshrinee-export": CONSOLE,
-  "routes/admin/banner": CONSOLE,
+  // The Add-slide forms carry their image file (decision 039).
+  "routes/admin/banner": { ...CONSOLE, body: "console form with an image" },
   "routes/admin/banner-preview": CONSOLE,
   "routes/admin/banner-version": CONSOLE,
   "routes/admin/media-upload": { ...CONSOLE, body: "console photo upload" },

@@ -22,6 +22,8 @@ export interface BodyRule {
    * uploads, parsed part by part by the route's action): `limitedBodyStream`.
    */
   stream?: boolean;
+  /** A smaller limit for some of its types (an edit form with an image: its url-encoded posts stay page-form sized). */
+  maxBytesByType?: Readonly<Record<string, number>>;
 }
 
 const KB = 1024;
@@ -31,6 +33,16 @@ export const BODY_LIMITS: Readonly<Record<BodyRuleName, BodyRule>> = {
   // Console uploads (decision 015): exhibit photos (up to 12 files of at most 15 MB each) and a
   // team logo or banner image, streamed to the action, which checks each file by decoding it.
   "console photo upload": { name: "console photo upload", maxBytes: 64 * 1024 * KB, types: ["multipart/form-data"], stream: true },
+  // A console edit form that carries its own image file (a team's logo, a banner slide's image,
+  // decision 039): multipart like the uploads above, streamed, one file checked by decoding; the
+  // page's other forms (delete, its confirmation) post url-encoded, held to the page-form size.
+  "console form with an image": {
+    name: "console form with an image",
+    maxBytes: 64 * 1024 * KB,
+    types: ["multipart/form-data", "application/x-www-form-urlencoded"],
+    stream: true,
+    maxBytesByType: { "application/x-www-form-urlencoded": 64 * KB },
+  },
   // The collection's CSV import (decision 034): a file of at most 5 MB, or the same file carried
   // again as base64 (a third larger) by the dry run's confirm form.
   "console CSV import": { name: "console CSV import", maxBytes: 8 * 1024 * KB, types: ["multipart/form-data"], stream: true },
@@ -48,6 +60,11 @@ export const BODY_LIMITS: Readonly<Record<BodyRuleName, BodyRule>> = {
 /** The body rule of the route this request runs (resolved by server/http/route-policy.ts). */
 export function bodyRuleOf(res: Response): BodyRule {
   return BODY_LIMITS[routeOf(res).body];
+}
+
+/** The largest body `rule` takes with this Content-Type. */
+export function bodyLimitOf(rule: BodyRule, contentType: string | undefined): number {
+  return rule.maxBytesByType?.[mediaType(contentType)] ?? rule.maxBytes;
 }
 
 export function formatBytes(bytes: number): string {
@@ -77,7 +94,8 @@ export const enforceBodyLimits: RequestHandler = (req, res, next) => {
     else res.status(status).type("text/plain").send(message);
   };
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > rule.maxBytes) return send(413, HOST_MESSAGES.bodyTooLarge(formatBytes(rule.maxBytes)));
+  const limit = bodyLimitOf(rule, req.headers["content-type"]);
+  if (Number.isFinite(declared) && declared > limit) return send(413, HOST_MESSAGES.bodyTooLarge(formatBytes(limit)));
   if (!rule.types.includes(mediaType(req.headers["content-type"]))) {
     return send(415, HOST_MESSAGES.unsupportedType(rule.types.join(" or ")));
   }

@@ -10,7 +10,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { writeReadableStreamToWritable } from "@react-router/node";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { HOST_MESSAGES } from "../../app/shared/messages";
-import { bodyRuleOf, hasBody, limitedBodyStream, readBody } from "./body-limits";
+import { bodyLimitOf, bodyRuleOf, hasBody, limitedBodyStream, readBody } from "./body-limits";
 
 const PAGE_METHODS = ["GET", "HEAD", "POST"];
 
@@ -88,7 +88,7 @@ export function createPageHandler({ build, mode, getLoadContext }: PageHandlerOp
   const render: RequestHandler = async (req, res, next) => {
     try {
       const rule = bodyRuleOf(res);
-      const body = rule.stream && req.method === "POST" && hasBody(req.headers) ? limitedBodyStream(req, rule.maxBytes) : Buffer.isBuffer(req.body) ? req.body : undefined;
+      const body = rule.stream && req.method === "POST" && hasBody(req.headers) ? limitedBodyStream(req, bodyLimitOf(rule, req.headers["content-type"])) : Buffer.isBuffer(req.body) ? req.body : undefined;
       const context = getLoadContext(req, res);
       let response = await handle(fetchRequestFrom(req, res, body), context);
       // A loader or action (a page, a resource route, a .data request) that met a database it

@@ -14,15 +14,18 @@ test.describe.configure({ mode: "serial" });
 test("desktop: an upload keeps what was typed; leaving the edited form by link, back or closing the tab asks first", async ({ browser }) => {
   test.setTimeout(120_000);
   const page = await signedInAdmin(browser);
-  await page.goto("/admin/teams/new");
+  // By the console's own link, so the back button has a console page to go back to.
+  await page.goto("/admin/teams");
   await waitForHydration(page);
+  await page.getByRole("link", { name: "Add a team" }).click();
+  await page.waitForURL((url) => url.pathname === "/admin/teams/new");
   const typed = { Name: "Riverhounds Test", League: "USL", Headline: "Soccer on the river", "Summary and description": "A club that was typed, not saved." };
   for (const [label, value] of Object.entries(typed)) await page.getByLabel(label, { exact: true }).fill(value);
 
   // The logo upload on the unsaved form: what was typed stays.
   const logo = await sharp({ create: { width: 120, height: 120, channels: 3, background: "#ffb612" } }).png().toBuffer();
   await page.getByLabel("Upload a new logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo });
-  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await page.getByRole("button", { name: "Upload logo" }).click();
   await expect(page.getByText("Logo uploaded: save the team to use it.")).toBeVisible();
   await expect(page.getByLabel("Logo (media file)")).toHaveValue(/^logos\/[0-9a-f-]{36}\.png$/);
   for (const [label, value] of Object.entries(typed)) await expect(page.getByLabel(label, { exact: true })).toHaveValue(value);

@@ -12,7 +12,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExhibitView } from "~/shared/catalog-types";
-import { auditLog, exhibits } from "../../server/db/schema";
+import { auditLog, exhibits, teams } from "../../server/db/schema";
 import { createPhotoTestExhibit, createStaffAccount, jpegWithGps, previewPanes, type StaffAccount } from "../helpers/admin-fixtures";
 import { availableDrivers } from "../helpers/databases";
 import { dateFromToday } from "../helpers/fixtures";
@@ -184,18 +184,80 @@ describe.each(drivers)("exhibit photos on %s", (kind) => {
     expect(existsSync(path.join(mediaDir, gone))).toBe(false);
   });
 
-  it("uploads a team logo and a banner image (public folders), cleaned, and offers them in the forms", async () => {
-    const form = new FormData();
-    form.append("image", new Blob([new Uint8Array(await jpegWithGps("#ffb612"))], { type: "image/jpeg" }), "logo.jpg");
-    const logo = await call(curator.cookie, `/admin/media/upload?folder=logos&back=${encodeURIComponent("/admin/teams/new")}`, { method: "POST", body: form });
-    expect(logo.status).toBe(303);
-    const key = /logo=([^&]+)/.exec(logo.headers.get("location") ?? "")![1].replace("%2F", "/");
-    expect(key).toMatch(/^logos\/[0-9a-f-]{36}\.jpg$/);
+  it("uploads a team logo within the team form: the form comes back as typed with the logo, nothing saved until Save team (decision 039)", async () => {
+    const name = `Riverhounds ${kind}`;
+    const typed: [string, string][] = [
+      ["version", ""],
+      ["name", name],
+      ["league", "USL <Championship>"],
+      ["logo", ""],
+      ["headline", "Soccer on the river"],
+      ["description", "Typed, not saved."],
+      ["sortOrder", "7"],
+    ];
+    const teamForm = async (fields: [string, string][], file: { bytes: Buffer; name: string } | null, intent?: string) => {
+      const form = new FormData();
+      for (const [k, v] of fields) form.append(k, v);
+      if (file) form.append("logoFile", new Blob([new Uint8Array(file.bytes)], { type: "image/jpeg" }), file.name);
+      if (intent) form.append("intent", intent);
+      return call(curator.cookie, "/admin/teams/new", { method: "POST", body: form });
+    };
+    const teamsNamed = () => server.services.database.db.select().from(teams).where(eq(teams.name, name));
+    const logos = () => (existsSync(path.join(mediaDir, "logos")) ? readdirSync(path.join(mediaDir, "logos")).sort() : []);
+    const before = logos();
+
+    // Upload: 200, the page holds every typed field and the new logo; no team was made.
+    const uploaded = await teamForm(typed, { bytes: await jpegWithGps("#ffb612"), name: "logo.jpg" }, "upload-logo");
+    expect(uploaded.status).toBe(200);
+    const page = await uploaded.text();
+    const key = /value="(logos\/[0-9a-f-]{36}\.jpg)"/.exec(page)![1];
+    expect(page).toContain("Logo uploaded: save the team to use it.");
+    for (const value of [name, "USL &lt;Championship&gt;", "Soccer on the river", "Typed, not saved.", 'value="7"']) expect(page).toContain(value);
+    expect(await teamsNamed()).toHaveLength(0);
+    expect(logos()).toEqual([...before, key.slice("logos/".length)].sort());
     expect((await sharp(path.join(mediaDir, key)).metadata()).exif).toBeUndefined();
-    const page = await (await call(curator.cookie, logo.headers.get("location")!)).text();
-    expect(page).toContain(`value="${key}"`);
     expect((await call(undefined, `/images/view/${key}?height=150`)).status).toBe(200);
 
+    // A file that is not an image: 400 with the reason, the typing kept, nothing stored.
+    const refused = await teamForm(typed, { bytes: Buffer.from("not an image at all"), name: "x.jpg" }, "upload-logo");
+    expect(refused.status).toBe(400);
+    const refusedPage = await refused.text();
+    expect(refusedPage).toContain("not a JPEG, PNG or WebP photo");
+    expect(refusedPage).toContain(name);
+    expect(logos()).toHaveLength(before.length + 1);
+    // Upload with no file chosen: asked for one.
+    expect((await teamForm(typed, null, "upload-logo")).status).toBe(400);
+
+    // A member, and a visitor, cannot upload through the form.
+    const outsider = await createStaffAccount(server.services, "member", { validThrough: dateFromToday(5) });
+    const form = new FormData();
+    form.append("intent", "upload-logo");
+    form.append("logoFile", new Blob([new Uint8Array(await jpegWithGps("#000000"))], { type: "image/jpeg" }), "b.jpg");
+    expect((await call(outsider.cookie, "/admin/teams/new", { method: "POST", body: form })).status).toBe(404);
+    expect(logos()).toHaveLength(before.length + 1);
+
+    // Save team with the uploaded logo named: saved with all of it.
+    const saved = await teamForm(typed.map(([k, v]): [string, string] => [k, k === "logo" ? key : v]), null);
+    expect(saved.status).toBe(302);
+    const [team] = await teamsNamed();
+    expect(saved.headers.get("location")).toBe(`/admin/teams/${team.id}?notice=saved`);
+    expect(team).toMatchObject({ league: "USL <Championship>", logo: key, headline: "Soccer on the river", description: "Typed, not saved.", sortOrder: 7 });
+
+    // A file chosen and "Save team" at once: stored and used.
+    const direct = await teamForm([...typed.filter(([k]) => k !== "name" && k !== "version"), ["name", `${name} II`], ["version", ""]], { bytes: await jpegWithGps("#101820"), name: "l.jpg" });
+    expect(direct.status).toBe(302);
+    const [second] = await server.services.database.db.select().from(teams).where(eq(teams.name, `${name} II`));
+    expect(second.logo).toMatch(/^logos\/[0-9a-f-]{36}\.jpg$/);
+    expect(second.logo).not.toBe(key);
+
+    // The page's url-encoded posts (delete, its confirmation) stay page-form sized: 413 over 64 KB.
+    const big = await rawPost(`/admin/teams/${team.id}`, { "content-type": "application/x-www-form-urlencoded", "content-length": String(70 * 1024) }, (req) => req.write("a=b"));
+    expect(big.status).toBe(413);
+    const deleting = await postForm(`/admin/teams/${team.id}`, [["intent", "delete"]]);
+    expect(deleting.headers.get("location")).toBe(`/admin/teams/${team.id}?delete=confirm`);
+  });
+
+  it("uploads a banner image (public folder), cleaned, and offers it in the form", async () => {
     const bad = new FormData();
     bad.append("image", new Blob([new Uint8Array(Buffer.from("not an image at all"))], { type: "image/png" }), "x.png");
     const refused = await call(curator.cookie, "/admin/media/upload?folder=banners", { method: "POST", body: bad });
@@ -208,6 +270,21 @@ describe.each(drivers)("exhibit photos on %s", (kind) => {
     banner.append("image", new Blob([new Uint8Array(await jpegWithGps("#000000"))], { type: "image/jpeg" }), "b.jpg");
     const uploaded = await call(curator.cookie, "/admin/media/upload?folder=banners", { method: "POST", body: banner });
     expect(uploaded.headers.get("location")).toMatch(/^\/admin\/banner\?file=banners%2F[0-9a-f-]{36}\.jpg&width=64&height=48$/);
+
+    // The banner's Add form carries its image (decision 039): the form back as typed, the image's name and size filled in, no slide added.
+    const slides = async () => (await server.services.admin.collection.banner.list()).desktop.length;
+    const count = await slides();
+    const addForm = new FormData();
+    for (const [k, v] of [["variant", "desktop"], ["file", "banners/"], ["alt", "Typed <slide> words"], ["width", "1600"], ["height", "600"], ["publication", "draft"], ["intent", "upload-image"]]) addForm.append(k, v);
+    addForm.append("image", new Blob([new Uint8Array(await jpegWithGps("#203040"))], { type: "image/jpeg" }), "s.jpg");
+    const answered = await call(curator.cookie, "/admin/banner", { method: "POST", body: addForm });
+    expect(answered.status).toBe(200);
+    const bannerPage = await answered.text();
+    expect(bannerPage).toContain("Image uploaded: add it as a slide below.");
+    expect(bannerPage).toMatch(/id="desktop-new-file"[^>]*value="banners\/[0-9a-f-]{36}\.jpg"/);
+    expect(bannerPage).toMatch(/id="desktop-new-alt"[^>]*value="Typed &lt;slide&gt; words"/);
+    expect(bannerPage).toMatch(/id="desktop-new-width"[^>]*value="64"/);
+    expect(await slides()).toBe(count);
   });
 
   it("previews the inactive exhibit as a visitor and as a member, and unsaved values without writing them", async () => {

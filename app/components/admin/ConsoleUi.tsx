@@ -86,7 +86,8 @@ export function PrimaryButton({ children, name, value, busy }: { children: React
  */
 export function PreviewButton({ to, name, value, children = "Preview without saving" }: { to: string; name?: string; value?: string; children?: ReactNode }) {
   return (
-    <button type="submit" formAction={to} name={name} value={value} className="rounded border border-ink px-4 py-2 font-semibold">
+    // A preview page takes an ordinary form post, also from a form that carries a file (decision 039).
+    <button type="submit" formAction={to} formEncType="application/x-www-form-urlencoded" name={name} value={value} className="rounded border border-ink px-4 py-2 font-semibold">
       {children}
     </button>
   );

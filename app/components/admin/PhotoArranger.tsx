@@ -11,6 +11,7 @@ import { CSS } from "@dnd-kit/utilities";
 import { useState } from "react";
 import { Form } from "react-router";
 import { EditConflict, typedChoice } from "./EditConflict";
+import { useMarkEdited } from "./UnsavedChanges";
 
 export interface ArrangedPhoto {
   file: string;
@@ -90,11 +91,13 @@ function Arranger({ photos: saved, thumbnail: savedThumbnail, matching: savedMat
     setSource(saved);
     setOrder(photos.map((p) => p.file));
   }
+  const markEdited = useMarkEdited();
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
   const byFile = new Map(photos.map((p) => [p.file, p]));
   const ordered = order.map((f) => byFile.get(f)).filter((p): p is ArrangedPhoto => p !== undefined);
   function onDragEnd({ active, over }: DragEndEvent) {
     if (!over || active.id === over.id) return;
+    markEdited();
     setOrder((current) => arrayMove(current, current.indexOf(String(active.id)), current.indexOf(String(over.id))));
   }
   if (photos.length === 0) return <p className="mb-4">No photos yet: upload some below.</p>;

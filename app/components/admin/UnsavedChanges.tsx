@@ -3,12 +3,21 @@
  * rich-text editor, selects, checkboxes) and, until the form is saved, asks before the page is
  * left by a link, the back button (React Router's `useBlocker`) or closing or reloading the tab
  * (`beforeunload`, where the browser shows its own question). Sending any form of the page (save,
- * an image upload, delete, preview) is not leaving; a save is done when the page comes back with
+ * an image upload, delete, preview) is not leaving, except one marked `data-unsaved-leaves` (it
+ * reloads the page without this form's changes: the browser asks); a save is done when the page comes back with
  * `?notice=saved`, or, for a form whose action answers in place, when `saved` is the answer of a
- * successful save (a new answer object each time).
+ * successful save (a new answer object each time). A change that fires no input event (a photo
+ * dragged to a new place) tells it with `useMarkEdited()`.
  */
-import { useCallback, useEffect, useRef, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useRef, type ReactNode } from "react";
 import { useBlocker, useLocation, useNavigation, type BlockerFunction } from "react-router";
+
+const MarkEdited = createContext<() => void>(() => undefined);
+
+/** For a change made without typing (drag and drop): the form counts as edited from then on. */
+export function useMarkEdited(): () => void {
+  return useContext(MarkEdited);
+}
 
 export function UnsavedChanges({ children, saved }: { children: ReactNode; saved?: { ok: boolean } | null }) {
   const edited = useRef(false);
@@ -34,6 +43,8 @@ export function UnsavedChanges({ children, saved }: { children: ReactNode; saved
       const submitter = event.submitter as HTMLButtonElement | null;
       // A form opened in another tab does not leave this page.
       if ((submitter?.formTarget || form.target) === "_blank") return;
+      // A form that reloads the page without this one's changes (the exhibit photo upload) leaves it: the browser asks.
+      if (form.hasAttribute("data-unsaved-leaves")) return;
       submitting.current = true;
     };
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
@@ -56,13 +67,13 @@ export function UnsavedChanges({ children, saved }: { children: ReactNode; saved
     [],
   );
   const blocker = useBlocker(shouldBlock);
-  const markEdited = () => {
+  const markEdited = useCallback(() => {
     edited.current = true;
-  };
+  }, []);
 
   return (
     <div onInput={markEdited} onChange={markEdited} data-unsaved-guard="">
-      {children}
+      <MarkEdited.Provider value={markEdited}>{children}</MarkEdited.Provider>
       {blocker.state === "blocked" ? (
         <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/50 p-4">
           <div

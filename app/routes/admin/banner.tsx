@@ -3,6 +3,8 @@
  * down, remove (asked first; the slide goes to the Trash). Each change rewrites that variant's order in one transaction with its audit row.
  * A slide's edit saved against a banner changed since comes back as typed, with the fields that
  * differ to choose (decision 029); each variant lists its versions (decision 030).
+ * An Add form carries its image file (decision 039): "Upload image" stores it and sends the
+ * form back as typed with the image's name and size filled in, nothing saved; without JavaScript too.
  */
 import { Form, redirect, useActionData, useSearchParams } from "react-router";
 import { ConfirmTrash } from "~/components/admin/TrashConfirm";
@@ -10,30 +12,26 @@ import type { Route } from "./+types/banner";
 import { ConsoleHeading, ConsoleNotice, DangerButton, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { EditConflict } from "~/components/admin/EditConflict";
 import { VersionHistory } from "~/components/admin/VersionHistory";
-import { ImageUpload } from "~/components/admin/ImageUpload";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { UPLOAD_NOTICES } from "./upload-notices";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { bannerSlideSchema, formObject, uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
 import { formVersion, resolvedForm } from "./edit-conflict.server";
+import { readImageForm } from "./image-form.server";
 import { publishFieldsOf, withPublication } from "./publication.server";
 import { PublishFields, type PublishFieldsValue } from "~/components/admin/PublishFields";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "banner");
   const url = new URL(request.url);
-  // An image just uploaded (/admin/media/upload sends its name and size back): offered in the Add forms.
-  const file = /^banners\/[0-9a-f-]{36}\.(?:jpg|png|webp)$/.exec(url.searchParams.get("file") ?? "")?.[0];
-  const size = (name: string) => Math.min(4000, Math.max(1, Number(url.searchParams.get(name)) || 1));
-  const uploaded = file ? { file, width: size("width"), height: size("height") } : null;
   const restored = NOTICES[url.searchParams.get("notice") ?? ""];
-  const notice = uploaded ? { ok: true, message: `Image uploaded: add it as a slide below.` } : restored ? { ok: true, message: restored } : (UPLOAD_NOTICES[url.searchParams.get("upload") ?? ""] ?? null);
+  const notice = restored ? { ok: true, message: restored } : (UPLOAD_NOTICES[url.searchParams.get("upload") ?? ""] ?? null);
   const { desktop, mobile, versions } = await context.services.admin.collection.banner.list();
   const history = context.services.admin.versions;
   const withFields = (slides: typeof desktop) => slides.map((slide) => ({ ...slide, publish: publishFieldsOf(context, slide.publishAt) }));
   const [desktopHistory, mobileHistory] = await Promise.all([history.list("banner", "desktop"), history.list("banner", "mobile")]);
-  return { desktop: withFields(desktop), mobile: withFields(mobile), versions, history: { desktop: desktopHistory, mobile: mobileHistory }, newSlide: publishFieldsOf(context, undefined), uploaded, notice };
+  return { desktop: withFields(desktop), mobile: withFields(mobile), versions, history: { desktop: desktopHistory, mobile: mobileHistory }, newSlide: publishFieldsOf(context, undefined), notice };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -41,8 +39,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const limited = rateLimitedAnswer<ConsoleResult>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
   // "Take theirs" choices after a refused edit replace the typed values (decision 029).
-  const form = resolvedForm(await request.formData());
+  const read = await readImageForm(context, request, "image", "banners");
+  const form = resolvedForm(read.form);
+  // An image chosen in an Add form (decision 039): its name and size go into the form.
+  if (read.image) for (const [name, value] of [["file", read.image.key], ["width", String(read.image.width)], ["height", String(read.image.height)]]) form.set(name, value);
+  if (read.refused) {
+    const message = UPLOAD_NOTICES[read.refused]?.message ?? UPLOAD_NOTICES.broken.message;
+    return consoleAnswer({ ok: false, message, errors: { file: message }, values: typedValues(form) });
+  }
   const intent = formText(form, "intent");
+  if (intent === UPLOAD_INTENT) {
+    if (!read.image) return consoleAnswer({ ok: false, message: UPLOAD_NOTICES.empty.message, errors: { file: UPLOAD_NOTICES.empty.message }, values: typedValues(form) });
+    return consoleAnswer({ ok: true, message: "Image uploaded: add it as a slide below.", values: typedValues(form) });
+  }
   const variant = formText(form, "variant") === "mobile" ? "mobile" : "desktop";
   const position = Number(formText(form, "position"));
   const banner = context.services.admin.collection.banner;
@@ -63,6 +72,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   return consoleAnswer({ ok: false, message: "Unknown action." });
 }
+
+/** The Add form's "Upload image" button (decision 039). */
+const UPLOAD_INTENT = "upload-image";
 
 type Slide = Route.ComponentProps["loaderData"]["desktop"][number];
 
@@ -97,7 +109,6 @@ type Answer = ReturnType<typeof useActionData<typeof action>>;
 function Variant({
   variant,
   slides,
-  uploaded,
   version,
   newSlide,
   result,
@@ -105,7 +116,6 @@ function Variant({
 }: {
   variant: "desktop" | "mobile";
   slides: Slide[];
-  uploaded: { file: string; width: number; height: number } | null;
   version: string;
   newSlide: PublishFieldsValue;
   result: Answer;
@@ -113,6 +123,8 @@ function Variant({
 }) {
   /** The answer for this slide's form (a refused edit names its slide), else undefined. */
   const answerFor = (s: Slide) => (result && "values" in result && result.values?.slide === s.id && result.values.variant === variant ? result : undefined);
+  /** What this variant's Add form sent (no `slide`: an upload, a refusal), shown in it again. */
+  const added = result && "values" in result && result.values?.variant === variant && !result.values.slide ? result.values : undefined;
   return (
     <section className="mb-10">
       <h2 className="mb-3 text-xl font-bold capitalize">{variant} slides</h2>
@@ -159,12 +171,31 @@ function Variant({
           );
         })}
       </ol>
-      <Form method="post" className="mt-4 grid gap-2 rounded border border-dashed border-stone-500 p-3 sm:grid-cols-4">
+      {/* A new answer for this form (an upload, a refusal) shows it as sent, the image filled in. */}
+      <Form method="post" encType="multipart/form-data" key={JSON.stringify(added ?? null)} className="mt-4 grid gap-2 rounded border border-dashed border-stone-500 p-3 sm:grid-cols-4">
+        {/* Enter in a field adds the slide (the first submit button is the default one), never uploads. */}
+        <button type="submit" name="intent" value="add" className="hidden" tabIndex={-1} aria-hidden="true">
+          Add slide
+        </button>
         <input type="hidden" name="variant" value={variant} />
         <p className="font-semibold sm:col-span-4">Add a {variant} slide</p>
-        <SlideFields prefix={`${variant}-new`} slide={uploaded ?? undefined} />
+        <div className="flex flex-wrap items-end gap-3 text-sm sm:col-span-4">
+          <div>
+            <label htmlFor={`${variant}-new-image`} className="block font-semibold">
+              Upload a {variant} slide image
+            </label>
+            <input id={`${variant}-new-image`} name="image" type="file" accept="image/jpeg,image/png,image/webp" aria-describedby={`${variant}-new-image-hint`} />
+          </div>
+          <button type="submit" name="intent" value={UPLOAD_INTENT} formNoValidate className="rounded bg-ink px-3 py-1 font-semibold text-gold hover:bg-steel">
+            Upload image<span className="sr-only"> for the new {variant} slide</span>
+          </button>
+          <p id={`${variant}-new-image-hint`} className="w-full text-stone-700">
+            JPEG, PNG or WebP; 15 MB and 40 megapixels at most; location and camera data are removed. The image, its name and size go into this form; nothing is added until you add the slide.
+          </p>
+        </div>
+        <SlideFields prefix={`${variant}-new`} slide={added ? { file: added.file ?? "banners/", alt: added.alt, width: added.width ?? 1600, height: added.height ?? 600 } : undefined} />
         <div className="sm:col-span-4">
-          <PublishFields initial={newSlide} prefix={`${variant}-new-`} />
+          <PublishFields initial={newSlide} prefix={`${variant}-new-`} typed={added} />
         </div>
         <div className="sm:col-span-4">
           <PrimaryButton name="intent" value="add">
@@ -198,6 +229,8 @@ function RemoveConfirm({ desktop, mobile }: { desktop: Slide[]; mobile: Slide[] 
 
 export default function Banner({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
+  // An image upload is not a save: it does not end the unsaved-changes question.
+  const uploading = result && "values" in result && result.values?.intent === UPLOAD_INTENT;
   return (
     <section>
       <ConsoleHeading>Home banner</ConsoleHeading>
@@ -206,11 +239,10 @@ export default function Banner({ loaderData }: Route.ComponentProps) {
       <p className="mb-4">
         <PreviewLink to="/admin/banner/preview" />
       </p>
-      <ImageUpload folder="banners" back="/admin/banner" label="Upload a slide image" />
-      {/* A slide's typed changes ask before the page is left; a save (answered in place) ends the question. */}
-      <UnsavedChanges saved={result}>
-        <Variant variant="desktop" slides={loaderData.desktop} uploaded={loaderData.uploaded} version={loaderData.versions.desktop} newSlide={loaderData.newSlide} result={result} history={loaderData.history.desktop} />
-        <Variant variant="mobile" slides={loaderData.mobile} uploaded={loaderData.uploaded} version={loaderData.versions.mobile} newSlide={loaderData.newSlide} result={result} history={loaderData.history.mobile} />
+      {/* A slide's typed changes ask before the page is left; a save (answered in place) ends the question, an image upload does not. */}
+      <UnsavedChanges saved={uploading ? null : result}>
+        <Variant variant="desktop" slides={loaderData.desktop} version={loaderData.versions.desktop} newSlide={loaderData.newSlide} result={result} history={loaderData.history.desktop} />
+        <Variant variant="mobile" slides={loaderData.mobile} version={loaderData.versions.mobile} newSlide={loaderData.newSlide} result={result} history={loaderData.history.mobile} />
       </UnsavedChanges>
     </section>
   );

@@ -8,6 +8,7 @@ import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/exhibit-photos";
 import { ConsoleHeading, ConsoleNotice, inputProps } from "~/components/admin/ConsoleUi";
 import { PhotoArranger } from "~/components/admin/PhotoArranger";
+import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { imageUrl } from "~/shared/images";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { uuidSchema } from "./console-schemas";
@@ -62,10 +63,14 @@ export default function ExhibitPhotos({ loaderData }: Route.ComponentProps) {
       </p>
       <ConsoleHeading>Photos: {exhibit.title}</ConsoleHeading>
       <ConsoleNotice result={result ?? uploadNotice} />
-      <PhotoArranger photos={exhibit.photos} thumbnail={exhibit.thumbnail} matching={exhibit.matchingPhoto ?? ""} errors={errors} result={result} version={exhibit.version} />
+      {/* A changed order, description or choice asks before the page is left; a save (answered in place) ends the question. */}
+      <UnsavedChanges saved={result}>
+        <PhotoArranger photos={exhibit.photos} thumbnail={exhibit.thumbnail} matching={exhibit.matchingPhoto ?? ""} errors={errors} result={result} version={exhibit.version} />
+      </UnsavedChanges>
       <h2 className="mt-8 mb-2 text-xl font-bold">Upload photos</h2>
       <p className="mb-3 text-sm">JPEG, PNG or WebP; up to 12 files of 15 MB and 40 megapixels each. Location and camera data are removed.</p>
-      <Form method="post" encType="multipart/form-data" action={`/admin/exhibits/${exhibit.id}/photos/upload`} reloadDocument className="space-y-3">
+      {/* It reloads the page: a changed arrangement not saved would be lost, so the browser asks first (decision 039). */}
+      <Form method="post" encType="multipart/form-data" action={`/admin/exhibits/${exhibit.id}/photos/upload`} reloadDocument className="space-y-3" data-unsaved-leaves="">
         <div>
           <label htmlFor="upload-alt" className="block font-semibold">
             Description of the photos (for people who cannot see them)

@@ -3,6 +3,7 @@
  * (folder=banners, banner area), streamed within the upload's body limit, checked by decoding,
  * stored without metadata; answers with a redirect back to the page that asked, which puts the
  * new file's name into its form (`?logo=` on a team, `?file=&width=&height=` on the banner).
+ * No page posts here any more: the team and banner forms carry their own file (decision 039).
  */
 import { MaxFilesExceededError, MaxFileSizeExceededError, parseFormData, type FileUpload } from "@remix-run/form-data-parser";
 import { redirect } from "react-router";

@@ -13,6 +13,8 @@ import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type Con
 import { fieldErrors } from "~/shared/form-errors";
 import { formRecordVersion, resolvedForm } from "./edit-conflict.server";
 import { withPublication } from "./publication.server";
+import { readImageForm } from "./image-form.server";
+import { UPLOAD_NOTICES } from "./upload-notices";
 
 type Actor = ReturnType<typeof actorOf>;
 type Saved = Awaited<ReturnType<AppLoadContext["services"]["admin"]["collection"]["teams"]["save"]>>;
@@ -33,13 +35,34 @@ export async function saveOrDeleteRecord<Input>(o: {
   listPath: string;
   /** The form has the status fields (Draft / Scheduled / Published, decision 032). */
   publication?: boolean;
+  /**
+   * The form carries an image file (decision 039): the file field `file` is stored under
+   * `folder` and its name put into the text field `into`. With `intent=<uploadIntent>` nothing is
+   * saved: the form comes back as typed, the new file filled in, with `uploaded`.
+   */
+  image?: { file: string; folder: "logos"; into: string; uploadIntent: string; uploaded: string };
 }) {
   const staff = requireConsole(o.context, o.request, "collection");
   const limited = rateLimitedAnswer<ConsoleResult>(o.context, (message) => ({ ok: false, message }));
   if (limited) return limited;
-  const form = resolvedForm(await o.request.formData());
   const id = o.id === "new" ? null : (o.id ?? null);
   if (id && !uuidSchema.safeParse(id).success) throw data(null, { status: 404 });
+  let form: FormData;
+  if (o.image) {
+    const read = await readImageForm(o.context, o.request, o.image.file, o.image.folder);
+    form = resolvedForm(read.form);
+    if (read.image) form.set(o.image.into, read.image.key);
+    if (read.refused) {
+      const message = UPLOAD_NOTICES[read.refused]?.message ?? UPLOAD_NOTICES.broken.message;
+      return consoleAnswer({ ok: false, message, errors: { [o.image.into]: message }, values: typedValues(form) });
+    }
+    if (formText(form, "intent") === o.image.uploadIntent) {
+      if (!read.image) return consoleAnswer({ ok: false, message: UPLOAD_NOTICES.empty.message, errors: { [o.image.into]: UPLOAD_NOTICES.empty.message }, values: typedValues(form) });
+      return consoleAnswer({ ok: true, message: o.image.uploaded, values: typedValues(form) });
+    }
+  } else {
+    form = resolvedForm(await o.request.formData());
+  }
   if (formText(form, "intent") === "delete" && id) {
     // Deleting asks first (TrashConfirm.tsx): without the confirmation's `confirm=yes`, the page asks.
     if (formText(form, "confirm") !== "yes") return redirect(`${o.listPath}/${id}?delete=confirm`);

@@ -1,12 +1,15 @@
-/** /admin/teams/:id (or /admin/teams/new): a team's fields, and deleting it (refused while it has exhibits). */
+/**
+ * /admin/teams/:id (or /admin/teams/new): a team's fields, and deleting it (refused while it has
+ * exhibits). The logo file is part of the form (decision 039): "Upload logo" stores it and
+ * sends the form back as typed with the new file in the Logo field, nothing saved; a file chosen
+ * and then "Save team" is stored and used at once. Without JavaScript too.
+ */
 import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/team-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { EditConflict } from "~/components/admin/EditConflict";
 import { VersionHistory } from "~/components/admin/VersionHistory";
 import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
-import { ImageUpload } from "~/components/admin/ImageUpload";
-import { UPLOAD_NOTICES } from "./upload-notices";
 import { teamSchema, uuidSchema } from "./console-schemas";
 import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { requireConsole } from "./guard.server";
@@ -15,19 +18,27 @@ import { saveOrDeleteRecord } from "./record-edit.server";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
   const url = new URL(request.url);
-  const notice = NOTICES[url.searchParams.get("notice") ?? ""] ?? UPLOAD_NOTICES[url.searchParams.get("upload") ?? ""] ?? null;
-  // A logo just uploaded (/admin/media/upload sends its name back): offered in the form.
-  const uploadedLogo = /^logos\/[0-9a-f-]{36}\.(?:jpg|png|webp)$/.exec(url.searchParams.get("logo") ?? "")?.[0] ?? null;
-  if (params.id === "new") return { team: null, notice: uploadedLogo ? { ok: true, message: "Logo uploaded: save the team to use it." } : notice, uploadedLogo };
+  const notice = NOTICES[url.searchParams.get("notice") ?? ""] ?? null;
+  if (params.id === "new") return { team: null, notice };
   if (!uuidSchema.safeParse(params.id).success) throw data(null, { status: 404 });
   const team = await context.services.admin.collection.teams.get(params.id);
   if (!team) throw data(null, { status: 404 });
-  return { team, notice: uploadedLogo ? { ok: true, message: "Logo uploaded: save the team to use it." } : notice, uploadedLogo, versions: await context.services.admin.versions.list("team", team.id) };
+  return { team, notice, versions: await context.services.admin.versions.list("team", team.id) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  return saveOrDeleteRecord({ context, request, id: params.id, records: context.services.admin.collection.teams, schema: teamSchema, listPath: "/admin/teams" });
+  return saveOrDeleteRecord({
+    context,
+    request,
+    id: params.id,
+    records: context.services.admin.collection.teams,
+    schema: teamSchema,
+    listPath: "/admin/teams",
+    image: { file: "logoFile", folder: "logos", into: "logo", uploadIntent: "upload-logo", uploaded: LOGO_UPLOADED },
+  });
 }
+
+const LOGO_UPLOADED = "Logo uploaded: save the team to use it.";
 
 export default function TeamEdit({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
@@ -38,9 +49,12 @@ export default function TeamEdit({ loaderData }: Route.ComponentProps) {
     <section className="max-w-3xl">
       <ConsoleHeading>{t ? `Team: ${t.name}` : "New team"}</ConsoleHeading>
       <ConsoleNotice result={result ?? (typeof loaderData.notice === "string" ? { ok: true, message: loaderData.notice } : loaderData.notice)} />
-      <ImageUpload folder="logos" back={t ? `/admin/teams/${t.id}` : "/admin/teams/new"} label="Upload a new logo" />
       <UnsavedChanges>
-        <Form method="post" className="space-y-4" key={t?.version}>
+        <Form method="post" encType="multipart/form-data" className="space-y-4" key={t?.version}>
+          {/* Enter in a text field saves (the first submit button is the default one), never uploads. */}
+          <button type="submit" className="hidden" tabIndex={-1} aria-hidden="true">
+            Save team
+          </button>
           <EditConflict result={result} version={t?.version} labels={{ name: "Name", league: "League", logo: "Logo", headline: "Headline", description: "Summary and description", sortOrder: "Order on the home page" }} />
           <Field label="Name" name="name" error={errors.name}>
             <input {...inputProps("name", errors.name)} defaultValue={typed.name ?? t?.name} required />
@@ -49,8 +63,23 @@ export default function TeamEdit({ loaderData }: Route.ComponentProps) {
             <input {...inputProps("league", errors.league)} defaultValue={typed.league ?? t?.league} required />
           </Field>
           <Field label="Logo (media file)" name="logo" error={errors.logo} hint="For example logos/steelers.svg">
-            <input {...inputProps("logo", errors.logo, true)} key={loaderData.uploadedLogo ?? "logo"} defaultValue={typed.logo ?? loaderData.uploadedLogo ?? t?.logo} />
+            {/* A new answer (an upload) shows its logo even where the field was edited, and empties the file input. */}
+            <input {...inputProps("logo", errors.logo, true)} key={`logo-${typed.logo ?? ""}`} defaultValue={typed.logo ?? t?.logo} />
           </Field>
+          <div className="flex flex-wrap items-end gap-3 rounded border border-dashed border-stone-500 p-3 text-sm">
+            <div>
+              <label htmlFor="logoFile" className="block font-semibold">
+                Upload a new logo
+              </label>
+              <input id="logoFile" name="logoFile" type="file" key={`file-${typed.logo ?? ""}`} accept="image/jpeg,image/png,image/webp" aria-describedby="logoFile-hint" />
+            </div>
+            <button type="submit" name="intent" value="upload-logo" formNoValidate className="rounded bg-ink px-3 py-1 font-semibold text-gold hover:bg-steel">
+              Upload logo
+            </button>
+            <p id="logoFile-hint" className="w-full text-stone-700">
+              JPEG, PNG or WebP; 15 MB and 40 megapixels at most; location and camera data are removed. Nothing else is saved until you save the team.
+            </p>
+          </div>
           <Field label="Headline" name="headline" error={errors.headline}>
             <input {...inputProps("headline", errors.headline)} defaultValue={typed.headline ?? t?.headline} required />
           </Field>
