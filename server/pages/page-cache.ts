@@ -6,7 +6,7 @@
  * again.
  *
  * - Renewed in the background (decision 038): a change notice (`changed()`) renders every stored
- *   page again at once, two at a time; a page stored before the change is never served again,
+ *   page again at once, one at a time; a page stored before the change is never served again,
  *   its reader waits for that one render (or starts it, if still queued). A page older than
  *   PAGE_CACHE_SECONDS (a safety net, minutes) is served as it is and rendered again behind it.
  * - Which pages: those whose route's policy says `cached` (app/shared/route-policy.ts), resolved
@@ -199,7 +199,11 @@ export interface PageCacheOptions {
   ttlSeconds: number;
   /** Memory budget of stored pages, all encodings counted. */
   maxBytes?: number;
-  /** Stored pages rendered again at the same time after a change (default 2). */
+  /**
+   * Stored pages rendered again at the same time after a change (default 1: renders share the
+   * process's one thread, so a second one at a time only delays the first, the page most likely
+   * to be asked for next; a reader of a page still queued starts its render at once anyway).
+   */
   refreshConcurrency?: number;
   /** Clock in milliseconds (tests). */
   now?: () => number;
@@ -235,7 +239,7 @@ interface StoredPage {
 export function createPageCache(options: PageCacheOptions) {
   const now = options.now ?? (() => performance.now());
   const ttlMs = options.ttlSeconds * 1000;
-  const refreshConcurrency = options.refreshConcurrency ?? 2;
+  const refreshConcurrency = options.refreshConcurrency ?? 1;
   const store = new LRUCache<string, StoredPage>({
     max: 2000,
     maxSize: options.maxBytes ?? 64 * 1024 * 1024,
