@@ -95,6 +95,19 @@ export function createApp({ services, build, clientDir, devMiddleware, draining 
     rateLimited: (res.locals.rateLimited as string | undefined) ?? null,
     hostError: (res.locals.hostError as number | undefined) ?? null,
   });
+  /** A stored page rendered again in the background (decision 038): no request, no client. */
+  const refreshContext = (viewer: AppLoadContext["viewer"]): AppLoadContext => ({
+    services,
+    viewer,
+    requestId: "page-refresh",
+    cspNonce: "",
+    logger,
+    settings,
+    clientIp: "page-refresh",
+    renderState: { loadFailed: false },
+    rateLimited: null,
+    hostError: null,
+  });
   const pageContext = (req: Request, res: Response) => loadContext(req, res, viewerOf(res), String(res.locals.cspNonce));
 
   // Collection pages rendered once per instance and access tier, served compressed (decisions 008, 013).
@@ -103,20 +116,25 @@ export function createApp({ services, build, clientDir, devMiddleware, draining 
       ? createPageCache({
           render: createFetchHandler(build, "production"),
           cacheAddress: (req) => policies.forRequest(req).cacheAddress,
-          loadContext: (req, res, tier) => loadContext(req, res, tier ? tierViewer(tier) : null, ""),
+          loadContext: (tier, from) => {
+            const viewer = tier ? tierViewer(tier) : null;
+            return from ? loadContext(from.req, from.res, viewer, "") : refreshContext(viewer);
+          },
           origin: config.PUBLIC_URL,
           ttlSeconds: config.PAGE_CACHE_SECONDS,
           onServe: (req, res) => logRequest(logger, req, res, false),
+          onRefreshError: (err, address) => logger.warn({ err, address }, "a stored page could not be rendered again; the next reader renders it"),
           tierOf: async (token) => {
             const viewer = await services.sessions.viewerFor(token);
             return viewer ? { member: viewer.member, firstName: viewer.firstName } : null;
           },
         })
       : null;
-  // A stored visitor page goes out first, with the headers of its first answer (decision 012).
+  // A stored visitor page goes out first, with the headers of its first answer (decision 012);
+  // a change renders the stored pages again in the background (decision 038).
   if (pageCache) {
     app.use(pageCache.storedPages);
-    services.catalogChanges.onChange(() => pageCache.clear());
+    services.catalogChanges.onChange(() => pageCache.changed());
   }
 
   app.use(requestLog(logger));
@@ -212,5 +230,7 @@ export function createApp({ services, build, clientDir, devMiddleware, draining 
 
   /** For the host's own HTTP server: answers a stored visitor page before Express (decision 012). */
   const serveStoredPage = pageCache ? pageCache.serveStored : () => false;
-  return Object.assign(app, { serveStoredPage });
+  /** The stored pages rendered again in the background after a change (decision 038): wait for them, or stop them. */
+  const pageRefresh = { settled: () => pageCache?.settled() ?? Promise.resolve(), stop: () => pageCache?.stop() ?? Promise.resolve() };
+  return Object.assign(app, { serveStoredPage, pageRefresh });
 }

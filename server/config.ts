@@ -86,8 +86,12 @@ const envSchema = z.object({
    * rendition to the first request that wants it.
    */
   WARM_RENDITIONS: booleanFromEnv.default(true),
-  /** How long each instance serves a rendered page to visitors who are not signed in (0 = off). */
-  PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /**
+   * Collection pages are rendered once per instance and tier and kept; a change renders them
+   * again in the background at once. This is only the safety net: a page older than this is
+   * still served once more and rendered again behind it (decision 038). 0 turns the cache off.
+   */
+  PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(86400).default(300),
   /** How many days a deleted team, category, exhibit, enshrinee or banner slide stays in the console's Trash before housekeeping purges it and its media (decision 031). */
   TRASH_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /**

@@ -193,6 +193,7 @@ async function runServer(log: Logger) {
     net.Server.prototype.close.call(server, () => {
       void (async () => {
         await services.catalogChanges.stop();
+        await app.pageRefresh.stop();
         await services.renditionWarmer.stop();
         await services.outbox.stop();
         await services.housekeeping.stop();

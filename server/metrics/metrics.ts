@@ -62,6 +62,17 @@ export function countPageCache(cache: "HIT" | "MISS" | "BYPASS"): void {
   pageCacheRequests.inc({ result: cache === "HIT" ? "hit" : "miss" });
 }
 
+const pageCacheRefreshes = new Counter({
+  name: "museum_page_cache_refreshes_total",
+  help: "Stored pages rendered again in the background, after a collection change or past PAGE_CACHE_SECONDS.",
+  labelNames: ["reason"] as const,
+  registers: [registry],
+});
+/** Counts one background render of a stored page (decision 038). */
+export function countPageRefresh(reason: "change" | "expired"): void {
+  pageCacheRefreshes.inc({ reason });
+}
+
 export const outboxLeaseLost = new Counter({
   name: "museum_outbox_done_after_lease_lost_total",
   help: "Outbox jobs finished by a worker after another had taken them over (each may have run twice).",

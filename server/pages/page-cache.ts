@@ -1,10 +1,14 @@
 /**
- * The page cache (decisions 008 and 013). Collection pages differ between readers only by their
- * access tier (a visitor, an account without a ticket, a member) and the greeting's first name,
- * so each instance renders such a page once per tier and first name, keeps it for
- * PAGE_CACHE_SECONDS (compressed ahead, with an ETag) and serves it to the next readers of that
- * tier without rendering React again.
+ * The page cache (decisions 008, 013 and 038). Collection pages differ between readers only by
+ * their access tier (a visitor, an account without a ticket, a member) and the greeting's first
+ * name, so each instance renders such a page once per tier and first name, keeps it (compressed
+ * ahead, with an ETag) and serves it to the next readers of that tier without rendering React
+ * again.
  *
+ * - Renewed in the background (decision 038): a change notice (`changed()`) renders every stored
+ *   page again at once, one at a time; a page stored before the change is never served again,
+ *   its reader waits for that one render (or starts it, if still queued). A page older than
+ *   PAGE_CACHE_SECONDS (a safety net, minutes) is served as it is and rendered again behind it.
  * - Which pages: those whose route's policy says `cached` (app/shared/route-policy.ts), resolved
  *   from the route that matched (server/http/route-policy.ts). A page is stored under its
  *   route's own spelling (`cacheAddress`: `/ABOUT`, `/about/` and `/%61bout` all run the About
@@ -33,7 +37,7 @@ import type { AppLoadContext } from "react-router";
 import { requestSessionToken } from "../accounts/request-auth";
 import { etagMatches } from "../http/etag";
 import { precompress, precompressedSize, preferredEncoding, sendPrecompressed, type Precompressed } from "../http/precompressed";
-import { countPageCache } from "../metrics/metrics";
+import { countPageCache, countPageRefresh } from "../metrics/metrics";
 import { pagePath as pagePathOf } from "../http/route-policy";
 
 /** React Router's route ids, as client navigation names them in `_routes` (`root`, `routes/team`). */
@@ -176,8 +180,11 @@ export function tierViewer(tier: PageTier): NonNullable<AppLoadContext["viewer"]
 export interface PageCacheOptions {
   /** React Router's fetch-style handler (`createRequestHandler(build)` from react-router). */
   render: (request: Request, context: AppLoadContext) => Promise<Response>;
-  /** The load context of a render for a tier (null: a visitor). */
-  loadContext: (req: ExpressRequest, res: ExpressResponse, tier: PageTier | null) => AppLoadContext;
+  /**
+   * The load context of a render for a tier (null: a visitor), for the request that asked for
+   * it, or without one (`from` undefined) when a stored page is rendered again in the background.
+   */
+  loadContext: (tier: PageTier | null, from?: { req: ExpressRequest; res: ExpressResponse }) => AppLoadContext;
   /**
    * The address a request's page is stored under (its route's own spelling, `cacheAddress` of
    * server/http/route-policy.ts), or null when its route is not cached.
@@ -185,9 +192,19 @@ export interface PageCacheOptions {
   cacheAddress: (req: IncomingMessage) => string | null;
   /** Origin the render URL is resolved against (the site's public URL). */
   origin: string;
+  /**
+   * Age after which a stored page is rendered again in the background (it is still served
+   * meanwhile): a safety net, since the change feed says when a page changes (decision 038).
+   */
   ttlSeconds: number;
   /** Memory budget of stored pages, all encodings counted. */
   maxBytes?: number;
+  /**
+   * Stored pages rendered again at the same time after a change (default 1: renders share the
+   * process's one thread, so a second one at a time only delays the first, the page most likely
+   * to be asked for next; a reader of a page still queued starts its render at once anyway).
+   */
+  refreshConcurrency?: number;
   /** Clock in milliseconds (tests). */
   now?: () => number;
   /**
@@ -198,56 +215,148 @@ export interface PageCacheOptions {
   tierOf?: (token: string) => Promise<PageTier | null>;
   /** Called for each answer `serveStored` sends (the host's request log); returns the request id it sends as X-Request-Id. */
   onServe?: (req: IncomingMessage, res: ServerResponse) => string;
+  /** Called when a background render of a stored page fails (the page is then dropped). */
+  onRefreshError?: (error: unknown, address: string) => void;
+}
+
+/** What a stored page was rendered from, so that it can be rendered again without a request. */
+interface RenderSource {
+  tier: PageTier | null;
+  address: string;
+  /** The request headers the render was given (none of `PRIVATE_HEADERS`). */
+  headers: [string, string][];
+}
+
+interface StoredPage {
+  page: RenderedPage;
+  source: RenderSource;
+  /** When it was rendered (the cache's clock). */
+  renderedAt: number;
+  /** The change generation it was rendered in: an older one is never served (a change came since). */
+  generation: number;
 }
 
 export function createPageCache(options: PageCacheOptions) {
-  const store = new LRUCache<string, RenderedPage>({
+  const now = options.now ?? (() => performance.now());
+  const ttlMs = options.ttlSeconds * 1000;
+  const refreshConcurrency = options.refreshConcurrency ?? 1;
+  const store = new LRUCache<string, StoredPage>({
     max: 2000,
     maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-    sizeCalculation: (p) => precompressedSize(p.content) + 512,
-    ttl: options.ttlSeconds * 1000,
-    // An injected clock is read on every check: lru-cache otherwise reuses a reading for 1 ms of
-    // real time, so a test's clock step between two quick requests went unseen (CI, stop 19).
-    ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
+    sizeCalculation: (s) => precompressedSize(s.page.content) + 512,
   });
   // One render per page at a time: visitors asking while it renders wait for the same result.
   const inFlight = new Map<string, Promise<RenderedPage>>();
-  // Bumped by clear(): a render that began before a change is served to its askers, never stored.
+  // Bumped by each change: a page rendered before is not served again, a render begun before is
+  // served to its askers but never stored.
   let generation = 0;
+  // Stored pages waiting to be rendered again in the background (a change, or past the time
+  // limit), most recently used first; `refreshing` of them render at a time.
+  const due = new Set<string>();
+  let refreshing = 0;
+  let stopped = false;
+  // Waiting for the background renders to be over (`settled`).
+  const waiters: (() => void)[] = [];
 
-  async function renderPage(req: ExpressRequest, res: ExpressResponse, tier: PageTier | null, address: string, key: string): Promise<RenderedPage> {
-    const startedIn = generation;
-    const headers = new Headers();
+  const isCurrent = (stored: StoredPage) => stored.generation === generation;
+  const isExpired = (stored: StoredPage) => now() - stored.renderedAt >= ttlMs;
+
+  function sourceOf(req: ExpressRequest, tier: PageTier | null, address: string): RenderSource {
+    const headers: [string, string][] = [];
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || PRIVATE_HEADERS.has(name)) continue;
-      headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+      headers.push([name, Array.isArray(value) ? value.join(", ") : value]);
     }
-    const context = options.loadContext(req, res, tier);
-    const url = new URL(address, options.origin);
-    const response = await options.render(new Request(url, { headers }), context);
-    const body = Buffer.from(await response.arrayBuffer());
-    const setsCookie = response.headers.has("set-cookie");
-    const kept: [string, string][] = [];
-    response.headers.forEach((value, name) => {
-      if (!REWRITTEN_HEADERS.has(name)) kept.push([name, value]);
+    return { tier, address, headers };
+  }
+
+  async function renderPage(source: RenderSource, key: string, from?: { req: ExpressRequest; res: ExpressResponse }): Promise<RenderedPage> {
+    const startedIn = generation;
+    try {
+      const context = options.loadContext(source.tier, from);
+      const url = new URL(source.address, options.origin);
+      const response = await options.render(new Request(url, { headers: source.headers }), context);
+      const body = Buffer.from(await response.arrayBuffer());
+      const setsCookie = response.headers.has("set-cookie");
+      const kept: [string, string][] = [];
+      response.headers.forEach((value, name) => {
+        if (!REWRITTEN_HEADERS.has(name)) kept.push([name, value]);
+      });
+      const type = response.headers.get("content-type") ?? "";
+      const storable = isStorableAddress(url.pathname, url.searchParams);
+      const shared =
+        storable &&
+        isOwnAddress(pagePathOf(url.pathname), context.renderState.pagePath) &&
+        response.status === 200 &&
+        !setsCookie &&
+        !context.renderState.loadFailed;
+      const page: RenderedPage = {
+        status: response.status,
+        headers: kept,
+        content: await precompress(body, { shared }),
+        scriptHashes: type.startsWith("text/html") ? inlineScriptHashes(body.toString("utf8")) : [],
+        shared,
+      };
+      if (startedIn === generation) {
+        if (page.shared) store.set(key, { page, source, renderedAt: now(), generation: startedIn });
+        // The address no longer gives a page to keep (gone, moved, shown without some data): what
+        // was stored under it must not be served again.
+        else store.delete(key);
+      }
+      return page;
+    } catch (error) {
+      if (startedIn === generation) store.delete(key);
+      throw error;
+    }
+  }
+
+  function startRender(key: string, source: RenderSource, from?: { req: ExpressRequest; res: ExpressResponse }): Promise<RenderedPage> {
+    const render: Promise<RenderedPage> = renderPage(source, key, from).finally(() => {
+      if (inFlight.get(key) === render) inFlight.delete(key);
     });
-    const type = response.headers.get("content-type") ?? "";
-    const storable = isStorableAddress(url.pathname, url.searchParams);
-    const shared =
-      storable &&
-      isOwnAddress(pagePathOf(url.pathname), context.renderState.pagePath) &&
-      response.status === 200 &&
-      !setsCookie &&
-      !context.renderState.loadFailed;
-    const page: RenderedPage = {
-      status: response.status,
-      headers: kept,
-      content: await precompress(body, { shared }),
-      scriptHashes: type.startsWith("text/html") ? inlineScriptHashes(body.toString("utf8")) : [],
-      shared,
-    };
-    if (page.shared && startedIn === generation) store.set(key, page);
-    return page;
+    inFlight.set(key, render);
+    return render;
+  }
+
+  /** Renders the due pages again in the background, `refreshConcurrency` at a time. */
+  function refreshDue(): void {
+    if (stopped) due.clear();
+    while (refreshing < refreshConcurrency && due.size > 0) {
+      const key = due.values().next().value as string;
+      due.delete(key);
+      const stored = store.peek(key);
+      // Gone (evicted), already being rendered (someone asked), or rendered again since.
+      if (!stored || inFlight.has(key) || (isCurrent(stored) && !isExpired(stored))) continue;
+      refreshing++;
+      countPageRefresh(isCurrent(stored) ? "expired" : "change");
+      void startRender(key, stored.source)
+        .catch((error: unknown) => options.onRefreshError?.(error, stored.source.address))
+        .finally(() => {
+          refreshing--;
+          refreshDue();
+        });
+    }
+    if (refreshing === 0 && due.size === 0) for (const resolve of waiters.splice(0)) resolve();
+  }
+
+  /** Resolves once no stored page is being rendered again in the background, nor waiting to be. */
+  function settled(): Promise<void> {
+    if (refreshing === 0 && due.size === 0) return Promise.resolve();
+    return new Promise((resolve) => waiters.push(resolve));
+  }
+
+  /** Starts no more background renders, and resolves once those under way are over (shutting down). */
+  function stop(): Promise<void> {
+    stopped = true;
+    due.clear();
+    return settled();
+  }
+
+  /** A stored page past the time limit: served as it is, and rendered again behind it. */
+  function refreshLater(key: string): void {
+    if (inFlight.has(key)) return;
+    due.add(key);
+    refreshDue();
   }
 
   function send(req: ExpressRequest, res: ExpressResponse, page: RenderedPage, cache: "HIT" | "MISS" | "BYPASS", tier: PageTier | null) {
@@ -270,17 +379,16 @@ export function createPageCache(options: PageCacheOptions) {
     const address = storedAddress(cacheAddress, req.originalUrl);
     const key = pageKey(tier, address);
     const stored = store.get(key);
-    if (stored) return send(req, res, stored, "HIT", tier);
+    if (stored && isCurrent(stored)) {
+      if (isExpired(stored)) refreshLater(key);
+      return send(req, res, stored.page, "HIT", tier);
+    }
+    // Not stored, or stored before a change: never the old bytes. Wait for the render under way
+    // (the background refresh the change started, or another asker's), or start it.
     try {
       let pending = inFlight.get(key);
       const waited = pending !== undefined;
-      if (!pending) {
-        const render: Promise<RenderedPage> = renderPage(req, res, tier, address, key).finally(() => {
-          if (inFlight.get(key) === render) inFlight.delete(key);
-        });
-        pending = render;
-        inFlight.set(key, render);
-      }
+      pending ??= startRender(key, sourceOf(req, tier, address), { req, res });
       const page = await pending;
       // An answer that was not shareable belongs to the request that caused it; others render their own.
       if (waited && !page.shared) return next();
@@ -333,9 +441,13 @@ export function createPageCache(options: PageCacheOptions) {
 
   function sendStored(req: IncomingMessage, res: ServerResponse, tier: PageTier | null): boolean {
     // Only the stored spelling itself: any other reaches the page through the whole host.
-    const page = store.get(pageKey(tier, req.url ?? ""));
+    const key = pageKey(tier, req.url ?? "");
+    const stored = store.get(key);
+    const page = stored?.page;
     const wire = page?.wire;
-    if (!page || !wire) return false;
+    // A page stored before a change goes through the whole host, which waits for its new render.
+    if (!stored || !page || !wire || !isCurrent(stored)) return false;
+    if (isExpired(stored)) refreshLater(key);
     countPageCache("HIT");
     // The id goes into the list's last slot, not through setHeader (which would make Node merge
     // every header of the list one by one).
@@ -363,14 +475,20 @@ export function createPageCache(options: PageCacheOptions) {
     if (serveStored(req, res, { signedIn: false }) !== true) next();
   };
 
-  /** Forgets every stored page (the collection changed); renders under way are not stored. */
-  function clear(): void {
+  /**
+   * The collection changed (the change feed): no page stored before is served again, and each
+   * one is rendered again at once in the background, most recently used first, so the next
+   * reader usually finds the new page ready; a reader who comes first waits for that render.
+   * Renders under way are served to their askers but not stored.
+   */
+  function changed(): void {
     generation++;
-    store.clear();
     inFlight.clear();
+    for (const key of store.keys()) due.add(key);
+    refreshDue();
   }
 
-  return { middleware, tieredMiddleware, serveStored, storedPages, clear };
+  return { middleware, tieredMiddleware, serveStored, storedPages, changed, settled, stop };
 }
 
 /** Replaces the per-request nonce (only `script-src` has one) by the page's script hashes. */

@@ -49,6 +49,8 @@ export interface TestServer {
   services: Services;
   database: TestDatabase;
   config: Config;
+  /** Resolves once the stored pages a change made stale have been rendered again (decision 038). */
+  pagesRefreshed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -81,8 +83,10 @@ export async function startTestServer(
     services,
     database,
     config,
+    pagesRefreshed: () => app.pageRefresh.settled(),
     async close() {
       await services.catalogChanges.stop();
+      await app.pageRefresh.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await database.drop();

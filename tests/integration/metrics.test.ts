@@ -84,6 +84,7 @@ describe.each(drivers)("metrics on %s", (kind) => {
       "museum_change_feed_up",
       "museum_worker_restarts_total",
       "museum_page_cache_requests_total",
+      "museum_page_cache_refreshes_total",
       "process_cpu_seconds_total",
       "nodejs_eventloop_lag_seconds",
     ]) {

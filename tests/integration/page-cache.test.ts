@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExhibitView, TeamView } from "~/shared/catalog-types";
 import { exhibitPath, teamPath } from "~/shared/exhibit-links";
 import { eq } from "drizzle-orm";
-import { users } from "../../server/db/schema";
+import { teams, users } from "../../server/db/schema";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount, dateFromToday } from "../helpers/fixtures";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -162,6 +162,28 @@ describe.each(drivers)("anonymous page cache on %s", (kind) => {
     const whole = await get(teamPath(team._id));
     expect(whole.headers.get("x-cache")).toBe("MISS");
     expect(await whole.text()).toMatch(/href="\/teams\/[^/"]+\/[^/"]+"/);
+  });
+
+  it("renders the stored pages again in the background after a change: the next readers get the new page from the store", async () => {
+    const [team] = (await (await get("/api/teams/")).json()) as TeamView[];
+    const path = teamPath(team._id);
+    for (const headers of [{}, { cookie: member }] as Record<string, string>[]) {
+      await get(path, headers);
+      expect((await get(path, headers)).headers.get("x-cache")).toBe("HIT");
+    }
+    const headline = `Renewed in the background ${Date.now()}`;
+    await server.services.database.db.update(teams).set({ headline }).where(eq(teams.id, team._id));
+    await server.services.catalogChanges.notify();
+    // Nobody asks while the pages render again.
+    await server.pagesRefreshed();
+    for (const headers of [{}, { cookie: member }] as Record<string, string>[]) {
+      const res = await get(path, headers);
+      expect(res.headers.get("x-cache")).toBe("HIT");
+      const html = await res.text();
+      expect(html).toContain(headline);
+    }
+    // The member's page was renewed as the member tier's page.
+    expect(await (await get(exhibitPath(exhibit), { cookie: member })).text()).toContain(description);
   });
 
   it("answers an unknown exhibit with the 404 page without storing it", async () => {

@@ -21,6 +21,7 @@ interface Stand {
   url: string;
   renders: string[];
   clock: { ms: number };
+  cache: ReturnType<typeof createPageCache>;
   close(): Promise<void>;
 }
 
@@ -60,6 +61,7 @@ async function stand(answer: (path: string, context: AppLoadContext, request: Re
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     renders,
     clock,
+    cache,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
   open.push(s);
@@ -112,21 +114,6 @@ describe("which requests the page cache serves", () => {
 });
 
 describe("what the page cache stores", () => {
-  it("renders a page once and serves it again until its time is up", async () => {
-    const s = await stand((p) => page(`<h1>${p} at render ${s.renders.length}</h1>`));
-    const first = await fetch(`${s.url}/about`);
-    expect(first.headers.get("x-cache")).toBe("MISS");
-    const body = await first.text();
-    s.clock.ms += 29_000;
-    const second = await fetch(`${s.url}/about`);
-    expect(second.headers.get("x-cache")).toBe("HIT");
-    expect(await second.text()).toBe(body);
-    s.clock.ms += 2_000;
-    const third = await fetch(`${s.url}/about`);
-    expect(third.headers.get("x-cache")).toBe("MISS");
-    expect(s.renders).toEqual(["/about", "/about"]);
-  });
-
   it("keeps pages apart by path", async () => {
     const s = await stand((p) => page(`<h1>${p}</h1>`));
     await fetch(`${s.url}/about`);
@@ -191,6 +178,151 @@ describe("what the page cache stores", () => {
     expect(moved.status).toBe(302);
     expect(moved.headers.get("location")).toBe("/");
     expect(s.renders).toHaveLength(10);
+  });
+});
+
+/** A render the test holds back until it calls `release` (a slow page). */
+function holdBack() {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  return { gate, release };
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A stand whose pages name the edition they were rendered from; `hold()` holds back the next renders until its release. */
+async function editionStand() {
+  const edition: { version: number; gate?: Promise<void> } = { version: 1 };
+  const s = await stand(async (p) => {
+    const v = edition.version;
+    await edition.gate;
+    return page(`<h1>${p} version ${v}</h1>`);
+  });
+  const hold = () => {
+    const { gate, release } = holdBack();
+    edition.gate = gate;
+    return release;
+  };
+  return { s, edition, hold };
+}
+
+describe("how stored pages are renewed (decision 038)", () => {
+  it("renders a stored page again in the background after a change: the next reader is served the new page, no render on their request", async () => {
+    const { s, edition } = await editionStand();
+    expect((await fetch(`${s.url}/about`)).headers.get("x-cache")).toBe("MISS");
+    // Asked for once with a query string: rendered for that request, not stored, not renewed.
+    await fetch(`${s.url}/privacypolicy?utm_source=x`);
+    expect(s.renders).toEqual(["/about", "/privacypolicy"]);
+    edition.version = 2;
+    s.cache.changed();
+    await s.cache.settled();
+    expect(s.renders).toEqual(["/about", "/privacypolicy", "/about"]);
+    const next = await fetch(`${s.url}/about`);
+    expect(next.headers.get("x-cache")).toBe("HIT");
+    expect(await next.text()).toBe("<h1>/about version 2</h1>");
+    expect(s.renders).toHaveLength(3);
+  });
+
+  it("makes a reader who comes while the new page renders wait for that one render, never the page from before the change", async () => {
+    const { s, edition, hold } = await editionStand();
+    await fetch(`${s.url}/about`);
+    const release = hold();
+    edition.version = 2;
+    s.cache.changed();
+    const asks = [fetch(`${s.url}/about`), fetch(`${s.url}/about`), fetch(`${s.url}/about`, { method: "HEAD" })];
+    await wait(100);
+    release();
+    const answers = await Promise.all(asks);
+    expect(await Promise.all(answers.map((a) => a.text()))).toEqual(["<h1>/about version 2</h1>", "<h1>/about version 2</h1>", ""]);
+    expect(answers.map((a) => a.headers.get("x-cache"))).toEqual(["HIT", "HIT", "HIT"]);
+    expect(s.renders).toEqual(["/about", "/about"]);
+  });
+
+  it("renders one stored page at a time, most recently used first; a reader of a page still queued starts its render, and it is not rendered twice", async () => {
+    let version = 1;
+    let hold: ReturnType<typeof holdBack> | null = null;
+    const s = await stand(async (p) => {
+      const v = version;
+      if (p !== "/privacypolicy") await hold?.gate;
+      return page(`<h1>${p} version ${v}</h1>`);
+    });
+    for (const p of ["/privacypolicy", "/about", "/termsandconditions"]) await fetch(`${s.url}${p}`);
+    hold = holdBack();
+    version = 2;
+    s.cache.changed();
+    expect(s.renders.slice(3)).toEqual(["/termsandconditions"]);
+    const waiting = await fetch(`${s.url}/privacypolicy`);
+    expect(await waiting.text()).toBe("<h1>/privacypolicy version 2</h1>");
+    expect(waiting.headers.get("x-cache")).toBe("MISS");
+    hold.release();
+    await s.cache.settled();
+    expect(s.renders.slice(3)).toEqual(["/termsandconditions", "/privacypolicy", "/about"]);
+    for (const p of ["/about", "/termsandconditions", "/privacypolicy"]) {
+      const res = await fetch(`${s.url}${p}`);
+      expect(res.headers.get("x-cache"), p).toBe("HIT");
+      expect(await res.text()).toBe(`<h1>${p} version 2</h1>`);
+    }
+    expect(s.renders).toHaveLength(6);
+  });
+
+  it("drops a stored page whose new render is not one to keep, so no reader gets the page from before the change", async () => {
+    let gone = false;
+    const s = await stand((p) => (gone ? page("<h1>Not found</h1>", { status: 404 }) : page(`<h1>${p}</h1>`)));
+    await fetch(`${s.url}/teams/t1`);
+    gone = true;
+    s.cache.changed();
+    await s.cache.settled();
+    expect(s.renders).toHaveLength(2);
+    // Dropped, not kept aside: the next change does not render it again.
+    s.cache.changed();
+    await s.cache.settled();
+    expect(s.renders).toHaveLength(2);
+    const after = await fetch(`${s.url}/teams/t1`);
+    expect(after.status).toBe(404);
+    expect(after.headers.get("x-cache")).toBe("BYPASS");
+  });
+
+  it("never stores a page whose render began before a change", async () => {
+    let version = 1;
+    const hold = holdBack();
+    const s = await stand(async (p) => {
+      const v = version;
+      if (v === 1) await hold.gate;
+      return page(`<h1>${p} version ${v}</h1>`);
+    });
+    const early = fetch(`${s.url}/about`);
+    await wait(50);
+    version = 2;
+    s.cache.changed();
+    hold.release();
+    expect(await (await early).text()).toBe("<h1>/about version 1</h1>");
+    const next = await fetch(`${s.url}/about`);
+    expect(next.headers.get("x-cache")).toBe("MISS");
+    expect(await next.text()).toBe("<h1>/about version 2</h1>");
+  });
+
+  it("serves a page past the time limit at once and renders it again behind it", async () => {
+    const { s, edition, hold } = await editionStand();
+    expect((await fetch(`${s.url}/about`)).headers.get("x-cache")).toBe("MISS");
+    s.clock.ms += 29_000;
+    expect((await fetch(`${s.url}/about`)).headers.get("x-cache")).toBe("HIT");
+    expect(s.renders).toHaveLength(1);
+    s.clock.ms += 2_000;
+    edition.version = 2;
+    const release = hold();
+    // The new render is held back: the reader gets the stored page without waiting for it.
+    const old = await fetch(`${s.url}/about`, { signal: AbortSignal.timeout(2_000) });
+    expect(old.headers.get("x-cache")).toBe("HIT");
+    expect(await old.text()).toBe("<h1>/about version 1</h1>");
+    expect(s.renders).toHaveLength(2);
+    expect(await (await fetch(`${s.url}/about`)).text()).toBe("<h1>/about version 1</h1>");
+    expect(s.renders).toHaveLength(2);
+    release();
+    await s.cache.settled();
+    const renewed = await fetch(`${s.url}/about`);
+    expect(renewed.headers.get("x-cache")).toBe("HIT");
+    expect(await renewed.text()).toBe("<h1>/about version 2</h1>");
+    expect(s.renders).toHaveLength(2);
   });
 });
 

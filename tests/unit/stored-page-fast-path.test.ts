@@ -20,15 +20,18 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((c) => c()));
 });
 
-async function stand(tierOf: (token: string) => Promise<PageTier | null>) {
+async function stand(tierOf: (token: string) => Promise<PageTier | null>, edition: { text: string; gate?: Promise<void> } = { text: "" }) {
   const checks: string[] = [];
   const cache = createPageCache({
     cacheAddress: (req) => routes.resolve(req.method ?? "GET", (req.url ?? "/").split("?")[0]).cacheAddress,
-    render: async (_request, context) =>
-      new Response(`<p>${context.viewer ? `Hello ${context.viewer.firstName} (${context.viewer.member ? "member" : "account"})` : "visitor"}</p>`, {
+    render: async (_request, context) => {
+      const text = edition.text;
+      await edition.gate;
+      return new Response(`<p>${context.viewer ? `Hello ${context.viewer.firstName} (${context.viewer.member ? "member" : "account"})` : "visitor"}${text}</p>`, {
         headers: { "Content-Type": "text/html; charset=utf-8" },
-      }),
-    loadContext: (_req, _res, tier) => ({ viewer: tier, renderState: { loadFailed: false } }) as unknown as AppLoadContext,
+      });
+    },
+    loadContext: (tier) => ({ viewer: tier, renderState: { loadFailed: false } }) as unknown as AppLoadContext,
     origin: "https://museum.example",
     ttlSeconds: 30,
     tierOf: async (token) => {
@@ -57,7 +60,7 @@ async function stand(tierOf: (token: string) => Promise<PageTier | null>) {
     const res = await fetch(`${url}/about`, { headers });
     return { text: await res.text(), cache: res.headers.get("x-cache"), control: res.headers.get("cache-control") };
   };
-  return { get, checks };
+  return { get, checks, cache };
 }
 
 describe("stored pages answered before Express", () => {
@@ -83,5 +86,22 @@ describe("stored pages answered before Express", () => {
     await s.get({ cookie });
     expect((await s.get({ cookie })).cache).toBe("HIT");
     expect(s.checks.length).toBe(2);
+  });
+
+  it("does not answer a page stored before a change: the reader waits for its new render", async () => {
+    const edition: { text: string; gate?: Promise<void> } = { text: " v1" };
+    const s = await stand(async () => ({ member: true, firstName: "Jane" }), edition);
+    for (const headers of [{}, { cookie }] as Record<string, string>[]) {
+      await s.get(headers);
+      expect((await s.get(headers)).cache).toBe("HIT");
+    }
+    let release!: () => void;
+    edition.gate = new Promise<void>((r) => (release = r));
+    edition.text = " v2";
+    s.cache.changed();
+    const asks = [s.get(), s.get({ cookie })];
+    await new Promise((r) => setTimeout(r, 100));
+    release();
+    expect((await Promise.all(asks)).map((a) => a.text)).toEqual(["<p>visitor v2</p>", "<p>Hello Jane (member) v2</p>"]);
   });
 });
