@@ -37,6 +37,8 @@ import { createHostRateLimiter } from "./security/limits";
 import { sameOriginOnly } from "./security/same-origin";
 import type { Services } from "./services";
 
+/** The pages a visitor most often opens first, rendered ahead at start-up (home first). */
+const PAGES_RENDERED_AT_START = ["/", "/about", "/enshrinees", "/favoritestories"] as const;
 
 export interface AppOptions {
   services: Services;
@@ -231,6 +233,11 @@ export function createApp({ services, build, clientDir, devMiddleware, draining 
   /** For the host's own HTTP server: answers a stored visitor page before Express (decision 012). */
   const serveStoredPage = pageCache ? pageCache.serveStored : () => false;
   /** The stored pages rendered again in the background after a change (decision 038): wait for them, or stop them. */
-  const pageRefresh = { settled: () => pageCache?.settled() ?? Promise.resolve(), stop: () => pageCache?.stop() ?? Promise.resolve() };
+  const pageRefresh = {
+    settled: () => pageCache?.settled() ?? Promise.resolve(),
+    stop: () => pageCache?.stop() ?? Promise.resolve(),
+    /** The visitors' pages most asked for first, rendered ahead once the site answers (issue 25). */
+    primeAtStart: () => pageCache?.prime(PAGES_RENDERED_AT_START) ?? Promise.resolve(),
+  };
   return Object.assign(app, { serveStoredPage, pageRefresh });
 }

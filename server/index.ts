@@ -161,6 +161,10 @@ async function runServer(log: Logger) {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
     log.info({ port, url: config.PUBLIC_URL }, `museum site listening on http://localhost:${port}`);
+    // The home page and its neighbours rendered ahead, so the first visitor after a deploy does not
+    // wait for a render (each worker has its own page cache).
+    const primeStarted = Date.now();
+    void app.pageRefresh.primeAtStart().then(() => log.info({ ms: Date.now() - primeStarted }, "pages rendered ahead"));
     // The renditions pages use, once the site answers; one worker per machine (they share the cache folder).
     if (config.WARM_RENDITIONS && (cluster.worker?.id ?? 1) === 1) services.renditionWarmer.start();
   });

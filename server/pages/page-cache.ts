@@ -488,8 +488,29 @@ export function createPageCache(options: PageCacheOptions) {
     refreshDue();
   }
 
-  return { middleware, tieredMiddleware, serveStored, storedPages, changed, settled, stop };
+  /**
+   * Renders these visitors' pages ahead, one after another, in the background (start-up: the
+   * first visitor after a deploy finds the home page ready instead of waiting for its render).
+   * An address already stored or being rendered is left alone; one that gives nothing to keep
+   * (a 404 after the collection changed) is simply not stored. Resolves when all are done.
+   */
+  async function prime(addresses: readonly string[]): Promise<void> {
+    for (const address of addresses) {
+      if (stopped) return;
+      const key = pageKey(null, address);
+      if (store.has(key) || inFlight.has(key)) continue;
+      await startRender(key, { tier: null, address, headers: PRIMING_HEADERS }).catch((error: unknown) => options.onRefreshError?.(error, address));
+    }
+  }
+
+  return { middleware, tieredMiddleware, serveStored, storedPages, changed, settled, stop, prime };
 }
+
+/** What a browser's request for a page says that a render may read (no cookie, no language). */
+const PRIMING_HEADERS: [string, string][] = [
+  ["accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"],
+  ["accept-encoding", "gzip, deflate, br"],
+];
 
 /** Replaces the per-request nonce (only `script-src` has one) by the page's script hashes. */
 export function withScriptHashes(csp: string, hashes: string[]): string {

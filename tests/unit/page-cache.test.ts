@@ -326,6 +326,30 @@ describe("how stored pages are renewed (decision 038)", () => {
   });
 });
 
+describe("pages rendered ahead at start-up (issue 25)", () => {
+  it("renders the given visitors' pages one after another, so the first reader of each is served without a render", async () => {
+    const s = await stand((path) => page(`<h1>${path}</h1>`));
+    await s.cache.prime(["/", "/about", "/nope"]);
+    expect(s.renders).toEqual(["/", "/about", "/nope"]);
+    const home = await fetch(`${s.url}/`);
+    expect(home.headers.get("x-cache")).toBe("HIT");
+    expect(await home.text()).toBe("<h1>/</h1>");
+    expect((await fetch(`${s.url}/about`)).headers.get("x-cache")).toBe("HIT");
+    expect(s.renders).toHaveLength(3);
+    // Already stored: not rendered again.
+    await s.cache.prime(["/", "/about"]);
+    expect(s.renders).toHaveLength(3);
+  });
+
+  it("stores nothing for an address that is not a page to keep", async () => {
+    const s = await stand((path) => (path === "/about" ? page("gone", { status: 404 }) : page(`<h1>${path}</h1>`)));
+    await s.cache.prime(["/about"]);
+    const about = await fetch(`${s.url}/about`);
+    expect(about.headers.get("x-cache")).not.toBe("HIT");
+    expect(s.renders).toEqual(["/about", "/about"]);
+  });
+});
+
 describe("how a stored page is sent", () => {
   const html = `<html><head><script type="application/ld+json">{"@type":"Museum"}</script></head><body>${"<p>exhibit text</p>".repeat(200)}<script src="/assets/a.js"></script><script type="module">import "/assets/entry.js";</script><script>window.__ctx = {"a":1};</script></body></html>`;
 
