@@ -112,7 +112,8 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/admin/exhibit-import": { ...CONSOLE, body: "console CSV import" },
   "routes/admin/exhibit-export": CONSOLE,
   "routes/admin/enshrinees": CONSOLE,
-  "routes/admin/enshrinee-edit": CONSOLE,
+  // The enshrinee form carries the portrait file (decision 039).
+  "routes/admin/enshrinee-edit": { ...CONSOLE, body: "console form with an image" },
   "routes/admin/enshrinee-preview": CONSOLE,
   "routes/admin/enshrinee-version": CONSOLE,
   // A portrait upload is streamed like exhibit photos and checked by decoding (decision 033).

@@ -34,7 +34,7 @@ export const BODY_LIMITS: Readonly<Record<BodyRuleName, BodyRule>> = {
   // team logo or banner image, streamed to the action, which checks each file by decoding it.
   "console photo upload": { name: "console photo upload", maxBytes: 64 * 1024 * KB, types: ["multipart/form-data"], stream: true },
   // A console edit form that carries its own image file (a team's logo, a banner slide's image,
-  // decision 039): multipart like the uploads above, streamed, one file checked by decoding; the
+  // an enshrinee's portrait; decision 039): multipart like the uploads above, streamed, one file checked by decoding; the
   // page's other forms (delete, its confirmation) post url-encoded, held to the page-form size.
   "console form with an image": {
     name: "console form with an image",

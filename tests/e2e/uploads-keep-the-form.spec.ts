@@ -20,7 +20,7 @@ async function adminPage(browser: Browser, scripts: boolean): Promise<Page> {
   return (await browser.newContext({ javaScriptEnabled: scripts, storageState })).newPage();
 }
 
-async function typeTeam(page: Page, typed: Record<string, string>) {
+async function typeInto(page: Page, typed: Record<string, string>) {
   for (const [label, value] of Object.entries(typed)) await page.getByLabel(label, { exact: true }).fill(value);
 }
 
@@ -36,7 +36,7 @@ for (const scripts of [false, true]) {
     if (scripts) await waitForHydration(page);
     const stamp = `${Date.now()}${scripts ? "j" : "n"}`;
     const typed = { Name: `Riverhounds ${stamp}`, League: "USL Championship", Headline: "Soccer on the river", "Summary and description": "A club that was typed,\nnot saved yet." };
-    await typeTeam(page, typed);
+    await typeInto(page, typed);
 
     // A file that is not a photo: refused, with the reason, and the typing stays.
     await page.getByLabel("Upload a new logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from("not a picture at all") });
@@ -181,5 +181,52 @@ for (const scripts of [false, true]) {
     await expect(slide).toHaveCount(1);
     await expect(slide.locator('input[name="file"]')).toHaveValue(file);
     await expect(slide.locator('input[name="width"]')).toHaveValue("64");
+  });
+}
+
+for (const scripts of [false, true]) {
+  test(`a portrait saved on an enshrinee's page keeps what was typed in its unsaved form (${scripts ? "with" : "without"} JavaScript)`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    const page = await adminPage(browser, scripts);
+    const stamp = `${Date.now().toString(36).replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)])}${scripts ? "j" : "n"}`;
+    await page.goto("/admin/enshrinees/new");
+    if (scripts) await waitForHydration(page);
+    await typeInto(page, { "Full name": `Josh ${stamp}`, "First name": "Josh", "Last name": stamp });
+    await page.getByRole("button", { name: "Save enshrinee" }).first().click();
+    await page.waitForURL(/\/admin\/enshrinees\/[0-9a-f-]{36}\?notice=saved$/);
+    const enshrineePath = new URL(page.url()).pathname;
+    if (scripts) await waitForHydration(page);
+
+    // Typed and not saved.
+    const typed = { "Full name": `Josh Gibson ${stamp}`, "First name": "Joshua", "Last name": `Gibson${stamp}` };
+    await typeInto(page, typed);
+    const portrait = page.getByRole("region", { name: "Portrait (shown to everyone)" });
+    const description = portrait.getByLabel("Portrait description (for people who cannot see it)");
+    await description.fill("Josh Gibson at the plate, 1937");
+
+    // A file that is not a photo: refused with the reason, the typing kept, nothing saved.
+    await portrait.getByLabel("Portrait photo").setInputFiles({ name: "josh.png", mimeType: "image/png", buffer: Buffer.from("not a picture at all") });
+    await portrait.getByRole("button", { name: "Save portrait" }).click();
+    await expect(portrait.getByTestId("console-notice")).toContainText("not a JPEG, PNG or WebP photo");
+    await expectTyped(page, typed);
+    await expect(description).toHaveValue("Josh Gibson at the plate, 1937");
+    await expect(portrait.getByText("No portrait yet.")).toBeVisible();
+
+    // A real photo: the portrait saved and shown, every typed field as it was, the enshrinee not saved yet.
+    const photo = await sharp({ create: { width: 90, height: 120, channels: 3, background: "#6b4f2a" } }).png().toBuffer();
+    await portrait.getByLabel("Portrait photo").setInputFiles({ name: "josh.png", mimeType: "image/png", buffer: photo });
+    await portrait.getByRole("button", { name: "Save portrait" }).click();
+    await expect(portrait.getByTestId("console-notice")).toHaveText("Portrait saved.");
+    await expect(page.getByTestId("console-portrait")).toHaveAttribute("alt", "Josh Gibson at the plate, 1937");
+    await expectTyped(page, typed);
+    expect(new URL(page.url()).pathname).toBe(enshrineePath);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Enshrinee: Josh ${stamp}`);
+
+    // Saving the enshrinee keeps the portrait and saves the typing.
+    await page.getByRole("button", { name: "Save enshrinee" }).last().click();
+    await page.waitForURL(new RegExp(`${enshrineePath}\\?notice=saved$`));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Enshrinee: Josh Gibson ${stamp}`);
+    await expectTyped(page, typed);
+    await expect(page.getByTestId("console-portrait")).toHaveAttribute("alt", "Josh Gibson at the plate, 1937");
   });
 }

@@ -6,7 +6,7 @@
  * formatting to members only, and search still finds its words; migration 0021 turns a plain
  * biography into HTML.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
@@ -135,6 +135,77 @@ describe.each(drivers)("enshrinee portraits and biographies on %s", (kind) => {
     expect(await row()).toMatchObject({ portrait: null, portraitAlt: null });
     expect(existsSync(path.join(mediaDir, second))).toBe(false);
     expect(await (await call(undefined, "/enshrinees")).text()).not.toContain(`portraits/${id}/`);
+  });
+
+  it("saves a portrait from inside the enshrinee form and answers with everything typed (decision 039)", async () => {
+    const typed: [string, string][] = [
+      ["fullName", "Ada <Typed> Portrait"],
+      ["firstName", "Ada"],
+      ["lastName", "Portrait"],
+      ["biography", "<p>Typed, not saved: a bonsplerian slider.</p>"],
+    ];
+    const edit = (fields: [string, string][], file: { name: string; bytes: Buffer } | null, intent?: string, cookie = curator.cookie) => {
+      const form = new FormData();
+      for (const [k, v] of fields) form.append(k, v);
+      if (file) form.append("portrait", new Blob([new Uint8Array(file.bytes)], { type: "image/jpeg" }), file.name);
+      if (intent) form.append("intent", intent);
+      return call(cookie, `/admin/enshrinees/${id}`, { method: "POST", body: form });
+    };
+    const typedKept = (page: string) => {
+      for (const text of ["Ada &lt;Typed&gt; Portrait", "bonsplerian slider"]) expect(page).toContain(text);
+    };
+    expect((await row()).portrait).toBeNull();
+    const audits = async () => (await server.services.database.db.select().from(auditLog).where(eq(auditLog.entityId, id))).length;
+
+    // Save portrait: 200, the portrait saved with its description and audit row, the typing kept, the enshrinee not saved.
+    const auditsBefore = await audits();
+    const saved = await edit([...typed, ["alt", "Ada at the plate"]], { name: "ada.jpg", bytes: await jpegWithGps("#553311", 60, 80) }, "save-portrait");
+    expect(saved.status).toBe(200);
+    const page = await saved.text();
+    expect(page).toContain("Portrait saved.");
+    typedKept(page);
+    const stored = await row();
+    expect(stored).toMatchObject({ fullName: "Ada Portrait", portraitAlt: "Ada at the plate" });
+    expect(stored.portrait).toMatch(new RegExp(`^portraits/${id}/[0-9a-f-]{36}\\.jpg$`));
+    expect((await sharp(path.join(mediaDir, stored.portrait!)).metadata()).exif).toBeUndefined();
+    expect(page).toMatch(new RegExp(`src="/images/view/${stored.portrait}\\?height=\\d+" alt="Ada at the plate"`));
+    expect(await audits()).toBe(auditsBefore + 1);
+
+    // A refused file, a missing description, no file for a new portrait: 400 with the reason, the typing kept, nothing saved.
+    const notImage = await edit([...typed, ["alt", "Evil"]], { name: "evil.jpg", bytes: Buffer.from("<?php echo 1; ?>".repeat(30)) }, "save-portrait");
+    expect(notImage.status).toBe(400);
+    const notImagePage = await notImage.text();
+    expect(notImagePage).toContain("The file is not a JPEG, PNG or WebP photo: nothing was saved.");
+    typedKept(notImagePage);
+    const noAlt = await edit([...typed, ["alt", " "]], { name: "b.jpg", bytes: await jpegWithGps("#000000") }, "save-portrait");
+    expect(noAlt.status).toBe(400);
+    typedKept(await noAlt.text());
+    expect(await row()).toMatchObject({ portrait: stored.portrait, portraitAlt: "Ada at the plate" });
+    expect(readdirSync(path.join(mediaDir, "portraits", id))).toEqual([path.basename(stored.portrait!)]);
+
+    // A member cannot save a portrait through the form.
+    const outsider = await createStaffAccount(server.services, "member", { validThrough: dateFromToday(5) });
+    expect((await edit([...typed, ["alt", "Member"]], { name: "m.jpg", bytes: await jpegWithGps("#111111") }, "save-portrait", outsider.cookie)).status).toBe(404);
+    expect((await row()).portraitAlt).toBe("Ada at the plate");
+
+    // A new file chosen and "Save enshrinee": the portrait and the enshrinee saved together.
+    const both = await edit([...typed, ["alt", "Ada, 1936"]], { name: "c.jpg", bytes: await jpegWithGps("#664422") });
+    expect(both.status).toBe(302);
+    expect(both.headers.get("location")).toBe(`/admin/enshrinees/${id}?notice=saved`);
+    const after = await row();
+    expect(after).toMatchObject({ fullName: "Ada <Typed> Portrait", portraitAlt: "Ada, 1936" });
+    expect(after.portrait).not.toBe(stored.portrait);
+    expect(existsSync(path.join(mediaDir, stored.portrait!))).toBe(false);
+
+    // Remove from the form: the typing kept.
+    const removed = await edit(typed, null, "remove-portrait");
+    expect(removed.status).toBe(200);
+    typedKept(await removed.text());
+    expect(await row()).toMatchObject({ portrait: null, portraitAlt: null });
+
+    // The form's url-encoded posts stay page-form sized: 413 over 64 KB.
+    const big = await call(curator.cookie, `/admin/enshrinees/${id}`, { method: "POST", body: "a=" + "b".repeat(70 * 1024), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(big.status).toBe(413);
   });
 
   it("migration 0021 turns a plain biography into escaped HTML paragraphs", async () => {

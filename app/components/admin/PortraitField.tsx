@@ -1,11 +1,11 @@
 /**
- * An enshrinee's portrait on their console page (decision 033): the current portrait, a
- * multipart form (it works without JavaScript) posted to /admin/enshrinees/:id/portrait with a
- * photo file and its description (the description alone when no file is chosen), and Remove.
- * Its own form beside the enshrinee's, so an upload does not send (or need) the other fields;
- * with JavaScript the page is not reloaded, so what was typed in the unsaved form stays.
+ * An enshrinee's portrait on their console page (decisions 033 and 039): the current portrait,
+ * a photo file and its description (the description alone when no file is chosen), "Save
+ * portrait" and Remove. Part of the enshrinee form (multipart, works without JavaScript): the
+ * page's action saves the portrait at once and answers the form as typed, so an upload keeps
+ * what was typed in the unsaved form.
  */
-import { Form, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import { imageUrl, THUMBNAIL_HEIGHT } from "~/shared/images";
 import { ConsoleNotice } from "./ConsoleUi";
 
@@ -25,11 +25,21 @@ export const PORTRAIT_NOTICES: Record<string, { ok: boolean; message: string }> 
   broken: { ok: false, message: "The upload was cut off or could not be read: nothing was saved." },
 };
 
-export function PortraitField({ enshrinee }: { enshrinee: { id: string; fullName: string; portrait: string | null; portraitAlt: string | null } | null }) {
+export function PortraitField({
+  enshrinee,
+  result,
+  errors = {},
+  typedAlt,
+}: {
+  enshrinee: { id: string; fullName: string; portrait: string | null; portraitAlt: string | null } | null;
+  /** The answer to the portrait's own buttons (the enshrinee form's, decision 039). */
+  result?: { ok: boolean; message: string } | null;
+  errors?: Record<string, string>;
+  typedAlt?: string;
+}) {
   const [params] = useSearchParams();
-  const notice = PORTRAIT_NOTICES[params.get("portrait") ?? ""] ?? null;
+  const notice = result ?? PORTRAIT_NOTICES[params.get("portrait") ?? ""] ?? null;
   if (!enshrinee) return <p className="mt-8 text-sm">Save the enshrinee first, then add a portrait.</p>;
-  const action = `/admin/enshrinees/${enshrinee.id}/portrait`;
   return (
     <section id="portrait" aria-labelledby="portrait-heading" className="mt-8 border-t border-stone-300 pt-4">
       <h2 id="portrait-heading" className="mb-2 text-xl font-bold">
@@ -43,30 +53,39 @@ export function PortraitField({ enshrinee }: { enshrinee: { id: string; fullName
           <p className="text-sm text-stone-700">No portrait yet.</p>
         )}
         <div className="min-w-0 flex-1 space-y-3">
-          <Form method="post" encType="multipart/form-data" action={action} className="space-y-3 rounded border border-dashed border-stone-500 p-3 text-sm">
+          <div className="space-y-3 rounded border border-dashed border-stone-500 p-3 text-sm">
             <div>
               <label htmlFor="portrait-file" className="block font-semibold">
                 {enshrinee.portrait ? "Replace the portrait (optional)" : "Portrait photo"}
               </label>
-              <input id="portrait-file" name="portrait" type="file" accept="image/jpeg,image/png,image/webp" required={!enshrinee.portrait} className="max-w-full" />
+              {/* A saved portrait empties the file input (a new key), so a later save does not send it again. */}
+              <input id="portrait-file" name="portrait" type="file" key={`portrait-${enshrinee.portrait ?? ""}`} accept="image/jpeg,image/png,image/webp" aria-invalid={errors.portrait ? true : undefined} aria-describedby={errors.portrait ? "portrait-file-error" : undefined} className="max-w-full" />
+              {errors.portrait ? (
+                <p id="portrait-file-error" className="font-semibold text-red-800">
+                  {errors.portrait}
+                </p>
+              ) : null}
             </div>
             <div>
               <label htmlFor="portrait-alt" className="block font-semibold">
                 Portrait description (for people who cannot see it)
               </label>
-              <input id="portrait-alt" name="alt" required maxLength={300} defaultValue={enshrinee.portraitAlt ?? ""} className="w-full rounded border border-stone-500 bg-white px-3 py-2" />
+              <input id="portrait-alt" name="alt" maxLength={300} defaultValue={typedAlt ?? enshrinee.portraitAlt ?? ""} aria-invalid={errors.alt ? true : undefined} aria-describedby={errors.alt ? "portrait-alt-error" : undefined} className="w-full rounded border border-stone-500 bg-white px-3 py-2" />
+              {errors.alt ? (
+                <p id="portrait-alt-error" className="font-semibold text-red-800">
+                  {errors.alt}
+                </p>
+              ) : null}
             </div>
-            <button type="submit" className="rounded bg-ink px-3 py-1 font-semibold text-gold hover:bg-steel">
+            <button type="submit" name="intent" value="save-portrait" formNoValidate className="rounded bg-ink px-3 py-1 font-semibold text-gold hover:bg-steel">
               Save portrait
             </button>
-            <p className="text-stone-700">JPEG, PNG or WebP; 15 MB and 40 megapixels at most; location and camera data are removed.</p>
-          </Form>
+            <p className="text-stone-700">JPEG, PNG or WebP; 15 MB and 40 megapixels at most; location and camera data are removed. Saving the portrait keeps what you typed above (save the enshrinee to keep it).</p>
+          </div>
           {enshrinee.portrait ? (
-            <Form method="post" encType="multipart/form-data" action={action}>
-              <button type="submit" name="intent" value="remove" className="rounded border border-red-800 px-3 py-1 text-sm font-semibold text-red-800 hover:bg-red-50">
-                Remove the portrait
-              </button>
-            </Form>
+            <button type="submit" name="intent" value="remove-portrait" formNoValidate className="rounded border border-red-800 px-3 py-1 text-sm font-semibold text-red-800 hover:bg-red-50">
+              Remove the portrait
+            </button>
           ) : null}
         </div>
       </div>

@@ -1,6 +1,8 @@
 /**
  * /admin/enshrinees/:id (or new): an enshrinee's names and biography; their Exhibits and
- * Mentions are the exhibits linked to them (linked on each exhibit's page).
+ * Mentions are the exhibits linked to them (linked on each exhibit's page). The portrait is part
+ * of the form (decision 039): "Save portrait" saves it at once and answers the form as typed,
+ * also without JavaScript.
  */
 import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/enshrinee-edit";
@@ -14,6 +16,7 @@ import { enshrineeSchema, uuidSchema } from "./console-schemas";
 import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { requireConsole } from "./guard.server";
 import { saveOrDeleteRecord } from "./record-edit.server";
+import { portraitInForm } from "./portrait-form.server";
 import { publishFieldsOf } from "./publication.server";
 import { PublishFields } from "~/components/admin/PublishFields";
 
@@ -28,7 +31,17 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  return saveOrDeleteRecord({ context, request, id: params.id, records: context.services.admin.collection.enshrinees, schema: enshrineeSchema, listPath: "/admin/enshrinees", publication: true });
+  const id = uuidSchema.safeParse(params.id).success ? (params.id ?? null) : null;
+  return saveOrDeleteRecord({
+    context,
+    request,
+    id: params.id,
+    records: context.services.admin.collection.enshrinees,
+    schema: enshrineeSchema,
+    listPath: "/admin/enshrinees",
+    publication: true,
+    attached: portraitInForm(context, request, id),
+  });
 }
 
 export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
@@ -36,12 +49,18 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
   const errors = (result && "errors" in result ? result.errors : undefined) ?? {};
   const typed = (result && "values" in result ? result.values : undefined) ?? {};
   const e = loaderData.enshrinee;
+  // An answer of the portrait's own buttons is shown in the portrait panel.
+  const portraitResult = typed.portraitAnswer === "yes" && result && "message" in result ? result : null;
   return (
     <section className="max-w-3xl">
       <ConsoleHeading>{e ? `Enshrinee: ${e.fullName}` : "New enshrinee"}</ConsoleHeading>
-      <ConsoleNotice result={result ?? (loaderData.notice ? { ok: true, message: loaderData.notice } : null)} />
+      <ConsoleNotice result={portraitResult ? null : (result ?? (loaderData.notice ? { ok: true, message: loaderData.notice } : null))} />
       <UnsavedChanges>
-        <Form method="post" className="space-y-4" key={e?.version}>
+        <Form method="post" encType="multipart/form-data" className="space-y-4" key={e?.version}>
+          {/* Enter in a text field saves the enshrinee (the first submit button is the default one). */}
+          <button type="submit" className="hidden" tabIndex={-1} aria-hidden="true">
+            Save enshrinee
+          </button>
           <EditConflict result={result} version={e?.version} labels={{ fullName: "Full name", firstName: "First name", lastName: "Last name", biography: "Biography" }} />
           <Field label="Full name" name="fullName" error={errors.fullName}>
             <input {...inputProps("fullName", errors.fullName)} defaultValue={typed.fullName ?? e?.fullName} required />
@@ -61,9 +80,9 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
             <PreviewButton to={`/admin/enshrinees/${e?.id ?? "new"}/preview`} />
             {e ? <PreviewLink to={`/admin/enshrinees/${e.id}/preview`} /> : null}
           </div>
+          <PortraitField enshrinee={e} result={portraitResult} errors={errors} typedAlt={typed.alt} />
         </Form>
       </UnsavedChanges>
-      <PortraitField enshrinee={e} />
       {e ? (
         <>
           <h2 className="mt-8 mb-2 text-xl font-bold">Exhibits and Mentions ({e.exhibits.length})</h2>

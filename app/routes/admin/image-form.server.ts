@@ -14,18 +14,27 @@ import { UPLOAD_NOTICES } from "./upload-notices";
 /** The route's body limit ("console form with an image", server/http/body-limits.ts), which the host's stream enforces. */
 const BODY_LIMIT = 64 * 1024 * 1024;
 
-export interface ImageForm {
+type StoredImage = { key: string; width: number; height: number };
+
+export interface ImageForm<T = StoredImage> {
   form: FormData;
   /** The file stored from this post, if one was chosen and accepted. */
-  image: { key: string; width: number; height: number } | null;
+  image: T | null;
   /** Why the chosen file was refused (an UPLOAD_NOTICES code), or null. */
   refused: string | null;
 }
 
-/** Reads the post; a body that cannot be read whole (cut off, over the limit, two files) is a 4xx page. */
-export async function readImageForm(context: AppLoadContext, request: Request, field: string, folder: "logos" | "banners"): Promise<ImageForm> {
+/**
+ * Reads the post; a body that cannot be read whole (cut off, over the limit, two files) is a 4xx page.
+ * The file goes into a public media folder, or to `keep` (an enshrinee's portrait, stored by the
+ * page once it knows what was asked).
+ */
+export async function readImageForm(context: AppLoadContext, request: Request, field: string, folder: "logos" | "banners"): Promise<ImageForm>;
+export async function readImageForm<T>(context: AppLoadContext, request: Request, field: string, keep: (bytes: Buffer, name: string) => Promise<T>): Promise<ImageForm<T>>;
+export async function readImageForm(context: AppLoadContext, request: Request, field: string, target: "logos" | "banners" | ((bytes: Buffer, name: string) => Promise<unknown>)): Promise<ImageForm<unknown>> {
   const photos = context.services.admin.photos;
-  let image: ImageForm["image"] = null;
+  const store = typeof target === "function" ? target : (bytes: Buffer, name: string) => photos.storePublic(target, bytes, name);
+  let image: unknown = null;
   let refused: string | null = null;
   try {
     // The parser's own per-file limit is the body's: a file over the photo limit is refused by
@@ -38,7 +47,7 @@ export async function readImageForm(context: AppLoadContext, request: Request, f
         return null;
       }
       try {
-        image = await photos.storePublic(folder, Buffer.from(await file.arrayBuffer()), file.name || "The file");
+        image = await store(Buffer.from(await file.arrayBuffer()), file.name || "The file");
       } catch (error) {
         refused = photos.rejection(error);
         if (!refused) throw error;
@@ -47,7 +56,7 @@ export async function readImageForm(context: AppLoadContext, request: Request, f
     });
     return { form, image, refused };
   } catch (error) {
-    const stored = image as ImageForm["image"];
+    const stored = typeof target === "function" ? null : (image as StoredImage | null);
     if (stored) await photos.discard([stored.key]);
     // Past the route's limit (a streamed body): the host's own message, with the limit of this body's type.
     for (let e: unknown = error; e instanceof Error; e = e.cause) if (e.name === "BodyTooLargeError") throw data(e.message, { status: 413 });

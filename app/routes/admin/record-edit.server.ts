@@ -24,6 +24,11 @@ export interface EditableRecords<Input> {
   remove(actor: Actor, id: string): Promise<Saved>;
 }
 
+export interface AttachedFile {
+  read(): Promise<FormData>;
+  answer(actor: Actor, form: FormData): Promise<ReturnType<typeof consoleAnswer> | null>;
+}
+
 export async function saveOrDeleteRecord<Input>(o: {
   context: AppLoadContext;
   request: Request;
@@ -41,6 +46,12 @@ export async function saveOrDeleteRecord<Input>(o: {
    * saved: the form comes back as typed, the new file filled in, with `uploaded`.
    */
   image?: { file: string; folder: "logos"; into: string; uploadIntent: string; uploaded: string };
+  /**
+   * The form carries a file the page stores itself (an enshrinee's portrait, decision 039):
+   * `read` reads the post, `answer` answers the page's own intents and a refused file in place
+   * (null: go on with the record's save or delete).
+   */
+  attached?: AttachedFile;
 }) {
   const staff = requireConsole(o.context, o.request, "collection");
   const limited = rateLimitedAnswer<ConsoleResult>(o.context, (message) => ({ ok: false, message }));
@@ -60,6 +71,10 @@ export async function saveOrDeleteRecord<Input>(o: {
       if (!read.image) return consoleAnswer({ ok: false, message: UPLOAD_NOTICES.empty.message, errors: { [o.image.into]: UPLOAD_NOTICES.empty.message }, values: typedValues(form) });
       return consoleAnswer({ ok: true, message: o.image.uploaded, values: typedValues(form) });
     }
+  } else if (o.attached) {
+    form = resolvedForm(await o.attached.read());
+    const answered = await o.attached.answer(actorOf(staff), form);
+    if (answered) return answered;
   } else {
     form = resolvedForm(await o.request.formData());
   }
