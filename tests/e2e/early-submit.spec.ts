@@ -105,6 +105,17 @@ async function runScripts(page: Page, release: () => void) {
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 }
 
+/** Signed out, the page's clock installed and its scripts held: the login form sent with these credentials. */
+async function firstLoginPress(page: Page, email: string, password: string) {
+  await page.context().clearCookies();
+  await page.clock.install();
+  const release = await holdScripts(page);
+  const posts = recordPosts(page);
+  await page.goto("/login");
+  await submitLogin(page, email, password);
+  return { release, posts };
+}
+
 for (const screen of SCREENS) {
   test.describe(`the first login press (${screen.name})`, () => {
     test.use({ viewport: screen.viewport });
@@ -113,12 +124,7 @@ for (const screen of SCREENS) {
       test.setTimeout(60_000);
       const p = newPerson("Early");
       await memberViaApi(page, p);
-      await page.context().clearCookies();
-      await page.clock.install();
-      const release = await holdScripts(page);
-      const posts = recordPosts(page);
-      await page.goto("/login");
-      await submitLogin(page, p.email, p.password);
+      const { release, posts } = await firstLoginPress(page, p.email, p.password);
       await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginSuccess(p.firstName));
       const shown = await stopClockAfterShown(page, 500);
       await expect(alertBanner(page)).toHaveAttribute("data-alert-type", "success");
@@ -141,12 +147,7 @@ for (const screen of SCREENS) {
       test.setTimeout(60_000);
       const p = newPerson("Early");
       await signUpViaApi(page, p);
-      await page.context().clearCookies();
-      await page.clock.install();
-      const release = await holdScripts(page);
-      const posts = recordPosts(page);
-      await page.goto("/login");
-      await submitLogin(page, p.email, "NotMyPassw0rd");
+      const { release, posts } = await firstLoginPress(page, p.email, "NotMyPassw0rd");
       await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginFailed);
       await expect(alertBanner(page)).toHaveAttribute("data-alert-type", "danger");
       const email = page.getByLabel("Email address", { exact: true });
@@ -189,11 +190,7 @@ test("an unpaid account's first press: told to pay, sent to payment 7.5 s after 
   test.setTimeout(60_000);
   const p = newPerson("Early");
   await signUpViaApi(page, p);
-  await page.context().clearCookies();
-  await page.clock.install();
-  const release = await holdScripts(page);
-  await page.goto("/login");
-  await submitLogin(page, p.email, p.password);
+  const { release } = await firstLoginPress(page, p.email, p.password);
   await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginUnpaid);
   await expect(alertBanner(page)).toHaveAttribute("data-alert-type", "warning");
   const shown = await stopClockAfterShown(page, 1000);
