@@ -116,10 +116,11 @@ export function createServices(deps: ServiceDeps) {
     },
   });
   const onEnqueued = () => outbox.kick();
-  const sessions = createSessionStore({ db, secret: sessionSecret, calendar, writeCount: database.writeCount });
+  const catalogChanges = createCatalogChangeFeed({ database, databaseUrl: config.DATABASE_URL, logger });
+  const sessions = createSessionStore({ db, secret: sessionSecret, calendar, writeCount: database.writeCount, changes: catalogChanges });
   const newsletter = createNewsletter({ db, now, onEnqueued });
   const accounts = createAccounts({ db, sessions, newsletter, publicUrl: config.PUBLIC_URL, calendar, onEnqueued, relaxedLimits: config.RATE_LIMIT_RELAXED });
-  const membership = createMembership({ db, calendar, provider, ticketDays: config.TICKET_DAYS, priceCents: config.TICKET_PRICE_CENTS, publicUrl: config.PUBLIC_URL, onEnqueued, logger });
+  const membership = createMembership({ db, calendar, provider, ticketDays: config.TICKET_DAYS, priceCents: config.TICKET_PRICE_CENTS, publicUrl: config.PUBLIC_URL, onEnqueued, logger, accessSettled: sessions.settled });
   const payments = createPaymentService({
     provider,
     membership,
@@ -141,7 +142,6 @@ export function createServices(deps: ServiceDeps) {
   const cachedCatalog = config.CATALOG_CACHE_SECONDS > 0 ? cacheCatalog(createCatalog(db, { now }), config.CATALOG_CACHE_SECONDS * 1000) : null;
   const catalog = cachedCatalog ?? createCatalog(db, { now });
   // Staff changes reach every instance's caches through LISTEN/NOTIFY (decision 012); the host starts the listener.
-  const catalogChanges = createCatalogChangeFeed({ database, databaseUrl: config.DATABASE_URL, logger });
   if (cachedCatalog) catalogChanges.onChange(() => cachedCatalog.clear());
   /** Scheduled records appear at their time without a save: the caches are told (decision 032). */
   const publisher = createPublisher({ db, logger, now, notifyChange: () => catalogChanges.notify() });

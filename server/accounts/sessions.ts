@@ -28,16 +28,29 @@ export interface SessionStoreDeps {
    * session found once is answered from memory until the next write of any kind (decision 028).
    */
   writeCount?: () => number;
+  /**
+   * PostgreSQL: the change feed's sessions channel (decision 040). While it listens, a member's
+   * session found once is answered from memory until a session ends or an account's access
+   * changes anywhere; while it does not, every request asks the database.
+   */
+  changes?: SessionChanges;
 }
 
-/** A member's session as last read, valid while the database's write count has not moved. */
+/** What the session store needs of the change feed (`CatalogChangeFeed`). */
+export interface SessionChanges {
+  readonly listening: boolean;
+  onSessionsChange(handler: () => void): () => void;
+  sessionsSettled(): Promise<void>;
+}
+
+/** A member's session as last read, valid while the version it was read at has not moved. */
 interface RememberedSession {
-  writes: number;
+  version: number;
   expiresAt: Date;
   viewer: Omit<SignedInViewer, "member">;
 }
 
-export function createSessionStore({ db, secret, calendar, writeCount }: SessionStoreDeps) {
+export function createSessionStore({ db, secret, calendar, writeCount, changes }: SessionStoreDeps) {
   const now = calendar.now;
   const hash = (token: string) => createHmac("sha256", secret).update(token).digest("base64url");
   // Asked on every signed-in request: prepared once, it costs about a third of a query built anew.
@@ -58,8 +71,15 @@ export function createSessionStore({ db, secret, calendar, writeCount }: Session
     .where(and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), gt(sessions.expiresAt, sql.placeholder("now"))))
     .limit(1)
     .prepare("viewer_by_token_hash");
+  // What a remembered session is checked against: PGlite's write count, or the number of session
+  // and access changes the feed has told of (null while it is not listening: nothing is trusted).
+  let told = 0;
+  changes?.onSessionsChange(() => void told++);
+  const version: () => number | null = writeCount ?? (changes ? () => (changes.listening ? told : null) : () => null);
   // Members' sessions only: staff sessions write their last-seen time and end when idle.
-  const remembered = writeCount ? new LRUCache<string, RememberedSession>({ max: 10_000 }) : null;
+  const remembered = writeCount || changes ? new LRUCache<string, RememberedSession>({ max: 10_000 }) : null;
+  /** Waits until every instance has been told of the change just committed (decision 040). */
+  const settled = () => changes?.sessionsSettled() ?? Promise.resolve();
   const withTicket = (viewer: Omit<SignedInViewer, "member">): SignedInViewer => ({
     ...viewer,
     member: isTicketValid(viewer.validThrough, calendar.today()),
@@ -80,16 +100,22 @@ export function createSessionStore({ db, secret, calendar, writeCount }: Session
 
     async destroy(token: string): Promise<void> {
       await db.delete(sessions).where(eq(sessions.tokenHash, hash(token)));
+      await settled();
     },
 
     async destroyAllFor(userId: string): Promise<void> {
       await db.delete(sessions).where(eq(sessions.userId, userId));
+      await settled();
     },
 
     /** Ends every session of `userId` but the one holding `keepToken` (a password change, issue 13). */
     async destroyOthersFor(userId: string, keepToken: string): Promise<void> {
       await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, hash(keepToken))));
+      await settled();
     },
+
+    /** Waits until every instance knows of an account's access change just committed (a ticket granted). */
+    settled,
 
     async purgeExpired(): Promise<void> {
       await db.delete(sessions).where(lt(sessions.expiresAt, now()));
@@ -110,14 +136,14 @@ export function createSessionStore({ db, secret, calendar, writeCount }: Session
     async viewerFor(token: string | undefined): Promise<SignedInViewer | null> {
       if (!token || token.length > 200) return null;
       const tokenHash = hash(token);
+      const before = version();
       const known = remembered?.get(tokenHash);
-      if (known && writeCount && known.writes === writeCount() && known.expiresAt > now()) return withTicket(known.viewer);
-      const writesBefore = writeCount?.();
+      if (known && before !== null && known.version === before && known.expiresAt > now()) return withTicket(known.viewer);
       const [row] = await viewerByTokenHash.execute({ tokenHash, now: now() });
       if (!row) return null;
       const { deactivatedAt, lastSeenAt, expiresAt, ...viewer } = row;
-      // Kept only if nothing was written while it was read (PGlite runs one statement at a time).
-      if (remembered && viewer.role === "member" && writesBefore === writeCount?.()) remembered.set(tokenHash, { writes: writesBefore!, expiresAt, viewer });
+      // Kept only if nothing changed while it was read: a change committed meanwhile may not be in it.
+      if (remembered && viewer.role === "member" && before !== null && before === version()) remembered.set(tokenHash, { version: before, expiresAt, viewer });
       if (viewer.role !== "member") {
         // Staff sessions end after 30 minutes idle; a deactivated staff account has none (decision 015).
         const idle = now().getTime() - lastSeenAt.getTime();

@@ -15,7 +15,14 @@
  *   that closes nothing (a dead route, a frozen peer) is found by a query every `pingMs` that must
  *   answer within `queryTimeoutMs`.
  * - PGlite (one process) listens in-process with its own `listen`, same semantics.
+ * - The same connection listens on `museum_sessions` (decision 040): triggers (migration 0024)
+ *   notify there when a session ends or an account's access changes, and each worker forgets the
+ *   members' sessions it remembered (`onSessionsChange`). `sessionsSettled()` sends a marker on
+ *   that channel and waits for it to come back: notifications arrive in commit order, so by then
+ *   this process (and, as fast, every other listener) has been told of every change committed
+ *   before, and the person whose request made the change cannot outrun it to another instance.
  */
+import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import type { PGlite } from "@electric-sql/pglite";
@@ -23,6 +30,10 @@ import type { Database, DatabaseHandle } from "../db/client";
 import type { Logger } from "../logger";
 
 export const CATALOG_CHANNEL = "museum_catalog";
+/** Sessions ended and accounts' access changed (migration 0024's triggers, decision 040). */
+export const SESSIONS_CHANNEL = "museum_sessions";
+/** How long `sessionsSettled` waits for its marker before giving up (the connection is slow or cut). */
+const SETTLE_TIMEOUT_MS = 1_000;
 /** The listening connection's application_name, as pg_stat_activity shows it. */
 export const LISTENER_APPLICATION_NAME = "museum-catalog-listener";
 
@@ -58,6 +69,9 @@ export function createCatalogChangeFeed({
   queryTimeoutMs = 5_000,
 }: CatalogChangeFeedOptions) {
   const handlers = new Set<() => void>();
+  const sessionHandlers = new Set<() => void>();
+  /** Markers sent by `sessionsSettled`, waiting to come back. */
+  const markers = new Map<string, () => void>();
   let stopped = true;
   let listening = false;
   let client: pg.Client | null = null;
@@ -67,19 +81,25 @@ export function createCatalogChangeFeed({
   let attempt = 0;
   let connecting: Promise<void> | null = null;
 
-  function changed(): void {
-    for (const handler of handlers) {
+  function run(set: Set<() => void>): void {
+    for (const handler of set) {
       try {
         handler();
       } catch (error) {
-        logger.error({ err: error }, "catalog change handler failed");
+        logger.error({ err: error }, "change handler failed");
       }
     }
+  }
+  const changed = () => run(handlers);
+  function sessionsChanged(payload: string | undefined): void {
+    run(sessionHandlers);
+    if (payload) markers.get(payload)?.();
   }
 
   function scheduleReconnect(reason: unknown): void {
     if (stopped || retry) return;
     listening = false;
+    run(sessionHandlers);
     clearInterval(ping);
     const old = client;
     client = null;
@@ -113,12 +133,13 @@ export function createCatalogChangeFeed({
     });
     next.on("notification", (message) => {
       if (message.channel === CATALOG_CHANNEL) changed();
+      else if (message.channel === SESSIONS_CHANNEL) sessionsChanged(message.payload);
     });
     client = next;
     connecting = (async () => {
       try {
         await next.connect();
-        await next.query(`listen ${CATALOG_CHANNEL}`);
+        await next.query(`listen ${CATALOG_CHANNEL}; listen ${SESSIONS_CHANNEL}`);
         if (client !== next || stopped) {
           await next.end().catch(() => undefined);
           return;
@@ -134,6 +155,7 @@ export function createCatalogChangeFeed({
         if (reconnecting) {
           logger.info("catalog change listener reconnected; caches cleared");
           changed();
+          run(sessionHandlers);
         }
       } catch (error) {
         if (client === next) scheduleReconnect(error);
@@ -154,6 +176,32 @@ export function createCatalogChangeFeed({
     onChange(handler: () => void): () => void {
       handlers.add(handler);
       return () => handlers.delete(handler);
+    },
+    /** Runs `handler` when a session ended or an account's access changed, and when listening stops or resumes. */
+    onSessionsChange(handler: () => void): () => void {
+      sessionHandlers.add(handler);
+      return () => sessionHandlers.delete(handler);
+    },
+    /**
+     * Resolves once every session and access change committed so far has reached this process's
+     * listener (at most a second; at once on PGlite or while not listening): called after a
+     * logout or a ticket grant, before the answer, so the next request finds it on any instance.
+     */
+    async sessionsSettled(): Promise<void> {
+      if (database.kind !== "postgres" || !listening) return;
+      const marker = `settled:${randomUUID()}`;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const back = new Promise<void>((resolve) => {
+        markers.set(marker, resolve);
+        timer = setTimeout(resolve, SETTLE_TIMEOUT_MS);
+      });
+      try {
+        await database.db.execute(sql`select pg_notify(${SESSIONS_CHANNEL}, ${marker})`);
+        await back;
+      } finally {
+        clearTimeout(timer);
+        markers.delete(marker);
+      }
     },
     /** Starts listening; resolves once listening (or once the first attempt failed and a retry is scheduled). */
     async start(): Promise<void> {

@@ -296,7 +296,7 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
 
     /** Redeems the link (once) for `userId`: the ticket extends from the current end. */
     async redeem(token: string, userId: string): Promise<{ ok: true; validThrough: string } | { ok: false; reason: RedeemRefusal }> {
-      return db.transaction(async (t) => {
+      const answer = await db.transaction(async (t): Promise<{ ok: true; validThrough: string } | { ok: false; reason: RedeemRefusal }> => {
         const tx = t as unknown as Database;
         const gift = await byToken(token, tx);
         const refusal = refusalOf(gift);
@@ -315,6 +315,8 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
         if (!grant.granted) return { ok: false, reason: "redeemed" };
         return { ok: true, validThrough: grant.validThrough };
       });
+      if (answer.ok) await membership.accessSettled();
+      return answer;
     },
 
     /** Gifts bought by an account, newest first (the account page). */

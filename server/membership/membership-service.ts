@@ -58,6 +58,8 @@ export interface MembershipDeps {
   priceCents: number;
   publicUrl: string;
   onEnqueued?: () => void;
+  /** Waits until every instance knows of an access change just committed (the session store's `settled`, decision 040). */
+  accessSettled?: () => Promise<void>;
   logger?: Logger;
 }
 
@@ -86,7 +88,7 @@ export const REFUND_MESSAGES = {
   stripeMissing: "Stripe is not configured on this site: refund this payment in Stripe's dashboard.",
 } as const;
 
-export function createMembership({ db, calendar, provider, ticketDays, priceCents, publicUrl, onEnqueued, logger }: MembershipDeps) {
+export function createMembership({ db, calendar, provider, ticketDays, priceCents, publicUrl, onEnqueued, logger, accessSettled }: MembershipDeps) {
   const { today, now } = calendar;
 
   /**
@@ -240,7 +242,10 @@ export function createMembership({ db, calendar, provider, ticketDays, priceCent
         return { granted: true, validThrough };
       });
       if (!result) return recordIncident(g, "unknown_account", { userId: g.userId, amountCents: g.amountCents, receiptEmail: g.receiptEmail });
-      if (result.granted) onEnqueued?.();
+      if (result.granted) {
+        onEnqueued?.();
+        await accessSettled?.();
+      }
       return result;
     },
 
@@ -287,6 +292,8 @@ export function createMembership({ db, calendar, provider, ticketDays, priceCent
 
     grantDays,
     takeBackDays,
+    /** After a grant made with `grantDays` commits: the new ticket holds on every instance for the next request. */
+    accessSettled: () => accessSettled?.() ?? Promise.resolve(),
     refundAtProvider,
     /** The museum's calendar day on the one clock. */
     today,

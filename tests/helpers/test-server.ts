@@ -99,7 +99,7 @@ export async function startTestServer(
  * A test server for one `describe` block: started before its tests and closed after them, with a
  * clock the tests move (`suite.clock.now`) and `post`, a JSON POST to a path of the server.
  */
-export function serverForSuite(kind: DriverKind) {
+export function serverForSuite(kind: DriverKind, options: { listen?: boolean } = {}) {
   const suite = {
     clock: { now: new Date() },
     server: undefined as unknown as TestServer,
@@ -107,7 +107,7 @@ export function serverForSuite(kind: DriverKind) {
       fetch(`${suite.server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) }),
   };
   beforeAll(async () => {
-    suite.server = await startTestServer(kind, {}, { now: () => suite.clock.now });
+    suite.server = await startTestServer(kind, {}, { now: () => suite.clock.now, ...options });
   });
   afterAll(() => suite.server?.close());
   return suite;
