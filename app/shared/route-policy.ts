@@ -116,15 +116,12 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/admin/enshrinee-edit": { ...CONSOLE, body: "console form with an image" },
   "routes/admin/enshrinee-preview": CONSOLE,
   "routes/admin/enshrinee-version": CONSOLE,
-  // A portrait upload is streamed like exhibit photos and checked by decoding (decision 033).
-  "routes/admin/enshrinee-portrait": { ...CONSOLE, body: "console photo upload" },
   "routes/admin/enshrinee-import": { ...CONSOLE, body: "console CSV import" },
   "routes/admin/enshrinee-export": CONSOLE,
   // The Add-slide forms carry their image file (decision 039).
   "routes/admin/banner": { ...CONSOLE, body: "console form with an image" },
   "routes/admin/banner-preview": CONSOLE,
   "routes/admin/banner-version": CONSOLE,
-  "routes/admin/media-upload": { ...CONSOLE, body: "console photo upload" },
   "routes/admin/trash": CONSOLE,
   "routes/admin/members": CONSOLE,
   "routes/admin/members-export": CONSOLE,

@@ -30,8 +30,9 @@ const KB = 1024;
 
 /** The rules by name; each route names its own in app/shared/route-policy.ts. */
 export const BODY_LIMITS: Readonly<Record<BodyRuleName, BodyRule>> = {
-  // Console uploads (decision 015): exhibit photos (up to 12 files of at most 15 MB each) and a
-  // team logo or banner image, streamed to the action, which checks each file by decoding it.
+  // Console uploads (decision 015): exhibit photos (up to 12 files of at most 15 MB each),
+  // streamed to the action, which checks each file by decoding it. (Team logos, banner images and
+  // portraits are uploaded inside their edit forms: the next rule, decision 039.)
   "console photo upload": { name: "console photo upload", maxBytes: 64 * 1024 * KB, types: ["multipart/form-data"], stream: true },
   // A console edit form that carries its own image file (a team's logo, a banner slide's image,
   // an enshrinee's portrait; decision 039): multipart like the uploads above, streamed, one file checked by decoding; the

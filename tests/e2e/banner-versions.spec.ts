@@ -7,18 +7,16 @@
  * from before both saves is opened and restored: the slide is as it was, as a new version.
  */
 import { expect, test, type Page } from "@playwright/test";
+import { chooseInConflict, expectConflict, postAnswer } from "./conflict-helpers";
 import { waitForHydration } from "./helpers";
 import { signedInAdmin } from "./people";
 
 const stamp = `${Date.now()}`;
 const FIRST_WORDS = `The first words ${stamp}`;
 const SECOND_WORDS = `Other words ${stamp}`;
-const MESSAGE = "Someone else saved this record while you were editing it. Nothing was saved: choose, field by field, what to keep.";
 
 /** The first desktop slide's form. */
 const firstSlide = (page: Page) => page.locator("section", { has: page.getByRole("heading", { name: "desktop slides" }) }).getByRole("listitem").first();
-const choice = (page: Page, label: string) => page.getByTestId("edit-conflict").getByRole("group", { name: label, exact: true });
-const postAnswer = (page: Page) => page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/admin/banner"), { timeout: 20_000 });
 
 test("two staff edit one banner slide: the later save shows both values to choose from; a version of the banner is restored", async ({ browser }) => {
   test.setTimeout(240_000);
@@ -38,21 +36,15 @@ test("two staff edit one banner slide: the later save shows both values to choos
   // The other page still shows the banner before that save.
   await firstSlide(other).getByLabel("Description", { exact: true }).fill(SECOND_WORDS);
   await firstSlide(other).getByLabel("Width", { exact: true }).fill("1601");
-  const answer = postAnswer(other);
+  const answer = postAnswer(other, "/admin/banner");
   await firstSlide(other).getByRole("button", { name: "Save slide 1" }).click();
   expect((await answer).status()).toBe(409);
-  await expect(other.getByTestId("console-notice")).toHaveText(MESSAGE);
-  await expect(other.getByTestId("edit-conflict").getByRole("group")).toHaveCount(2);
-  await expect(choice(other, "Description").getByTestId("conflict-mine")).toHaveText(SECOND_WORDS);
-  await expect(choice(other, "Description").getByTestId("conflict-theirs")).toHaveText(FIRST_WORDS);
-  await expect(choice(other, "Width").getByTestId("conflict-mine")).toHaveText("1601");
-  await expect(choice(other, "Width").getByTestId("conflict-theirs")).toHaveText(width);
+  await expectConflict(other, { Description: [SECOND_WORDS, FIRST_WORDS], Width: ["1601", width] });
   // What was typed is still there.
   await expect(firstSlide(other).getByLabel("Description", { exact: true })).toHaveValue(SECOND_WORDS);
   await expect(firstSlide(other).getByLabel("Width", { exact: true })).toHaveValue("1601");
 
-  await choice(other, "Description").getByLabel("Take theirs").check();
-  await choice(other, "Width").getByLabel("Keep mine").check();
+  await chooseInConflict(other, { Description: "Take theirs", Width: "Keep mine" });
   await firstSlide(other).getByRole("button", { name: "Save slide 1" }).click();
   await expect(other.getByTestId("console-notice")).toHaveText("The desktop banner is saved.");
   await one.goto("/admin/banner");

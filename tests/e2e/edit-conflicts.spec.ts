@@ -6,6 +6,7 @@
  * without JavaScript.
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { chooseInConflict, conflictChoice, expectConflict, postAnswer } from "./conflict-helpers";
 import { waitForHydration } from "./helpers";
 import { inviteStaff, setFirstAdminPassword, setPasswordWithLink, signIn } from "./staff-helpers";
 
@@ -15,7 +16,6 @@ const stamp = `${Date.now()}`;
 const CURATOR_EMAIL = `conflict.${stamp}@museum.example`;
 const TITLE = `The Conflict Catch ${stamp}`;
 const NEW_TITLE = `The Catch Retitled ${stamp}`;
-const MESSAGE = "Someone else saved this record while you were editing it. Nothing was saved: choose, field by field, what to keep.";
 
 /** The first admin: sets the password with admin:create's link if it is still unused, then signs in. */
 async function signedInAdmin(browser: Browser): Promise<Page> {
@@ -24,13 +24,6 @@ async function signedInAdmin(browser: Browser): Promise<Page> {
   await signIn(page, ADMIN_EMAIL, PASSWORD, "/admin");
   return page;
 }
-
-/** The conflict's choice for the field labelled `label`. */
-const choice = (page: Page, label: string) => page.getByTestId("edit-conflict").getByRole("group", { name: label, exact: true });
-
-/** The answer to the next POST of `page` to `pathname` (the form's own, or its `.data` fetch). */
-const postAnswer = (page: Page, pathname: string) =>
-  page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith(pathname), { timeout: 20_000 });
 
 let adminPage: Page;
 let curatorContext: BrowserContext;
@@ -88,20 +81,13 @@ test("two staff save one exhibit: the later save is refused with both values, an
   const answer = postAnswer(curator, exhibitPath);
   await curator.getByRole("button", { name: "Save exhibit" }).click();
   expect((await answer).status()).toBe(409);
-  await expect(curator.getByTestId("console-notice")).toHaveText(MESSAGE);
-  await expect(curator.getByTestId("edit-conflict").getByRole("group")).toHaveCount(3);
-  await expect(choice(curator, "Title").getByTestId("conflict-mine")).toHaveText(NEW_TITLE);
-  await expect(choice(curator, "Title").getByTestId("conflict-theirs")).toHaveText(TITLE);
-  await expect(choice(curator, "Year").getByTestId("conflict-mine")).toHaveText("1972");
-  await expect(choice(curator, "Year").getByTestId("conflict-theirs")).toHaveText("1973");
-  await expect(choice(curator, "Text (members only)").getByTestId("conflict-mine")).not.toContainText("A sentence the admin added.");
-  await expect(choice(curator, "Text (members only)").getByTestId("conflict-theirs")).toContainText("A sentence the admin added.");
+  await expectConflict(curator, { Title: [NEW_TITLE, TITLE], Year: ["1972", "1973"] }, 3);
+  await expect(conflictChoice(curator, "Text (members only)").getByTestId("conflict-mine")).not.toContainText("A sentence the admin added.");
+  await expect(conflictChoice(curator, "Text (members only)").getByTestId("conflict-theirs")).toContainText("A sentence the admin added.");
   await expect(curator.getByLabel("Title", { exact: true })).toHaveValue(NEW_TITLE);
 
   // The curator keeps the new title and takes the admin's year and text.
-  await choice(curator, "Title").getByLabel("Keep mine").check();
-  await choice(curator, "Year").getByLabel("Take theirs").check();
-  await choice(curator, "Text (members only)").getByLabel("Take theirs").check();
+  await chooseInConflict(curator, { Title: "Keep mine", Year: "Take theirs", "Text (members only)": "Take theirs" });
   await curator.getByRole("button", { name: "Save exhibit" }).click();
   await curator.waitForURL(/notice=saved$/, { timeout: 20_000 });
   await expect(curator.getByTestId("console-notice")).toHaveText("Saved.");
@@ -134,17 +120,13 @@ test("without JavaScript: the refused save shows the choice, and saving again ke
   const answer = postAnswer(curator, exhibitPath);
   await curator.getByRole("button", { name: "Save exhibit" }).click();
   expect((await answer).status()).toBe(409);
-  await expect(curator.getByTestId("console-notice")).toHaveText(MESSAGE);
-  await expect(curator.getByTestId("edit-conflict").getByRole("group")).toHaveCount(2);
-  await expect(choice(curator, "Year").getByTestId("conflict-mine")).toHaveText("1999");
-  await expect(choice(curator, "Year").getByTestId("conflict-theirs")).toHaveText("1974");
-  await expect(choice(curator, "Short title").getByTestId("conflict-mine")).toHaveText("Catch, Short");
+  await expectConflict(curator, { Year: ["1999", "1974"] }, 2);
+  await expect(conflictChoice(curator, "Short title").getByTestId("conflict-mine")).toHaveText("Catch, Short");
   // The form still holds what was typed.
   await expect(curator.getByLabel("Short title (what visitors see)")).toHaveValue("Catch, Short");
   await expect(curator.getByLabel("Year", { exact: true })).toHaveValue("1999");
 
-  await choice(curator, "Year").getByLabel("Take theirs").check();
-  await choice(curator, "Short title").getByLabel("Keep mine").check();
+  await chooseInConflict(curator, { Year: "Take theirs", "Short title": "Keep mine" });
   await curator.getByRole("button", { name: "Save exhibit" }).click();
   await curator.waitForURL(/notice=saved$/, { timeout: 20_000 });
   await expect(curator.getByTestId("console-notice")).toHaveText("Saved.");

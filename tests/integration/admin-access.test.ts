@@ -147,6 +147,37 @@ describe.each(drivers)("who may open the console on %s", (kind) => {
     });
   }
 
+  it("answers the removed upload routes (decision 039) like any guessed console address, for every persona", async () => {
+    /** What a client sees of an address: the page, its data call, a form post and a multipart post. */
+    const answers = async (persona: Persona, path: string) => {
+      const page = await request(persona, path);
+      const html = await page.text();
+      const [pathname, query] = path.split("?");
+      const data = await request(persona, `${pathname}.data${query ? `?${query}` : ""}`);
+      const dataBody = await data.text();
+      const form = await post(persona, path, { intent: "nothing" });
+      await form.arrayBuffer();
+      const multipart = new FormData();
+      multipart.append("image", new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: "image/jpeg" }), "x.jpg");
+      const upload = await request(persona, path, { method: "POST", body: multipart });
+      return [
+        `GET ${page.status} ${page.headers.get("content-type")} ${page.headers.get("location")} ${html.includes('data-testid="console"') ? "console" : "no console"} ${/<title>[^<]*<\/title>/.exec(html)?.[0]}`,
+        `GET .data ${data.status} ${dataBody.includes('"routes/not-found"') ? "not-found" : dataBody.slice(0, 80)}`,
+        `POST ${form.status} ${form.headers.get("location")}`,
+        `POST multipart ${upload.status} ${await upload.text()}`,
+      ];
+    };
+    for (const persona of ["visitor", "member", "curator", "admin"] as const) {
+      const guessed = await answers(persona, "/admin/no-such-page");
+      expect(guessed[0], persona).toMatch(/^GET 404 text\/html.* null no console <title>Page not found/);
+      expect(guessed.slice(1), persona).toEqual(["GET .data 200 not-found", "POST 404 null", "POST multipart 415 This address accepts only application/x-www-form-urlencoded."]);
+      expect(await answers(persona, "/admin/media/upload"), `${persona} /admin/media/upload`).toEqual(guessed);
+      expect(await answers(persona, "/admin/media/upload?folder=banners"), `${persona} /admin/media/upload?folder=banners`).toEqual(guessed);
+      expect(await answers(persona, `/admin/enshrinees/${enshrineeId}/portrait`), `${persona} /admin/enshrinees/:id/portrait`).toEqual(await answers(persona, `/admin/enshrinees/${enshrineeId}/no-such-page`));
+      expect(await answers(persona, `/admin/enshrinees/${enshrineeId}/portrait`), `${persona} /admin/enshrinees/:id/portrait`).toEqual(guessed);
+    }
+  });
+
   it("a curator's navigation shows no admin-only area; an admin's shows them all", async () => {
     const curatorPage = await (await request("curator", "/admin")).text();
     expect(curatorPage).toContain('href="/admin/audit"');

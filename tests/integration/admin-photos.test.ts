@@ -257,34 +257,46 @@ describe.each(drivers)("exhibit photos on %s", (kind) => {
     expect(deleting.headers.get("location")).toBe(`/admin/teams/${team.id}?delete=confirm`);
   });
 
-  it("uploads a banner image (public folder), cleaned, and offers it in the form", async () => {
-    const bad = new FormData();
-    bad.append("image", new Blob([new Uint8Array(Buffer.from("not an image at all"))], { type: "image/png" }), "x.png");
-    const refused = await call(curator.cookie, "/admin/media/upload?folder=banners", { method: "POST", body: bad });
-    expect(refused.headers.get("location")).toBe("/admin/banner?upload=not-image");
-    const member = await createStaffAccount(server.services, "member", { validThrough: dateFromToday(5) });
-    const again = new FormData();
-    again.append("image", new Blob([new Uint8Array(await jpegWithGps("#000000"))], { type: "image/jpeg" }), "b.jpg");
-    expect((await call(member.cookie, "/admin/media/upload?folder=banners", { method: "POST", body: again })).status).toBe(404);
-    const banner = new FormData();
-    banner.append("image", new Blob([new Uint8Array(await jpegWithGps("#000000"))], { type: "image/jpeg" }), "b.jpg");
-    const uploaded = await call(curator.cookie, "/admin/media/upload?folder=banners", { method: "POST", body: banner });
-    expect(uploaded.headers.get("location")).toMatch(/^\/admin\/banner\?file=banners%2F[0-9a-f-]{36}\.jpg&width=64&height=48$/);
-
-    // The banner's Add form carries its image (decision 039): the form back as typed, the image's name and size filled in, no slide added.
+  it("uploads a banner image within the banner's Add form (public folder, cleaned): the form comes back as typed with the image, no slide added (decision 039)", async () => {
     const slides = async () => (await server.services.admin.collection.banner.list()).desktop.length;
+    const banners = () => (existsSync(path.join(mediaDir, "banners")) ? readdirSync(path.join(mediaDir, "banners")).sort() : []);
+    const addForm = (image: { bytes: Buffer; type: string; name: string } | null, cookie = curator.cookie) => {
+      const form = new FormData();
+      for (const [k, v] of [["variant", "desktop"], ["file", "banners/"], ["alt", "Typed <slide> words"], ["width", "1600"], ["height", "600"], ["publication", "draft"], ["intent", "upload-image"]]) form.append(k, v);
+      if (image) form.append("image", new Blob([new Uint8Array(image.bytes)], { type: image.type }), image.name);
+      return call(cookie, "/admin/banner", { method: "POST", body: form });
+    };
     const count = await slides();
-    const addForm = new FormData();
-    for (const [k, v] of [["variant", "desktop"], ["file", "banners/"], ["alt", "Typed <slide> words"], ["width", "1600"], ["height", "600"], ["publication", "draft"], ["intent", "upload-image"]]) addForm.append(k, v);
-    addForm.append("image", new Blob([new Uint8Array(await jpegWithGps("#203040"))], { type: "image/jpeg" }), "s.jpg");
-    const answered = await call(curator.cookie, "/admin/banner", { method: "POST", body: addForm });
+    const before = banners();
+
+    // A file that is not an image: 400 with the reason beside the typing, nothing stored.
+    const refused = await addForm({ bytes: Buffer.from("not an image at all"), type: "image/png", name: "x.png" });
+    expect(refused.status).toBe(400);
+    const refusedPage = await refused.text();
+    expect(refusedPage).toContain("not a JPEG, PNG or WebP photo");
+    expect(refusedPage).toMatch(/id="desktop-new-alt"[^>]*value="Typed &lt;slide&gt; words"/);
+    expect(banners()).toEqual(before);
+
+    // A member cannot upload through the form: 404, nothing stored.
+    const outsider = await createStaffAccount(server.services, "member", { validThrough: dateFromToday(5) });
+    expect((await addForm({ bytes: await jpegWithGps("#000000"), type: "image/jpeg", name: "b.jpg" }, outsider.cookie)).status).toBe(404);
+    expect(banners()).toEqual(before);
+
+    // The image stored without its metadata, public; the form back as typed, its name and size filled in, no slide added.
+    const answered = await addForm({ bytes: await jpegWithGps("#203040"), type: "image/jpeg", name: "s.jpg" });
     expect(answered.status).toBe(200);
     const bannerPage = await answered.text();
     expect(bannerPage).toContain("Image uploaded: add it as a slide below.");
-    expect(bannerPage).toMatch(/id="desktop-new-file"[^>]*value="banners\/[0-9a-f-]{36}\.jpg"/);
+    const key = /id="desktop-new-file"[^>]*value="(banners\/[0-9a-f-]{36}\.jpg)"/.exec(bannerPage)![1];
     expect(bannerPage).toMatch(/id="desktop-new-alt"[^>]*value="Typed &lt;slide&gt; words"/);
     expect(bannerPage).toMatch(/id="desktop-new-width"[^>]*value="64"/);
+    expect(bannerPage).toMatch(/id="desktop-new-height"[^>]*value="48"/);
+    expect(banners()).toEqual([...before, key.slice("banners/".length)].sort());
+    expect((await sharp(path.join(mediaDir, key)).metadata()).exif).toBeUndefined();
+    expect((await call(undefined, `/images/view/${key}?height=150`)).status).toBe(200);
     expect(await slides()).toBe(count);
+    // The page's notice is an answer's or a restore's: the removed upload route's `?upload=` codes show nothing.
+    expect(await (await call(curator.cookie, "/admin/banner?upload=not-image")).text()).not.toContain("not a JPEG, PNG or WebP photo");
   });
 
   it("previews the inactive exhibit as a visitor and as a member, and unsaved values without writing them", async () => {

@@ -43,8 +43,6 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/exhibit-preview", path: "/admin/exhibits/{exhibit}/preview", area: "collection", post: { title: "" }, allowedPostStatus: 400 },
   { id: "routes/admin/team-preview", path: "/admin/teams/{team}/preview", area: "collection", post: { name: "" }, allowedPostStatus: 400 },
   { id: "routes/admin/category-preview", path: "/admin/categories/{category}/preview", area: "collection", post: { categoryName: "" }, allowedPostStatus: 400 },
-  // Action only (a document that redirects to the enshrinee's page); multipart, so its post is checked in enshrinee-portraits.test.ts.
-  { id: "routes/admin/enshrinee-portrait", path: "/admin/enshrinees/{enshrinee}/portrait", area: "collection", post: null, allowedGetStatus: 302 },
   { id: "routes/admin/enshrinee-preview", path: "/admin/enshrinees/{enshrinee}/preview", area: "collection", post: { fullName: "" }, allowedPostStatus: 400 },
   // One version page under each edit page (decision 030); a post without intent=restore is refused with 400.
   { id: "routes/admin/team-version", path: "/admin/teams/{team}/versions/{teamVersion}", area: "collection", post: { intent: "nothing" }, allowedPostStatus: 400 },
@@ -66,8 +64,6 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/message", path: "/admin/messages/{message}", area: "inbox", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/subscribers", path: "/admin/subscribers", area: "subscribers", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/subscribers-export", path: "/admin/subscribers/export", area: "subscribers", post: null, resource: true },
-  // Action only (multipart, checked in admin-photos.test.ts); its page redirects to the console.
-  { id: "routes/admin/media-upload", path: "/admin/media/upload", area: "collection", post: null, allowedGetStatus: 302 },
   { id: "routes/admin/banner", path: "/admin/banner", area: "banner", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/trash", path: "/admin/trash", area: "collection", post: { intent: "nothing" }, allowedPostStatus: 400 },
 ];

@@ -169,10 +169,14 @@ describe.each(drivers)("route policy on %s", (kind) => {
     expect(unsubscribe).not.toMatch(/^41[35]/);
     for (const path of ["/EMAIL/UNSUBSCRIBE", "/email/unsubscribe/", "/%65mail/unsubscribe"]) expect(await probe("POST", path, multipart, mp), path).toBe(unsubscribe);
     // (A small body: the console's guard answers before the upload is read, and a large unread body would reset the connection.)
-    const upload = await probe("POST", "/admin/media/upload", multipart, mp);
+    const upload = await probe("POST", "/admin/banner", multipart, mp);
     expect(upload).not.toMatch(/^41[35]/);
-    for (const path of ["/ADMIN/MEDIA/UPLOAD", "/admin/media/upload/", "/%61dmin/media/upload", `/Admin/Exhibits/${ID}/Photos/Upload`]) {
+    for (const path of ["/ADMIN/BANNER", "/admin/banner/", "/%61dmin/banner", "/Admin/Teams/New", `/Admin/Enshrinees/${ID}/`, `/Admin/Exhibits/${ID}/Photos/Upload`]) {
       expect(await probe("POST", path, multipart, mp), path).toBe(upload);
+    }
+    // The upload routes removed after decision 039 take no multipart in any spelling: like any unknown page, 415.
+    for (const path of ["/admin/media/upload", "/ADMIN/MEDIA/UPLOAD", "/%61dmin/media/upload/", `/admin/enshrinees/${ID}/portrait`, `/Admin/Enshrinees/${ID}/Portrait/`]) {
+      expect(await probe("POST", path, multipart, mp), path).toMatch(/^415 text\/plain/);
     }
   });
 

@@ -5,11 +5,10 @@
  * page's action saves the portrait at once and answers the form as typed, so an upload keeps
  * what was typed in the unsaved form.
  */
-import { useSearchParams } from "react-router";
 import { imageUrl, THUMBNAIL_HEIGHT } from "~/shared/images";
 import { ConsoleNotice } from "./ConsoleUi";
 
-/** The outcome of a portrait upload, by the code the upload route redirects with. */
+/** The outcome of the portrait's buttons, by code (portrait-form.server.ts): saved, or why not. */
 export const PORTRAIT_NOTICES: Record<string, { ok: boolean; message: string }> = {
   done: { ok: true, message: "Portrait saved." },
   described: { ok: true, message: "Portrait description saved." },
@@ -20,8 +19,6 @@ export const PORTRAIT_NOTICES: Record<string, { ok: boolean; message: string }> 
   damaged: { ok: false, message: "The file is damaged or incomplete: nothing was saved." },
   pixels: { ok: false, message: "The photo has more than 40 megapixels: nothing was saved." },
   "file-size": { ok: false, message: "The file is larger than 15 MB: nothing was saved." },
-  "too-many": { ok: false, message: "One portrait at a time: nothing was saved." },
-  "too-large": { ok: false, message: "The upload is larger than 64 MB: nothing was saved." },
   broken: { ok: false, message: "The upload was cut off or could not be read: nothing was saved." },
 };
 
@@ -37,8 +34,7 @@ export function PortraitField({
   errors?: Record<string, string>;
   typedAlt?: string;
 }) {
-  const [params] = useSearchParams();
-  const notice = result ?? PORTRAIT_NOTICES[params.get("portrait") ?? ""] ?? null;
+  const notice = result ?? null;
   if (!enshrinee) return <p className="mt-8 text-sm">Save the enshrinee first, then add a portrait.</p>;
   return (
     <section id="portrait" aria-labelledby="portrait-heading" className="mt-8 border-t border-stone-300 pt-4">

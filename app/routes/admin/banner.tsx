@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "banner");
   const url = new URL(request.url);
   const restored = NOTICES[url.searchParams.get("notice") ?? ""];
-  const notice = restored ? { ok: true, message: restored } : (UPLOAD_NOTICES[url.searchParams.get("upload") ?? ""] ?? null);
+  const notice = restored ? { ok: true, message: restored } : null;
   const { desktop, mobile, versions } = await context.services.admin.collection.banner.list();
   const history = context.services.admin.versions;
   const withFields = (slides: typeof desktop) => slides.map((slide) => ({ ...slide, publish: publishFieldsOf(context, slide.publishAt) }));

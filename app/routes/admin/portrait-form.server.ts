@@ -1,7 +1,7 @@
 /**
  * The enshrinee's portrait inside the enshrinee form (decision 039): the form posts multipart
  * with the portrait file and its description. "Save portrait" (`intent=save-portrait`) saves the
- * portrait at once, as the portrait route did (decision 033: cleaned, stored under
+ * portrait at once (decision 033: cleaned, stored under
  * portraits/<id>/, the audit row), and answers the form with everything typed; "Remove the
  * portrait" likewise. A file chosen and then "Save enshrinee" is saved first, with its
  * description (a changed description alone too). A refused file or a missing description is a

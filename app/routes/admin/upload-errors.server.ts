@@ -1,4 +1,4 @@
-/** Why a streamed console upload failed, as the code of an upload notice (exhibit photos, portraits). */
+/** Why a streamed console upload failed, as the code of an upload notice (exhibit photos, an edit form with an image). */
 import { MaxFilesExceededError, MaxFileSizeExceededError } from "@remix-run/form-data-parser";
 
 /** The upload notice for a failure: the host's body limit, the parser's limits, or a refused file. */
