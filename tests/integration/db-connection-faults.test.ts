@@ -592,8 +592,9 @@ describe.runIf(onPostgres)("the production server with two workers, its connecti
     console.info(`[db-connection-faults] ${terminated} backends terminated in 4 rounds; ${answers.length} answers: ${JSON.stringify(byStatus)}; worker deaths: ${deaths().length}; errors: ${JSON.stringify(met.slice(0, 10))}`);
     // Reads are sent again on a new connection (decision 037): no page is answered 5xx.
     expect(answers.filter((a) => a.what === "page" && a.status !== 200)).toEqual([]);
-    // A contact post is one transaction (and a rate-limit count sent again): only one whose COMMIT
-    // was in flight at a cut may be 503. Without the retries: 6 of them in 4 rounds.
+    // A contact post is one transaction (and a rate-limit count sent again): one whose COMMIT was
+    // in flight at a cut is looked up and answered (decision 037's addendum); at most 2 may still be
+    // 503, when a lookup outlasts the budget on a loaded machine. Without the retries: 6 in 4 rounds.
     expect(answers.filter((a) => a.what === "contact" && a.status !== 201).length).toBeLessThanOrEqual(2);
     expect(terminated).toBeGreaterThanOrEqual(8);
     expect(deaths()).toEqual([]);
