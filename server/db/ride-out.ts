@@ -203,7 +203,7 @@ async function commitOutcome(pool: pg.Pool, xid: string, deadline: number): Prom
       return "unknown";
     }
     if (status === "committed" || status === "aborted") return status;
-    // null: too old to know (cannot happen within seconds); anything else is "in progress".
+    // "in progress": its backend has not finished yet. null (too old to know, not within seconds): unknown.
     if (status !== "in progress" || !(await pause(operation, attempt))) return "unknown";
   }
 }
