@@ -75,7 +75,8 @@ export interface OpenDatabaseOptions {
   /**
    * PostgreSQL: how long one operation may wait for the database to come back (DB_RETRY_SECONDS,
    * decision 037): a refused connection is opened again, a read or a transaction cut before its
-   * COMMIT is run again. 0 = fail at once. Default 8.
+   * COMMIT is run again, and a COMMIT cut in flight has its outcome looked up. 0 = fail at once.
+   * Default 8.
    */
   retrySeconds?: number;
   /** Told about each retry (the host logs it). */
@@ -164,10 +165,11 @@ async function openPostgres(url: string, poolSize: number, rideOut: RideOutOptio
   // Idle connections: reported by the listener above; the pool's own event must be listened to too.
   pool.on("error", () => undefined);
   // A refused connection, a lost read, a transaction cut before its COMMIT: tried again within
-  // the budget (decision 037). The pool's checkout timeout still answers a merely busy pool.
+  // the budget (decision 037); a COMMIT cut in flight: its outcome looked up. The pool's checkout
+  // timeout still answers a merely busy pool.
   rideOutPoolFaults(pool, rideOut);
   const db = drizzlePg({ client: pool, schema, logger: sqlLogging() }) as unknown as Database;
-  rideOutTransactionFaults(db, rideOut);
+  rideOutTransactionFaults(db, pool, rideOut);
   return {
     db,
     kind: "postgres",

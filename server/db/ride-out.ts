@@ -6,10 +6,15 @@
  * - a statement outside a transaction is sent again on a new connection when node-postgres never
  *   sent it (its connection was known dead), or when it only reads and its connection ended;
  * - a transaction (`db.transaction(cb)`) whose connection ended before its callback returned is
- *   run again from the start: the server rolled it back, since COMMIT was never sent. Once the
- *   callback has returned, COMMIT may have reached the server: the outcome is unknown and the
- *   error goes to the caller (the route's 503; idempotency keys let the client retry, decision
- *   025). A callback marked `runsOnce` (it does something outside the database) is never re-run.
+ *   run again from the start: the server rolled it back, since COMMIT was never sent;
+ * - a transaction whose connection ended while its COMMIT was in flight has its outcome looked up
+ *   (decision 037's addendum): a transaction that wrote reads `txid_current_if_assigned()` just
+ *   before COMMIT (one round trip; none for one that only read), and after the cut a new
+ *   connection asks `txid_status(xid)`. Committed, or nothing written: the callback's result is
+ *   returned as if COMMIT had answered. Aborted: the server rolled it back, and it is run again
+ *   as above. Still in progress: asked again until the budget is spent. Unknown: the error goes
+ *   to the caller (the route's 503; idempotency keys let the client retry, decision 025).
+ *   A callback marked `runsOnce` (it does something outside the database) is never re-run.
  *
  * When the budget runs out, the last error goes to the caller as before (decision 020: 503).
  */
@@ -27,8 +32,19 @@ interface Operation {
   /** Its writes do the same when sent twice (see `resendable`). */
   resendable?: boolean;
   /** A transaction's attempt: its own connection, recorded when it is checked out. */
-  transaction?: { client?: Checkout; wroteOutside: boolean };
+  transaction?: TransactionAttempt;
 }
+
+interface TransactionAttempt {
+  client?: Checkout;
+  /** A write of its callback's committed apart from it (see `rideOutPoolFaults`' query). */
+  wroteOutside: boolean;
+  /** A statement other than a read (`READ_ONLY`) or transaction control was sent on its connection. */
+  wrote: boolean;
+}
+
+/** Statements that control the transaction itself, and write nothing. */
+const TRANSACTION_CONTROL = /^\s*(begin|start\s+transaction|commit|end|rollback|savepoint|release|set\s+(local|transaction))\b/i;
 
 interface Checkout {
   client: pg.PoolClient;
@@ -110,8 +126,20 @@ export function rideOutPoolFaults(pool: pg.Pool, options: RideOutOptions): void 
       if (promised && tx && !tx.client) {
         const checkout: Checkout = { client, released: false };
         const release = client.release;
+        // While it is the transaction's, the connection notes whether anything was written on it
+        // (then its COMMIT's outcome can be looked up, see `rideOutTransactionFaults`).
+        const ownQuery = Object.prototype.hasOwnProperty.call(client, "query");
+        const query = client.query;
+        client.query = function (this: pg.PoolClient, ...args: unknown[]) {
+          const config = args[0] as { text?: unknown } | string | null;
+          const text = typeof config === "string" ? config : config?.text;
+          if (typeof text !== "string" || !(READ_ONLY.test(text) || TRANSACTION_CONTROL.test(text))) tx.wrote = true;
+          return (query as (...a: unknown[]) => unknown).apply(this, args);
+        } as typeof client.query;
         client.release = (error?: Error | boolean) => {
           checkout.released = true;
+          if (ownQuery) client.query = query;
+          else delete (client as { query?: unknown }).query;
           return release(error);
         };
         tx.client = checkout;
@@ -156,12 +184,38 @@ export function rideOutPoolFaults(pool: pg.Pool, options: RideOutOptions): void 
 
 type TransactionFn = (callback: (tx: never) => Promise<unknown>, config?: unknown) => Promise<unknown>;
 
+/** What became of a transaction whose connection ended while its COMMIT was in flight. */
+type CommitOutcome = "committed" | "aborted" | "unknown";
+
+/**
+ * Asks a new connection what became of transaction `xid` (`txid_status`), again while it is still
+ * in progress (its backend has not finished committing or rolling back), until `deadline`.
+ */
+async function commitOutcome(pool: pg.Pool, xid: string, deadline: number): Promise<CommitOutcome> {
+  const operation = { deadline };
+  for (let attempt = 0; ; attempt++) {
+    let status: unknown;
+    try {
+      // A read: sent again on a new connection if this one is lost too (see `rideOutPoolFaults`).
+      const { rows } = await operations.run(operation, () => pool.query<{ status: string | null }>("select txid_status($1::bigint) as status", [xid]));
+      status = rows[0]?.status;
+    } catch {
+      return "unknown";
+    }
+    if (status === "committed" || status === "aborted") return status;
+    // "in progress": its backend has not finished yet. null (too old to know, not within seconds): unknown.
+    if (status !== "in progress" || !(await pause(operation, attempt))) return "unknown";
+  }
+}
+
 /**
  * Makes `db.transaction` (the pool's, not a transaction's nested one) run its callback again when
- * the connection ended before the callback returned.
+ * the connection ended before the callback returned, and resolve a COMMIT cut in flight.
  */
-export function rideOutTransactionFaults<D extends { transaction: unknown }>(db: D, options: RideOutOptions): void {
+export function rideOutTransactionFaults<D extends { transaction: unknown }>(db: D, pool: pg.Pool, options: RideOutOptions): void {
   const transaction = (db.transaction as TransactionFn).bind(db);
+  // DB_RETRY_SECONDS=0: decision 020's behaviour, and no extra round trip before COMMIT.
+  const resolve = options.retryMs > 0;
   db.transaction = (async (callback: (tx: never) => Promise<unknown>, config?: unknown) => {
     const outer = operations.getStore();
     // A transaction inside another's callback commits apart from it: the outer one is not re-run.
@@ -170,22 +224,42 @@ export function rideOutTransactionFaults<D extends { transaction: unknown }>(db:
     const once = RUNS_ONCE in callback;
     for (let attempt = 0; ; attempt++) {
       let returned = false;
-      const operation = { deadline, transaction: { wroteOutside: false } as NonNullable<Operation["transaction"]> };
+      let result: unknown;
+      /** Its transaction id, read just before COMMIT; null: nothing was written; undefined: not known. */
+      let xid: string | null | undefined;
+      const current: TransactionAttempt = { wroteOutside: false, wrote: false };
+      const operation = { deadline, transaction: current };
       try {
         return await operations.run(operation, () =>
           transaction(async (tx) => {
-            const result = await callback(tx);
-            // From here on COMMIT may reach the server: whatever happens, never run it again.
+            const value = await callback(tx);
+            if (resolve) {
+              if (!current.wrote) xid = null;
+              else if (current.client) {
+                const { rows } = await current.client.client.query<{ xid: string | null }>("select txid_current_if_assigned()::text as xid");
+                xid = rows[0]?.xid ?? null;
+              }
+            }
+            // From here on COMMIT may reach the server: run again only if it is known to have aborted.
             returned = true;
-            return result;
+            result = value;
+            return value;
           }, config),
         );
       } catch (error) {
         // Drizzle sends BEGIN outside its try/finally: a connection that died before it would
         // never go back to the pool (it would hold a place there for good).
-        const checkout = operation.transaction?.client;
+        const checkout = current.client;
         if (checkout && !checkout.released) checkout.client.release(error instanceof Error ? error : true);
-        const again = !once && !returned && !operation.transaction?.wroteOutside && isConnectionLost(error);
+        const lost = isConnectionLost(error);
+        let aborted = false;
+        if (returned && lost && xid !== undefined) {
+          // Nothing written: COMMIT had nothing to keep, and the callback's result stands.
+          const outcome = xid === null ? "committed" : await commitOutcome(pool, xid, deadline);
+          if (outcome === "committed") return result;
+          aborted = outcome === "aborted";
+        }
+        const again = !once && (!returned || aborted) && !current.wroteOutside && lost;
         if (!again || !(await pause(operation, attempt))) throw error;
         options.onRetry?.("transaction", error, attempt + 1);
       }
