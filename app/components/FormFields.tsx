@@ -5,6 +5,13 @@
  * (aria-invalid) and shows the message under it, tied to it with aria-describedby.
  */
 import { useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { EMAIL_PATTERN } from "~/shared/account-schemas";
+
+/**
+ * An email address field that the browser itself checks as the spec's pattern does: a form
+ * pressed before its scripts run is sent at once only when its fields pass (decision 036).
+ */
+export const EMAIL_INPUT = { type: "email", autoComplete: "email", required: true, pattern: EMAIL_PATTERN.source } as const;
 
 export function StatusIcon({ ok, label }: { ok: boolean; label: string }) {
   return ok ? (

@@ -60,13 +60,21 @@ export default (start, startAt) => {
     for (const key of ["clientX", "clientY", "screenX", "screenY", "ctrlKey", "shiftKey", "altKey", "metaKey"]) init[key] = event[key];
     held.push(() => target.isConnected && target.dispatchEvent(new MouseEvent("dblclick", init)));
   };
+  // A field marked `data-same-as="<name>"` must repeat that field (an email address in any case),
+  // a check no browser makes without a script.
+  const twinsMatch = (form) =>
+    Array.prototype.every.call(form.querySelectorAll("[data-same-as]"), (field) => {
+      const twin = form.elements.namedItem(field.dataset.sameAs);
+      const same = (value) => (field.type === "email" ? value.toLowerCase() : value);
+      return !twin || same(field.value) === same(twin.value);
+    });
   const holdSubmit = (event) => {
     const form = event.target;
     const submitter = event.submitter;
     // A form whose server answer is what its script would show (`data-submit-early`) goes at
     // once, the browser's own way, when its fields pass their checks: the person does not wait
     // for the framework's download and hydration. Kept from React, which may be hydrating.
-    if (form.hasAttribute("data-submit-early") && form.checkValidity()) return event.stopImmediatePropagation();
+    if (form.hasAttribute("data-submit-early") && form.checkValidity() && twinsMatch(form)) return event.stopImmediatePropagation();
     event.preventDefault();
     event.stopImmediatePropagation();
     go();

@@ -3,13 +3,16 @@
  * confirm fields, show/hide password, price and validity from config, terms checkbox. Success:
  * signed in, optional newsletter recorded, on to /admission/payment. An existing email: the
  * server's message, then /login after 3.5 s. Alerts clear after 4 s. Members are sent to /.
+ * A press before the page's scripts run, on a form that passes the checks the page can make
+ * without them, is sent natively at once (decision 036): the action's page shows the same
+ * banner, marked fields, kept entries (never the passwords) and timed redirect.
  */
 import { useRef, useState, type FormEvent } from "react";
-import { data, Link, useFetcher } from "react-router";
-import { useSettledNavigate } from "~/lib/use-redirect-after";
+import { data, Link, useActionData, useFetcher } from "react-router";
+import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/admission";
-import { useAlert } from "~/components/AlertBanner";
-import { CheckboxField, PasswordField, SubmitButton, TextField } from "~/components/FormFields";
+import { useAlert, type Alert } from "~/components/AlertBanner";
+import { CheckboxField, EMAIL_INPUT, PasswordField, SubmitButton, TextField } from "~/components/FormFields";
 import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, signUpSchema } from "~/shared/account-schemas";
 import { staticPageMeta } from "~/lib/meta";
 import { PAGE_MESSAGES, SERVER_MESSAGES } from "~/shared/messages";
@@ -17,8 +20,8 @@ import { formatPrice } from "~/shared/money";
 import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
 import { orNoAnswer } from "~/lib/no-answer";
-import { useFormErrors } from "~/lib/use-form-errors";
-import { rateLimitedAnswer, redirectMembers } from "~/lib/guards.server";
+import { useFormErrors, type FieldErrors } from "~/lib/use-form-errors";
+import { redirectMembers } from "~/lib/guards.server";
 import type { HydrationHandle } from "~/lib/hydration";
 import { IDEMPOTENCY_FIELD, newIdempotencyKey } from "~/shared/idempotency";
 import { actionAnswer, formKeys, redirectAnswer } from "../../server/idempotency/form-writes.server";
@@ -30,18 +33,63 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { price: formatPrice(context.settings.ticketPriceCents), days: context.settings.ticketDays, idempotencyKey: newIdempotencyKey() };
 }
 
-type SignUpResult = { success: boolean; message: string };
+/** What was typed, sent back with a refusal (never the passwords), so a form the browser posted itself comes back filled. */
+type Typed = { firstName: string; lastName: string; emailAddress: string; emailAddressConfirm: string; emailOptIn: boolean; termsAndConditions: boolean };
+/** `errors`: every field's message when the action's own check of the fields refused them. */
+type SignUpResult = { success: boolean; message: string; errors?: FieldErrors; typed?: Typed };
+
+/** The form's controls in page order: the banner shows the first one's message, focus goes to it. */
+const FIELD_ORDER = ["firstName", "lastName", "emailAddress", "emailAddressConfirm", "password", "passwordConfirm", "emailOptIn", "termsAndConditions"];
+
+/** The errors in page order (a message not tied to a control last), so their first is the banner's. */
+function inPageOrder(errors: FieldErrors): FieldErrors {
+  const rank = (name: string) => (FIELD_ORDER.includes(name) ? FIELD_ORDER.indexOf(name) : FIELD_ORDER.length);
+  return Object.fromEntries(Object.entries(errors).sort(([a], [b]) => rank(a) - rank(b)));
+}
+
+/**
+ * What the page shows for a refusal, the same whether its script or the action's page shows it:
+ * the banner and how long it stays, the fields marked, and where it goes after how long.
+ */
+function outcomeOf(r: SignUpResult): { alert: Alert; clearAfterMs?: number; errors: FieldErrors; redirect?: readonly [string, number] } {
+  if (r.message === PAGE_MESSAGES.noAnswer) return { alert: { type: "danger", message: r.message }, errors: {} };
+  // An existing account: the server's message, then /login after 3.5 s (spec section 4).
+  if (r.message === SERVER_MESSAGES.emailTaken) {
+    return { alert: { type: "danger", message: r.message }, clearAfterMs: TIMING.signUpAlert, errors: { emailAddress: r.message }, redirect: ["/login", TIMING.signUpFailureRedirect] };
+  }
+  const errors = r.errors ? inPageOrder(r.errors) : { form: r.message };
+  return { alert: { type: "danger", message: Object.values(errors).find(Boolean) ?? r.message }, clearAfterMs: TIMING.signUpAlert, errors };
+}
+
+const text = (v: unknown) => (typeof v === "string" ? v : "");
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const limited = rateLimitedAnswer<SignUpResult>(context, (message) => ({ success: false, message }));
-  if (limited) return limited;
   const form = Object.fromEntries(await request.formData());
+  const typed: Typed = {
+    firstName: text(form.firstName),
+    lastName: text(form.lastName),
+    emailAddress: text(form.emailAddress),
+    emailAddressConfirm: text(form.emailAddressConfirm),
+    emailOptIn: form.emailOptIn !== undefined,
+    termsAndConditions: form.termsAndConditions !== undefined,
+  };
+  // Every refusal also sets the banner of the page it comes with when the browser posted the form
+  // itself (no script running yet, decision 036); a script reads only the result.
+  const refuse = (result: SignUpResult, status: number) => {
+    const { alert, clearAfterMs } = outcomeOf(result);
+    context.formAnswer = { alert, clearAfterMs };
+    return data<SignUpResult>({ ...result, typed }, { status });
+  };
+  if (context.rateLimited) return refuse({ success: false, message: context.rateLimited }, 429);
   const { accounts, sessions, idempotency, database } = context.services;
   const refusal = (message: string): SignUpResult => ({ success: false, message });
   const keys = formKeys({ idempotency, db: database.db, route: "form:admission", owner: context.viewer?.userId ?? null, form, refusal });
-  if (keys.malformed) return actionAnswer<SignUpResult>(keys.malformed);
+  if (keys.malformed) return refuse(keys.malformed.body, keys.malformed.status);
   const parsed = signUpSchema.safeParse(form);
-  if (!parsed.success) return data<SignUpResult>({ success: false, message: parsed.error.issues[0].message }, { status: 400 });
+  if (!parsed.success) {
+    const errors = inPageOrder(fieldErrors(parsed.error));
+    return refuse({ success: false, message: Object.values(errors).find(Boolean) ?? parsed.error.issues[0].message, errors }, 400);
+  }
   // The router follows the redirect itself; navigating from the page after the fetcher settles
   // races React Router's revalidation and can leave the old page on screen.
   const answer = await keys.run(async (tx) => {
@@ -49,6 +97,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!result.ok) return { status: 409, body: { success: false, message: SERVER_MESSAGES.emailTaken } satisfies SignUpResult };
     return redirectAnswer("/admission/payment", result.userId);
   });
+  if (answer.status >= 400) return refuse(answer.body as SignUpResult, answer.status);
   // A replay signs in too: the same key and fields, password included, are what a login asks for.
   const session = answer.ref ? await sessions.create(answer.ref) : null;
   const cookie = session ? await context.services.sessionCookies.start({ cookie: request.headers.get("cookie") }, session.token) : null;
@@ -65,25 +114,39 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 export default function Admission({ loaderData }: Route.ComponentProps) {
   const { price, days } = loaderData;
   const fetcher = useFetcher<SignUpResult>();
+  // The action's answer to a form the browser posted itself (decision 036): rendered by the server.
+  const posted = useActionData<SignUpResult>();
+  const answered = posted ? outcomeOf(posted) : null;
   const navigate = useSettledNavigate();
   const formRef = useRef<HTMLFormElement>(null);
-  const { errors, report, fix } = useFormErrors({ alertMs: TIMING.signUpAlert });
+  const { errors, report, fix } = useFormErrors({ alertMs: TIMING.signUpAlert, initial: answered?.errors });
   const { show } = useAlert();
-  const [f, setF] = useState(EMPTY);
+  // What was typed comes back with a refusal, the passwords excepted (never written into a page).
+  const [f, setF] = useState(() => {
+    const t = posted?.typed;
+    return t ? { ...EMPTY, firstName: t.firstName, lastName: t.lastName, emailAddress: t.emailAddress, emailAddressConfirm: t.emailAddressConfirm } : EMPTY;
+  });
   const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) => {
     setF((v) => ({ ...v, [k]: e.target.value }));
     fix(k);
   };
+  // The field the action's page opens on: the first one marked, as the script's report focuses.
+  const firstMarked = answered ? FIELD_ORDER.find((name) => answered.errors[name]) : undefined;
+  const focusFirst = (name: string) => (firstMarked === name ? { autoFocus: true } : {});
 
   useOnNewResult(fetcher.data, (r) => {
     if (r.success) return;
-    const taken = r.message === SERVER_MESSAGES.emailTaken;
-    if (r.message === PAGE_MESSAGES.noAnswer) return show({ type: "danger", message: r.message });
-    report(formRef.current, taken ? { emailAddress: r.message } : { form: r.message });
-    if (!taken) return;
-    const id = setTimeout(() => navigate("/login"), TIMING.signUpFailureRedirect);
+    const { alert, errors: marked, redirect: next } = outcomeOf(r);
+    if (r.message === PAGE_MESSAGES.noAnswer) return show(alert);
+    report(formRef.current, marked);
+    if (!next) return;
+    const id = setTimeout(() => navigate(next[0]), next[1]);
     return () => clearTimeout(id);
   });
+
+  // The answer the browser posted for: its redirect counts from when that page was shown.
+  const postedRedirect = answered?.redirect && !fetcher.data ? answered.redirect : null;
+  useRedirectAfter(postedRedirect?.[0] ?? null, postedRedirect?.[1] ?? 0);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     const form = Object.fromEntries(new FormData(event.currentTarget));
@@ -108,16 +171,31 @@ export default function Admission({ loaderData }: Route.ComponentProps) {
       <p className="mt-4 rounded bg-ink px-4 py-3 text-lg font-semibold text-gold" data-testid="price">
         Admission: {price}, valid for {days} days
       </p>
-      <fetcher.Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 grid gap-4 sm:grid-cols-2">
+      {/* Sent at once, natively, when pressed before the scripts run and the fields pass the checks
+          the page makes without them: the browser's own (required, the patterns) and the twins'
+          match (`data-same-as`, decision 036); else held until they run, which check as the spec says. */}
+      <fetcher.Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-6 grid gap-4 sm:grid-cols-2" data-submit-early="">
         <input type="hidden" name={IDEMPOTENCY_FIELD} value={loaderData.idempotencyKey} />
-        <TextField label="First name" name="firstName" autoComplete="given-name" value={f.firstName} onChange={set("firstName")} error={errors.firstName} />
-        <TextField label="Last name" name="lastName" autoComplete="family-name" value={f.lastName} onChange={set("lastName")} error={errors.lastName} />
-        <TextField label="Email address" name="emailAddress" type="email" autoComplete="email" value={f.emailAddress} onChange={set("emailAddress")} className="sm:col-span-2" error={errors.emailAddress} />
+        <TextField label="First name" name="firstName" autoComplete="given-name" required {...focusFirst("firstName")} value={f.firstName} onChange={set("firstName")} error={errors.firstName} />
+        <TextField label="Last name" name="lastName" autoComplete="family-name" required {...focusFirst("lastName")} value={f.lastName} onChange={set("lastName")} error={errors.lastName} />
+        <TextField
+          label="Email address"
+          name="emailAddress"
+          {...EMAIL_INPUT}
+          {...focusFirst("emailAddress")}
+          value={f.emailAddress}
+          onChange={set("emailAddress")}
+          className="sm:col-span-2"
+          error={errors.emailAddress}
+        />
         <TextField
           label="Confirm email address"
           name="emailAddressConfirm"
           type="email"
           autoComplete="email"
+          required
+          data-same-as="emailAddress"
+          {...focusFirst("emailAddressConfirm")}
           value={f.emailAddressConfirm}
           onChange={set("emailAddressConfirm")}
           className="sm:col-span-2"
@@ -128,6 +206,9 @@ export default function Admission({ loaderData }: Route.ComponentProps) {
           label={`Password (${PASSWORD_MIN}-${PASSWORD_MAX} characters)`}
           name="password"
           autoComplete="new-password"
+          required
+          pattern={`.{${PASSWORD_MIN},${PASSWORD_MAX}}`}
+          {...focusFirst("password")}
           value={f.password}
           onChange={set("password")}
           className="sm:col-span-2"
@@ -138,16 +219,27 @@ export default function Admission({ loaderData }: Route.ComponentProps) {
           label="Confirm password"
           name="passwordConfirm"
           autoComplete="new-password"
+          required
+          data-same-as="password"
+          {...focusFirst("passwordConfirm")}
           value={f.passwordConfirm}
           onChange={set("passwordConfirm")}
           className="sm:col-span-2"
           error={errors.passwordConfirm}
           status={f.passwordConfirm ? { ok: passwordsMatch, label: passwordsMatch ? "Passwords match" : "Passwords do not match" } : null}
         />
-        <CheckboxField name="emailOptIn" className="sm:col-span-2">
+        <CheckboxField name="emailOptIn" className="sm:col-span-2" defaultChecked={posted?.typed?.emailOptIn}>
           Yes, send me emails and announcements from the museum (optional)
         </CheckboxField>
-        <CheckboxField name="termsAndConditions" className="sm:col-span-2" error={errors.termsAndConditions} onChange={() => fix("termsAndConditions")}>
+        <CheckboxField
+          name="termsAndConditions"
+          className="sm:col-span-2"
+          required
+          defaultChecked={posted?.typed?.termsAndConditions}
+          {...focusFirst("termsAndConditions")}
+          error={errors.termsAndConditions}
+          onChange={() => fix("termsAndConditions")}
+        >
           I have read and agree to the{" "}
           <Link to="/termsandconditions" className="text-blue-800 underline" target="_blank">
             Terms and Conditions

@@ -10,7 +10,7 @@ import { data, Link, redirect, useActionData, useFetcher, type ShouldRevalidateF
 import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/login";
 import { useAlert, type Alert } from "~/components/AlertBanner";
-import { PasswordField, SubmitButton, TextField } from "~/components/FormFields";
+import { EMAIL_INPUT, PasswordField, SubmitButton, TextField } from "~/components/FormFields";
 import { EMAIL_PATTERN, loginSchema } from "~/shared/account-schemas";
 import { readFlash } from "~/lib/flash.server";
 import { staticPageMeta } from "~/lib/meta";
@@ -144,10 +144,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
         <TextField
           label="Email address"
           name="emailAddress"
-          type="email"
-          autoComplete="email"
-          required
-          pattern={EMAIL_PATTERN.source}
+          {...EMAIL_INPUT}
           autoFocus={answered?.field === "emailAddress"}
           value={email}
           onChange={(e) => {

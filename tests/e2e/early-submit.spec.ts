@@ -1,6 +1,6 @@
 /**
- * Issue 26 point 11: the first press of "Send Message" on /contact and of "Login Now" on /login
- * does its work at once, though the page's scripts wait for a person's first intent (decision
+ * Issue 26 point 11: the first press of "Send Message" on /contact, of "Login Now" on /login and
+ * of "Proceed to Payment" on /admission does its work at once, though the page's scripts wait for a person's first intent (decision
  * 016) and may take a second or more to arrive on a slow device. Here they are held back until
  * the test releases them: the form is sent exactly once and its result shown while the scripts
  * are still on their way; the spec's timers count from when the answer was shown (decision 036).
@@ -10,7 +10,7 @@ import { CONTACT_MESSAGES, SERVER_MESSAGES, VALIDATION } from "../../app/shared/
 import { TIMING } from "../../app/lib/timing";
 import { msSincePageShown } from "./helpers";
 import { readAllMail } from "./mail-capture";
-import { alertBanner, bottomMenu, expectFieldError, memberViaApi, newPerson, SCREENS, signUpViaApi, submitLogin } from "./visitor-helpers";
+import { alertBanner, bottomMenu, expectFieldError, fillSignUp, memberViaApi, newPerson, SCREENS, signUpField, signUpViaApi, submitLogin, type Person } from "./visitor-helpers";
 
 /** Holds every script of the site until the returned function is called. */
 async function holdScripts(page: Page) {
@@ -201,3 +201,111 @@ test("an unpaid account's first press: told to pay, sent to payment 7.5 s after 
   await expect(page).toHaveURL(/\/admission\/payment$/);
   await expect(page.getByText(`Hello, ${p.firstName}!`)).toBeVisible();
 });
+
+/** Signed out, the page's scripts held: the sign-up form filled (the news box ticked) and sent, with the scripts still on their way. */
+async function firstSignUpPress(page: Page, p: Person, change?: (page: Page) => Promise<void>) {
+  await page.context().clearCookies();
+  const release = await holdScripts(page);
+  const posts = recordPosts(page);
+  await page.goto("/admission");
+  await fillSignUp(page, p);
+  await signUpField.optIn(page).check();
+  await change?.(page);
+  // Typing started the scripts' download, which is held: they are not running.
+  await expect(page.locator("html")).toHaveAttribute("data-hydration", "loading");
+  await signUpField.proceed(page).click();
+  return { release, posts };
+}
+
+/** The answer page kept what was typed, the passwords excepted (never written into a page). */
+async function expectKeptButPasswords(page: Page, p: Person) {
+  await expect(signUpField.lastName(page)).toHaveValue(p.lastName);
+  await expect(signUpField.email(page)).toHaveValue(p.email);
+  await expect(signUpField.confirmEmail(page)).toHaveValue(p.email);
+  await expect(signUpField.password(page)).toHaveValue("");
+  await expect(signUpField.confirmPassword(page)).toHaveValue("");
+  await expect(signUpField.optIn(page)).toBeChecked();
+  await expect(signUpField.terms(page)).toBeChecked();
+}
+
+for (const screen of SCREENS) {
+  test.describe(`the first sign-up press (${screen.name})`, () => {
+    test.use({ viewport: screen.viewport });
+
+    test("goes on to payment at once, signed in, before the scripts arrive; sent once", async ({ page }) => {
+      test.setTimeout(60_000);
+      const p = newPerson("Early");
+      const { release, posts } = await firstSignUpPress(page, p);
+      await expect(page).toHaveURL(/\/admission\/payment$/);
+      await expect(page.getByText(`Hello, ${p.firstName}!`)).toBeVisible();
+      expect((await page.context().cookies()).map((c) => c.name)).toContain("museum_session");
+      expect(posts).toEqual(["/admission"]);
+      await runScripts(page, release);
+      await expect(page.getByText(`Hello, ${p.firstName}!`)).toBeVisible();
+      expect(posts).toEqual(["/admission"]);
+    });
+
+    test("an address already signed up: the server's message on the email field, the rest kept, /login 3.5 s after the answer was shown", async ({ page }) => {
+      test.setTimeout(60_000);
+      const p = newPerson("Early");
+      await signUpViaApi(page, p);
+      await page.clock.install();
+      const { release, posts } = await firstSignUpPress(page, p);
+      await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.emailTaken);
+      await expect(alertBanner(page)).toHaveAttribute("data-alert-type", "danger");
+      await expectFieldError(page, signUpField.email(page), SERVER_MESSAGES.emailTaken);
+      await expect(signUpField.firstName(page)).toHaveValue(p.firstName);
+      await expectKeptButPasswords(page, p);
+      expect(posts).toEqual(["/admission"]);
+      const shown = await stopClockAfterShown(page, 1000);
+      await runScripts(page, release);
+      await page.clock.runFor(TIMING.signUpFailureRedirect - shown - 200);
+      await expect(page).toHaveURL(/\/admission$/);
+      await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.emailTaken);
+      await page.clock.runFor(300);
+      await expect(page).toHaveURL(/\/login$/);
+      expect(posts).toEqual(["/admission"]);
+    });
+
+    test("a name the browser lets through and the spec's rule does not: marked with its message for 4 s, the rest kept; the scripts then take over", async ({ page }) => {
+      test.setTimeout(60_000);
+      const p = newPerson("Early");
+      await page.clock.install();
+      // Only spaces: the browser's `required` is met, the spec's 'Please enter your first name' is not.
+      const { release, posts } = await firstSignUpPress(page, p, (page) => signUpField.firstName(page).fill("   "));
+      await expect(alertBanner(page)).toHaveText(VALIDATION.firstNameRequired);
+      await expectFieldError(page, signUpField.firstName(page), VALIDATION.firstNameRequired);
+      await expect(signUpField.lastName(page)).not.toHaveAttribute("aria-invalid", "true");
+      await expectKeptButPasswords(page, p);
+      expect(posts).toEqual(["/admission"]);
+      const shown = await stopClockAfterShown(page, 1000);
+      await runScripts(page, release);
+      await page.clock.runFor(TIMING.signUpAlert - shown - 200);
+      await expect(alertBanner(page)).toHaveText(VALIDATION.firstNameRequired);
+      await page.clock.runFor(300);
+      await expect(alertBanner(page)).toHaveCount(0);
+      await page.clock.resume();
+      // The page's script takes over: the name and the passwords typed again go through it.
+      await signUpField.firstName(page).fill(p.firstName);
+      await expect(signUpField.firstName(page)).not.toHaveAttribute("aria-invalid", "true");
+      await signUpField.password(page).fill(p.password);
+      await signUpField.confirmPassword(page).fill(p.password);
+      await signUpField.proceed(page).click();
+      await expect(page).toHaveURL(/\/admission\/payment$/);
+      await expect(page.getByText(`Hello, ${p.firstName}!`)).toBeVisible();
+      expect(posts).toEqual(["/admission", "/admission.data"]);
+    });
+
+    test("mismatched passwords are held for the scripts: their message, both passwords kept, no request", async ({ page }) => {
+      test.setTimeout(60_000);
+      const p = newPerson("Early");
+      const { release, posts } = await firstSignUpPress(page, p, (page) => signUpField.confirmPassword(page).fill(`${p.password}x`));
+      release();
+      await expect(alertBanner(page)).toHaveText(VALIDATION.passwordsMismatch);
+      await expectFieldError(page, signUpField.confirmPassword(page), VALIDATION.passwordsMismatch);
+      await expect(signUpField.password(page)).toHaveValue(p.password);
+      await expect(signUpField.confirmPassword(page)).toHaveValue(`${p.password}x`);
+      expect(posts).toEqual([]);
+    });
+  });
+}

@@ -22,33 +22,15 @@ import {
   expectFieldError,
   expectInClearView,
   expectNoErrorPage,
+  fillSignUp,
   freeze,
   installClock,
   newPerson,
   SCREENS,
+  signUpField,
   signUpViaApi,
   unique,
-  type Person,
 } from "./visitor-helpers";
-
-const signUpField = {
-  firstName: (page: Page) => page.getByLabel("First name", { exact: true }),
-  lastName: (page: Page) => page.getByLabel("Last name", { exact: true }),
-  email: (page: Page) => page.getByLabel("Email address", { exact: true }),
-  confirmEmail: (page: Page) => page.getByLabel("Confirm email address"),
-  password: (page: Page) => page.getByLabel(/^Password \(\d+-\d+ characters\)$/),
-  confirmPassword: (page: Page) => page.getByLabel("Confirm password"),
-  terms: (page: Page) => page.getByRole("checkbox", { name: /agree to the Terms and Conditions/ }),
-};
-
-async function fillSignUpExceptTerms(page: Page, p: Person) {
-  await signUpField.firstName(page).fill(p.firstName);
-  await signUpField.lastName(page).fill(p.lastName);
-  await signUpField.email(page).fill(p.email);
-  await signUpField.confirmEmail(page).fill(p.email);
-  await signUpField.password(page).fill(p.password);
-  await signUpField.confirmPassword(page).fill(p.password);
-}
 
 /** Page forms post to `<path>.data`; this makes the first such POST get no answer at all. */
 async function dropFirstFormPost(page: Page, path: string) {
@@ -73,7 +55,7 @@ for (const screen of SCREENS) {
 
     test("sign-up: a missing terms box, pressed at the bottom of the form, is shown and focused", async ({ page }) => {
       await open(page, "/admission");
-      await fillSignUpExceptTerms(page, newPerson("Terms"));
+      await fillSignUp(page, newPerson("Terms"), { terms: false });
       await page.getByRole("button", { name: "Proceed to Payment" }).click();
       await expectAlertInView(page, VALIDATION.termsRequired);
       await expectFieldError(page, signUpField.terms(page), VALIDATION.termsRequired);
@@ -96,7 +78,7 @@ for (const screen of SCREENS) {
     test("sign-up: mismatched passwords are shown on the confirm field", async ({ page }) => {
       await open(page, "/admission");
       const p = newPerson("Mismatch");
-      await fillSignUpExceptTerms(page, p);
+      await fillSignUp(page, p, { terms: false });
       await signUpField.confirmPassword(page).fill(`${p.password}x`);
       await signUpField.terms(page).check();
       await page.getByRole("button", { name: "Proceed to Payment" }).click();
@@ -258,7 +240,7 @@ for (const screen of SCREENS) {
       await dropFirstFormPost(page, "/admission");
       await open(page, "/admission");
       const p = newPerson("Dropped");
-      await fillSignUpExceptTerms(page, p);
+      await fillSignUp(page, p, { terms: false });
       await signUpField.terms(page).check();
       await page.getByRole("button", { name: "Proceed to Payment" }).click();
       await expectAlertInView(page, PAGE_MESSAGES.noAnswer);

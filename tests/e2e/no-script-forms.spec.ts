@@ -8,7 +8,7 @@
 import { expect, test } from "@playwright/test";
 import { GIFT_MESSAGES } from "../../app/shared/gift-schemas";
 import { CONTACT_MESSAGES, SERVER_MESSAGES, VALIDATION } from "../../app/shared/messages";
-import { alertBanner, DESKTOP, newPerson, signUpViaApi, submitLogin } from "./visitor-helpers";
+import { alertBanner, DESKTOP, fillSignUp, newPerson, signUpViaApi, submitLogin } from "./visitor-helpers";
 
 test.use({ javaScriptEnabled: false, viewport: DESKTOP });
 
@@ -61,4 +61,36 @@ test("without JavaScript the login form answers with the page's messages, keeps 
   await submitLogin(page, p.email, p.password);
   await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginUnpaid);
   expect((await page.context().cookies()).map((c) => c.name)).toContain("museum_session");
+});
+
+test("without JavaScript the sign-up form marks every field with the spec's messages, keeps the entries but the passwords, then goes on to payment", async ({ page }) => {
+  await page.goto("/admission");
+  const proceed = page.getByRole("button", { name: "Proceed to Payment" });
+  await proceed.click();
+  await expect(alertBanner(page)).toHaveText(VALIDATION.firstNameRequired);
+  const firstName = page.getByLabel("First name", { exact: true });
+  await expect(firstName).toBeFocused();
+  await expect(firstName).toHaveAccessibleDescription(VALIDATION.firstNameRequired);
+  await expect(page.getByLabel("Last name", { exact: true })).toHaveAccessibleDescription(VALIDATION.lastNameRequired);
+  await expect(page.getByLabel("Email address", { exact: true })).toHaveAccessibleDescription(VALIDATION.emailRequired);
+  await expect(page.getByLabel("Confirm email address")).toHaveAccessibleDescription(VALIDATION.emailConfirmRequired);
+  await expect(page.getByLabel(/^Password \(\d+-\d+ characters\)$/)).toHaveAccessibleDescription(VALIDATION.passwordRequired);
+  await expect(page.getByLabel("Confirm password")).toHaveAccessibleDescription(VALIDATION.passwordConfirmRequired);
+  await expect(page.getByRole("checkbox", { name: /agree to the Terms and Conditions/ })).toHaveAccessibleDescription(VALIDATION.termsRequired);
+
+  const p = newPerson("Noor");
+  await fillSignUp(page, p);
+  await page.getByLabel("Confirm email address").fill(`x${p.email}`);
+  await proceed.click();
+  await expect(alertBanner(page)).toHaveText(VALIDATION.emailsMismatch);
+  await expect(page.getByLabel("Confirm email address")).toBeFocused();
+  await expect(page.getByLabel("First name", { exact: true })).toHaveValue(p.firstName);
+  await expect(page.getByLabel("Email address", { exact: true })).toHaveValue(p.email);
+  await expect(page.getByLabel("Confirm password")).toHaveValue("");
+  await expect(page.getByRole("checkbox", { name: /agree to the Terms and Conditions/ })).toBeChecked();
+
+  await fillSignUp(page, p);
+  await proceed.click();
+  await expect(page).toHaveURL(/\/admission\/payment$/);
+  await expect(page.getByText(`Hello, ${p.firstName}!`)).toBeVisible();
 });

@@ -60,15 +60,28 @@ export async function fillCard(page: Page, card: { number?: string; expiry?: str
   if (submit) await page.getByRole("button", { name: "Authorize Payment" }).click();
 }
 
-/** Fills the sign-up form completely and correctly. */
-export async function fillSignUp(page: Page, p: Person) {
-  await page.getByLabel("First name", { exact: true }).fill(p.firstName);
-  await page.getByLabel("Last name", { exact: true }).fill(p.lastName);
-  await page.getByLabel("Email address", { exact: true }).fill(p.email);
-  await page.getByLabel("Confirm email address").fill(p.email);
-  await page.getByLabel(/^Password \(\d+-\d+ characters\)$/).fill(p.password);
-  await page.getByLabel("Confirm password").fill(p.password);
-  await page.getByRole("checkbox", { name: /agree to the Terms and Conditions/ }).check();
+/** The sign-up form's controls, as a person finds them by their labels. */
+export const signUpField = {
+  firstName: (page: Page) => page.getByLabel("First name", { exact: true }),
+  lastName: (page: Page) => page.getByLabel("Last name", { exact: true }),
+  email: (page: Page) => page.getByLabel("Email address", { exact: true }),
+  confirmEmail: (page: Page) => page.getByLabel("Confirm email address"),
+  password: (page: Page) => page.getByLabel(/^Password \(\d+-\d+ characters\)$/),
+  confirmPassword: (page: Page) => page.getByLabel("Confirm password"),
+  optIn: (page: Page) => page.getByRole("checkbox", { name: /send me emails/ }),
+  terms: (page: Page) => page.getByRole("checkbox", { name: /agree to the Terms and Conditions/ }),
+  proceed: (page: Page) => page.getByRole("button", { name: "Proceed to Payment" }),
+};
+
+/** Fills the sign-up form completely and correctly (the terms box left as it is with `terms: false`). */
+export async function fillSignUp(page: Page, p: Person, { terms = true } = {}) {
+  await signUpField.firstName(page).fill(p.firstName);
+  await signUpField.lastName(page).fill(p.lastName);
+  await signUpField.email(page).fill(p.email);
+  await signUpField.confirmEmail(page).fill(p.email);
+  await signUpField.password(page).fill(p.password);
+  await signUpField.confirmPassword(page).fill(p.password);
+  if (terms) await signUpField.terms(page).check();
 }
 
 /** Fills and sends the login form. */
