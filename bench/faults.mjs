@@ -22,7 +22,7 @@
 // The test helpers (tests/helpers/instances.ts, databases.ts) are loaded through tsx.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,6 +34,7 @@ import { register } from "tsx/esm/api";
 register();
 const { call, findNginx, freePort, startInstance } = await import("../tests/helpers/instances.ts");
 const { createPostgresDatabase } = await import("../tests/helpers/databases.ts");
+const { readmeNginxConfig } = await import("./readme-nginx.mjs");
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
@@ -60,21 +61,6 @@ if (!findNginx()) {
 process.chdir(root);
 const build = spawnSync(process.execPath, ["scripts/start.mjs", "--build-only"], { stdio: "inherit" });
 if (build.status !== 0) process.exit(build.status ?? 1);
-
-/** The README's nginx block, with the two local instances, plain HTTP on `listen`, and what nginx needs to run unprivileged. */
-function nginxConfig(dir, listen, [portA, portB]) {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
-  const block = readme.match(/```nginx\n([\s\S]*?)```/)?.[1];
-  if (!block || !block.includes("10.0.0.11:3000") || !block.includes("10.0.0.12:3000")) throw new Error("README.md has no nginx block with 10.0.0.11:3000 and 10.0.0.12:3000");
-  const site = block
-    .replace(/^\s*server\s*\{\s*listen 80;.*$/m, "") // the redirect to HTTPS
-    .replace(/^\s*ssl_\w+.*$/gm, "")
-    .replace(/listen 443[^;]*;/, `listen 127.0.0.1:${listen};`)
-    .replace("10.0.0.11:3000", `127.0.0.1:${portA}`)
-    .replace("10.0.0.12:3000", `127.0.0.1:${portB}`);
-  const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${dir}/${t};`).join("\n");
-  return `worker_processes 1;\ndaemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\nevents { worker_connections 1024; }\nhttp {\n  access_log off;\n${temp}\n${site}\n}\n`;
-}
 
 // --- SMTP sink ---------------------------------------------------------------------------------
 
@@ -131,7 +117,7 @@ log(`database ${dbName}; starting instance A (migrates and seeds), then B`);
 await start("A");
 await start("B");
 mkdirSync(dir, { recursive: true });
-writeFileSync(path.join(dir, "nginx.conf"), nginxConfig(dir, nginxPort, [portA, portB]));
+writeFileSync(path.join(dir, "nginx.conf"), readmeNginxConfig(dir, nginxPort, [portA, portB]));
 const nginx = spawn(findNginx(), ["-c", path.join(dir, "nginx.conf"), "-p", dir], { stdio: ["ignore", "ignore", "inherit"] });
 for (let i = 0; i < 100 && (await call(nginxPort, "/readyz", { timeoutMs: 1000 }).catch(() => ({ status: 0 }))).status !== 200; i++) await sleep(100);
 log(`A on ${portA}, B on ${portB}, nginx on ${nginxPort} (README's upstream block), SMTP sink on ${smtpPort}`);

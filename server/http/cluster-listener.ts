@@ -1,0 +1,126 @@
+/**
+ * The cluster's listening socket, held by the primary and handed connection by connection to the
+ * workers (decision 020, addendum). Node's own cluster does the same hand-off (round-robin), but
+ * it closes the listening socket only when the last worker closes its share, and at that moment
+ * it also closes every connection it had accepted and not yet handed over: a proxy that had just
+ * written a POST on one gets a reset and answers 502 (nginx never sends a POST twice). Here the
+ * primary stops listening first, then hands over every connection it has accepted, then tells
+ * each worker that no more will come (after the last one, on the same ordered channel); a worker
+ * exits when it has answered them all. Only a connection the kernel completes in the instant
+ * between the primary's last accept and its close is still reset, and the primary does nothing
+ * else, so that instant stays short.
+ */
+import cluster, { type Worker } from "node:cluster";
+import net from "node:net";
+import type { Server } from "node:http";
+import type { Logger } from "../logger";
+
+const CONNECTION = "museum:connection";
+const TAKEN = "museum:connection-taken";
+const READY = "museum:ready";
+const NO_MORE = "museum:no-more-connections";
+
+interface Message {
+  type?: string;
+}
+
+/** In the primary: listens on `port`/`host` once a worker is ready, and gives each connection to the ready worker with the fewest not yet taken. */
+export function listenForWorkers({ port, host, log }: { port: number; host: string; log: Logger }) {
+  const listener = net.createServer({ pauseOnConnect: true });
+  /** Ready workers and how many connections each has been sent and not yet taken. */
+  const pending = new Map<Worker, number>();
+  /** Accepted while no worker was ready (at start, or all of them replaced at once). */
+  const waiting: net.Socket[] = [];
+  let listening = false;
+  let closed = false;
+  let turn = 0;
+
+  const choose = (): Worker | undefined => {
+    const ready = [...pending.keys()].filter((w) => w.isConnected());
+    if (!ready.length) return undefined;
+    const least = Math.min(...ready.map((w) => pending.get(w) ?? 0));
+    const candidates = ready.filter((w) => (pending.get(w) ?? 0) === least);
+    return candidates[turn++ % candidates.length];
+  };
+
+  const handOff = (socket: net.Socket) => {
+    const worker = choose();
+    if (!worker) return void waiting.push(socket);
+    pending.set(worker, (pending.get(worker) ?? 0) + 1);
+    handed.set(worker, (handed.get(worker) ?? 0) + 1);
+    worker.send({ type: CONNECTION }, socket, (error) => {
+      // The worker died meanwhile: nothing was read from the connection, so it is closed unanswered.
+      if (error) socket.destroy();
+    });
+  };
+
+  listener.on("connection", handOff);
+  listener.on("error", (error) => {
+    log.fatal({ err: error, port, host }, "cannot listen");
+    process.exit(1);
+  });
+
+  cluster.on("message", (worker, message: Message) => {
+    if (message?.type === TAKEN) pending.set(worker, Math.max(0, (pending.get(worker) ?? 1) - 1));
+    else if (message?.type === READY) {
+      if (closed) return void worker.send({ type: NO_MORE });
+      pending.set(worker, 0);
+      while (waiting.length && pending.size) handOff(waiting.shift()!);
+      if (!listening) {
+        listening = true;
+        listener.listen(port, host, () => {
+          const address = listener.address();
+          const bound = typeof address === "object" && address ? address.port : port;
+          log.info({ port: bound }, `museum site listening on http://localhost:${bound}`);
+        });
+      }
+    }
+  });
+  const handed = new Map<Worker, number>();
+  cluster.on("exit", (worker, code, signal) => {
+    log.debug({ workerId: worker.id, handed: handed.get(worker) ?? 0, notTaken: pending.get(worker) ?? null, code, signal }, "worker gone: connections handed to it");
+    pending.delete(worker);
+  });
+
+  return {
+    /**
+     * Stops listening (a new connection is refused, which a proxy tries on another instance, POST
+     * included), hands over what was accepted, then tells every worker no more will come.
+     */
+    close(): Promise<void> {
+      closed = true;
+      return new Promise((resolve) => {
+        // In the check phase, right after the poll phase accepted what the kernel had queued.
+        setImmediate(() => {
+          if (listener.listening) listener.close();
+          // Accepted with no worker left to take it: nothing was read, so closing loses no answer.
+          for (const socket of waiting.splice(0)) socket.destroy();
+          for (const worker of pending.keys()) if (worker.isConnected()) worker.send({ type: NO_MORE });
+          resolve();
+        });
+      });
+    },
+  };
+}
+
+/**
+ * In a worker: serves with `server` the connections the primary hands over, says it is ready, and
+ * calls `noMore` when the primary has stopped listening and sent the last one. Returns the number
+ * of connections open now.
+ */
+export function serveFromPrimary(server: Server, noMore: () => void): { ready(): void; open(): number } {
+  const open = new Set<net.Socket>();
+  process.on("message", (message: Message, socket?: net.Socket) => {
+    if (message?.type === CONNECTION && socket) {
+      open.add(socket);
+      socket.once("close", () => open.delete(socket));
+      server.emit("connection", socket);
+      socket.resume();
+      process.send?.({ type: TAKEN });
+    } else if (message?.type === NO_MORE) noMore();
+  });
+  return {
+    ready: () => process.send?.({ type: READY }),
+    open: () => open.size,
+  };
+}
