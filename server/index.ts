@@ -197,8 +197,31 @@ async function runServer(log: Logger) {
       exit(1);
     }, ms).unref();
 
+  async function shutdown(signal: string) {
+    if (draining) {
+      // A person pressing Ctrl-C a second time does not want to wait for the drain.
+      if (signal === "SIGINT") {
+        log.warn("second interrupt: stopping now");
+        exit(130);
+      }
+      return;
+    }
+    draining = true;
+    log.info({ signal, drainSeconds: config.DRAIN_SECONDS }, "draining: not ready, still serving");
+    forceAfter(DRAIN_MS + STOP_TIMEOUT_MS);
+    // A proxy that asks /readyz stops sending new connections meanwhile; nginx goes on reusing its
+    // keep-alive connections. In a cluster the primary times the drain and stops listening.
+    if (cluster.isWorker) return;
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
+    stopListening();
+  }
   /** Each connection ends after its next answer (Connection: close); exits once none is left. */
-  let stopListening: () => void;
+  let stopListening: () => void = () => undefined;
+  // Before the worker says it is ready (or the process listens): a SIGTERM with no handler ends the
+  // process at once, with the connections it was being given.
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
   if (cluster.isWorker) {
     // The primary listens and hands connections over (server/http/cluster-listener.ts); it says
     // when it has stopped listening and handed over the last one.
@@ -214,7 +237,6 @@ async function runServer(log: Logger) {
         void stop();
       }, 50);
     });
-    stopListening = () => undefined;
     fromPrimary.ready();
     started();
   } else {
@@ -236,27 +258,6 @@ async function runServer(log: Logger) {
       setImmediate(() => net.Server.prototype.close.call(server, () => void stop()));
     };
   }
-
-  async function shutdown(signal: string) {
-    if (draining) {
-      // A person pressing Ctrl-C a second time does not want to wait for the drain.
-      if (signal === "SIGINT") {
-        log.warn("second interrupt: stopping now");
-        exit(130);
-      }
-      return;
-    }
-    draining = true;
-    log.info({ signal, drainSeconds: config.DRAIN_SECONDS }, "draining: not ready, still serving");
-    forceAfter(DRAIN_MS + STOP_TIMEOUT_MS);
-    // A proxy that asks /readyz stops sending new connections meanwhile; nginx goes on reusing its
-    // keep-alive connections. In a cluster the primary times the drain and stops listening.
-    if (cluster.isWorker) return;
-    await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
-    stopListening();
-  }
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
 if (cluster.isPrimary) {

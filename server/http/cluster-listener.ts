@@ -22,36 +22,35 @@ const NO_MORE = "museum:no-more-connections";
 
 interface Message {
   type?: string;
+  id?: number;
 }
 
 /** In the primary: listens on `port`/`host` once a worker is ready, and gives each connection to the ready worker with the fewest not yet taken. */
 export function listenForWorkers({ port, host, log }: { port: number; host: string; log: Logger }) {
   const listener = net.createServer({ pauseOnConnect: true });
-  /** Ready workers and how many connections each has been sent and not yet taken. */
-  const pending = new Map<Worker, number>();
+  /** Ready workers and the connections each has been sent and not yet taken, by id. */
+  const pending = new Map<Worker, Map<number, net.Socket>>();
   /** Accepted while no worker was ready (at start, or all of them replaced at once). */
   const waiting: net.Socket[] = [];
   let listening = false;
   let closed = false;
   let turn = 0;
+  let nextId = 0;
 
   const choose = (): Worker | undefined => {
     const ready = [...pending.keys()].filter((w) => w.isConnected());
     if (!ready.length) return undefined;
-    const least = Math.min(...ready.map((w) => pending.get(w) ?? 0));
-    const candidates = ready.filter((w) => (pending.get(w) ?? 0) === least);
+    const least = Math.min(...ready.map((w) => pending.get(w)!.size));
+    const candidates = ready.filter((w) => pending.get(w)!.size === least);
     return candidates[turn++ % candidates.length];
   };
 
   const handOff = (socket: net.Socket) => {
     const worker = choose();
     if (!worker) return void waiting.push(socket);
-    pending.set(worker, (pending.get(worker) ?? 0) + 1);
-    handed.set(worker, (handed.get(worker) ?? 0) + 1);
-    worker.send({ type: CONNECTION }, socket, (error) => {
-      // The worker died meanwhile: nothing was read from the connection, so it is closed unanswered.
-      if (error) socket.destroy();
-    });
+    const id = nextId++;
+    pending.get(worker)!.set(id, socket);
+    worker.send({ type: CONNECTION, id }, socket);
   };
 
   listener.on("connection", handOff);
@@ -61,10 +60,10 @@ export function listenForWorkers({ port, host, log }: { port: number; host: stri
   });
 
   cluster.on("message", (worker, message: Message) => {
-    if (message?.type === TAKEN) pending.set(worker, Math.max(0, (pending.get(worker) ?? 1) - 1));
+    if (message?.type === TAKEN && typeof message.id === "number") pending.get(worker)?.delete(message.id);
     else if (message?.type === READY) {
       if (closed) return void worker.send({ type: NO_MORE });
-      pending.set(worker, 0);
+      pending.set(worker, new Map());
       while (waiting.length && pending.size) handOff(waiting.shift()!);
       if (!listening) {
         listening = true;
@@ -76,10 +75,22 @@ export function listenForWorkers({ port, host, log }: { port: number; host: stri
       }
     }
   });
-  const handed = new Map<Worker, number>();
-  cluster.on("exit", (worker, code, signal) => {
-    log.debug({ workerId: worker.id, handed: handed.get(worker) ?? 0, notTaken: pending.get(worker) ?? null, code, signal }, "worker gone: connections handed to it");
+  cluster.on("exit", (worker) => {
+    const untaken = pending.get(worker);
     pending.delete(worker);
+    if (!untaken?.size) return;
+    // A worker that died (or was killed) before taking them: a connection still queued in this
+    // process (Node sends one handle at a time) goes to another worker, nothing was read from it;
+    // the one on its way is lost with the worker.
+    let again = 0;
+    for (const socket of untaken.values()) {
+      if ((socket as net.Socket & { _handle?: unknown })._handle && !socket.destroyed) {
+        again++;
+        if (closed && !choose()) socket.destroy();
+        else handOff(socket);
+      } else socket.destroy();
+    }
+    log.warn({ workerId: worker.id, untaken: untaken.size, handedAgain: again }, "a worker ended before taking its connections");
   });
 
   return {
@@ -93,7 +104,7 @@ export function listenForWorkers({ port, host, log }: { port: number; host: stri
         // In the check phase, right after the poll phase accepted what the kernel had queued.
         setImmediate(() => {
           if (listener.listening) listener.close();
-          // Accepted with no worker left to take it: nothing was read, so closing loses no answer.
+          // Accepted while no worker was ready to take it (all of them dead): none is left to answer it.
           for (const socket of waiting.splice(0)) socket.destroy();
           for (const worker of pending.keys()) if (worker.isConnected()) worker.send({ type: NO_MORE });
           resolve();
@@ -116,7 +127,7 @@ export function serveFromPrimary(server: Server, noMore: () => void): { ready():
       socket.once("close", () => open.delete(socket));
       server.emit("connection", socket);
       socket.resume();
-      process.send?.({ type: TAKEN });
+      process.send?.({ type: TAKEN, id: message.id });
     } else if (message?.type === NO_MORE) noMore();
   });
   return {
