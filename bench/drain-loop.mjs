@@ -94,7 +94,16 @@ for (let c = 0; c < CYCLES; c++) {
     .filter((l) => l && !l.includes("(111: Connection refused)") && !l.includes("temporarily disabled"));
   cycles.push({ name, code, answers: mine.length, bad: bad.length, exitAfter: Math.round(exitAt - termAt) });
   log(`cycle ${c + 1}: SIGTERM ${name}, exit ${code} after ${((exitAt - termAt) / 1000).toFixed(1)} s, ${mine.length} answers, ${bad.length} 5xx or none${bad.length ? ` at ${bad.map((b) => `${b.status}@+${Math.round(b.at - termAt)}ms`).join(", ")}` : ""}`);
-  for (const line of lines) console.log(`    nginx: ${line}`);
+  // The same message for many requests is printed three times, with its count.
+  const kinds = new Map();
+  for (const line of lines) {
+    const kind = line.replace(/^\S+ \S+ /, "").replace(/\d+#\d+: \*\d+ /, "").replace(/client: [^,]+, /, "");
+    kinds.set(kind, [...(kinds.get(kind) ?? []), line]);
+  }
+  for (const [, same] of kinds) {
+    for (const line of same.slice(0, 3)) console.log(`    nginx: ${line}`);
+    if (same.length > 3) console.log(`    nginx: ... ${same.length - 3} more like it`);
+  }
 }
 
 stop = true;

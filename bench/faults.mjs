@@ -13,8 +13,9 @@
 //      terminate every connection, wait 6 s, allow connections again.
 // Then it counts worker exits, 5xx answers per fault window, acknowledged writes missing from the
 // database, writes stored twice, emails delivered twice, photos B cannot read, and what /readyz
-// and /metrics said during each window (sampled every 500 ms), and prints a table (also written
-// to bench/faults-last-run.json).
+// and /metrics said during each window (sampled every 500 ms), and nginx's error.log lines within
+// 2 s of each 5xx (refused connections and "temporarily disabled" left out), and prints a table
+// (also written to bench/faults-last-run.json).
 //
 // Needs nginx (Debian's; installed when missing and root) and PostgreSQL (TEST_POSTGRES_URL,
 // default postgres://postgres@127.0.0.1:5432/test). Variables: FAULTS_CLIENTS (20),
@@ -22,7 +23,7 @@
 // The test helpers (tests/helpers/instances.ts, databases.ts) are loaded through tsx.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -138,15 +139,15 @@ const terminateAll = () => admin.query("select count(pg_terminate_backend(pid)):
 
 // --- windows, answers, samples -----------------------------------------------------------------
 
-const windows = [{ name: "before the faults", from: 0 }];
+const windows = [{ name: "before the faults", from: 0, wall: Date.now() }];
 const windowAt = (t) => windows.findLast((w) => w.from <= t) ?? windows[0];
 function beginWindow(name) {
-  windows.push({ name, from: now() });
+  windows.push({ name, from: now(), wall: Date.now() });
   log(`--- fault: ${name}`);
 }
 /** Every answer a client got: window, kind, status (0 = network error or timeout). */
 const answers = [];
-const record = (kind, status) => answers.push({ window: windowAt(now()).name, kind, status });
+const record = (kind, status) => answers.push({ window: windowAt(now()).name, kind, status, wall: Date.now() });
 /** While an instance is stopped on purpose, a refused direct call to it is the fault itself, not an answer. */
 const stopped = { A: false, B: false };
 const recordDirect = (instance, kind, status) => record(status === 0 && stopped[instance] ? `${kind}, refused while stopped` : kind, status);
@@ -413,6 +414,27 @@ for (const file of acked.photos) {
 // --- the table -------------------------------------------------------------------------------------
 
 const names = windows.map((w) => w.name).filter((name, i, all) => all.indexOf(name) === i && name !== "after");
+// nginx's error.log (one-second timestamps, local time), without the lines of a drain or a stop
+// working as meant (a refused connection tried on the other instance, an instance taken out).
+const nginxErrors = existsSync(path.join(dir, "error.log"))
+  ? readFileSync(path.join(dir, "error.log"), "utf8")
+      .split("\n")
+      .filter((l) => /^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d /.test(l) && !l.includes("(111: Connection refused)") && !l.includes("temporarily disabled"))
+      .map((line) => {
+        const [date, time] = line.split(" ");
+        return { line, wall: new Date(`${date.replaceAll("/", "-")}T${time}`).getTime() };
+      })
+  : [];
+/** The error.log lines within 2 s of the window's 5xx answers (three of each kind, and how many more). */
+function nginxLinesAround(bad) {
+  const near = nginxErrors.filter((e) => bad.some((b) => Math.abs(b.wall - e.wall) <= 2_000));
+  const kinds = new Map();
+  for (const { line } of near) {
+    const kind = line.replace(/^\S+ \S+ /, "").replace(/\d+#\d+: \*\d+ /, "").replace(/client: [^,]+, /, "");
+    kinds.set(kind, [...(kinds.get(kind) ?? []), line]);
+  }
+  return [...kinds.values()].flatMap((same) => [...same.slice(0, 3), ...(same.length > 3 ? [`... ${same.length - 3} more like it`] : [])]);
+}
 const byWindow = names.map((name) => {
   const here = answers.filter((x) => x.window === name);
   const bad = here.filter((x) => (x.status >= 500 || x.status === 0) && !x.kind.endsWith("refused while stopped"));
@@ -443,6 +465,7 @@ const byWindow = names.map((name) => {
     "pool waiting max": max("poolWaiting"),
     "change feed up min": min("changeFeedUp"),
     "worker restarts (metric) max": max("workerRestarts"),
+    "nginx error.log around the 5xx": nginxLinesAround(bad.filter((x) => x.status >= 500)),
   };
 });
 
@@ -471,7 +494,12 @@ const result = {
 console.log("\n=== fault run (two instances x two workers, nginx, PostgreSQL) ===");
 for (const e of events) console.log(`  ${e}`);
 console.log("\nper window (a window runs from its fault to the next fault):");
-console.table(byWindow.map((w) => ({ ...w, statuses: JSON.stringify(w.statuses), kinds: JSON.stringify(w.kinds) })));
+console.table(byWindow.map((w) => ({ ...w, statuses: JSON.stringify(w.statuses), kinds: JSON.stringify(w.kinds), "nginx error.log around the 5xx": w["nginx error.log around the 5xx"].length })));
+for (const w of byWindow) {
+  if (!w["nginx error.log around the 5xx"].length) continue;
+  console.log(`nginx error.log around the 5xx of "${w.window}":`);
+  for (const line of w["nginx error.log around the 5xx"]) console.log(`  ${line}`);
+}
 console.log(JSON.stringify(result.totals, null, 2));
 console.log(`\nmachine: ${result.machine}`);
 writeFileSync(path.join(here, "faults-last-run.json"), `${JSON.stringify(result, null, 2)}\n`);
