@@ -225,17 +225,20 @@ async function runServer(log: Logger) {
   if (cluster.isWorker) {
     // The primary listens and hands connections over (server/http/cluster-listener.ts); it says
     // when it has stopped listening and handed over the last one.
-    const fromPrimary = serveFromPrimary(server, () => {
-      if (!listening) return;
-      draining = true;
-      listening = false;
-      log.info("no longer listening; closing each connection after its answer");
-      forceAfter(STOP_TIMEOUT_MS);
-      const check = setInterval(() => {
-        if (fromPrimary.open() > 0) return;
-        clearInterval(check);
-        void stop();
-      }, 50);
+    const fromPrimary = serveFromPrimary(server, {
+      listening: (port) => log.info({ port, url: config.PUBLIC_URL }, `museum site listening on http://localhost:${port}`),
+      noMore: () => {
+        if (!listening) return;
+        draining = true;
+        listening = false;
+        log.info("no longer listening; closing each connection after its answer");
+        forceAfter(STOP_TIMEOUT_MS);
+        const check = setInterval(() => {
+          if (fromPrimary.open() > 0) return;
+          clearInterval(check);
+          void stop();
+        }, 50);
+      },
     });
     fromPrimary.ready();
     started();

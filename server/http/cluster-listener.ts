@@ -19,10 +19,12 @@ const CONNECTION = "museum:connection";
 const TAKEN = "museum:connection-taken";
 const READY = "museum:ready";
 const NO_MORE = "museum:no-more-connections";
+const LISTENING = "museum:listening";
 
 interface Message {
   type?: string;
   id?: number;
+  port?: number;
 }
 
 /** In the primary: listens on `port`/`host` once a worker is ready, and gives each connection to the ready worker with the fewest not yet taken. */
@@ -33,6 +35,8 @@ export function listenForWorkers({ port, host, log }: { port: number; host: stri
   /** Accepted while no worker was ready (at start, or all of them replaced at once). */
   const waiting: net.Socket[] = [];
   let listening = false;
+  /** The port listened on, once bound. */
+  let bound: number | undefined;
   let closed = false;
   let turn = 0;
   let nextId = 0;
@@ -65,12 +69,14 @@ export function listenForWorkers({ port, host, log }: { port: number; host: stri
       if (closed) return void worker.send({ type: NO_MORE });
       pending.set(worker, new Map());
       while (waiting.length && pending.size) handOff(waiting.shift()!);
-      if (!listening) {
+      // Each worker logs that the site listens, with the port, as it did when it listened itself.
+      if (bound !== undefined) worker.send({ type: LISTENING, port: bound });
+      else if (!listening) {
         listening = true;
         listener.listen(port, host, () => {
           const address = listener.address();
-          const bound = typeof address === "object" && address ? address.port : port;
-          log.info({ port: bound }, `museum site listening on http://localhost:${bound}`);
+          bound = typeof address === "object" && address ? address.port : port;
+          for (const ready of pending.keys()) if (ready.isConnected()) ready.send({ type: LISTENING, port: bound });
         });
       }
     }
@@ -115,11 +121,11 @@ export function listenForWorkers({ port, host, log }: { port: number; host: stri
 }
 
 /**
- * In a worker: serves with `server` the connections the primary hands over, says it is ready, and
- * calls `noMore` when the primary has stopped listening and sent the last one. Returns the number
- * of connections open now.
+ * In a worker: serves with `server` the connections the primary hands over, says it is ready, calls
+ * `listening` with the port once the primary listens, and `noMore` when the primary has stopped
+ * listening and sent the last one. `open()`: the connections open now.
  */
-export function serveFromPrimary(server: Server, noMore: () => void): { ready(): void; open(): number } {
+export function serveFromPrimary(server: Server, { listening, noMore }: { listening: (port: number) => void; noMore: () => void }): { ready(): void; open(): number } {
   const open = new Set<net.Socket>();
   process.on("message", (message: Message, socket?: net.Socket) => {
     if (message?.type === CONNECTION && socket) {
@@ -128,7 +134,8 @@ export function serveFromPrimary(server: Server, noMore: () => void): { ready():
       server.emit("connection", socket);
       socket.resume();
       process.send?.({ type: TAKEN, id: message.id });
-    } else if (message?.type === NO_MORE) noMore();
+    } else if (message?.type === LISTENING && typeof message.port === "number") listening(message.port);
+    else if (message?.type === NO_MORE) noMore();
   });
   return {
     ready: () => process.send?.({ type: READY }),
