@@ -10,11 +10,14 @@
  * Stored visitor pages are answered by the plain Node server before Express sees the request
  * (`serveStoredPage`); everything else goes through the Express app.
  *
- * Stopping drains first (decision 020): on SIGTERM a serving process answers /readyz 503 and
- * keeps serving for DRAIN_SECONDS; then it stops listening, answers what comes on its open
- * connections with `Connection: close` (so the proxy stops reusing them) until the proxy has
- * closed them all, and exits (STOP_TIMEOUT_MS at most after the drain). An uncaught error is
- * logged as one JSON line (level fatal, with its stack) before the process exits.
+ * In a cluster the primary holds the listening socket and hands each connection to a worker
+ * (server/http/cluster-listener.ts), so that it can stop listening before the workers stop taking
+ * connections. Stopping drains first (decision 020): on SIGTERM a serving process answers /readyz
+ * 503 and keeps serving for DRAIN_SECONDS; then listening stops (every connection accepted until
+ * then is still answered), what comes on the open connections is answered with
+ * `Connection: close` (so the proxy stops reusing them) until the proxy has closed them all, and
+ * the process exits (STOP_TIMEOUT_MS at most after the drain). An uncaught error is logged as one
+ * JSON line (level fatal, with its stack) before the process exits.
  */
 import cluster from "node:cluster";
 import { createServer } from "node:http";
