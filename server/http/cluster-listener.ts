@@ -21,6 +21,9 @@ const READY = "museum:ready";
 const NO_MORE = "museum:no-more-connections";
 const LISTENING = "museum:listening";
 
+/** A send's callback: without one, a send to a worker that has just died is an 'error' event nothing handles. */
+const ignore = () => undefined;
+
 interface Message {
   type?: string;
   id?: number;
@@ -54,7 +57,8 @@ export function listenForWorkers({ port, host, log }: { port: number; host: stri
     if (!worker) return void waiting.push(socket);
     const id = nextId++;
     pending.get(worker)!.set(id, socket);
-    worker.send({ type: CONNECTION, id }, socket);
+    // A failed send (the worker has just died) is dealt with when its exit is seen, below.
+    worker.send({ type: CONNECTION, id }, socket, ignore);
   };
 
   listener.on("connection", handOff);
@@ -66,17 +70,17 @@ export function listenForWorkers({ port, host, log }: { port: number; host: stri
   cluster.on("message", (worker, message: Message) => {
     if (message?.type === TAKEN && typeof message.id === "number") pending.get(worker)?.delete(message.id);
     else if (message?.type === READY) {
-      if (closed) return void worker.send({ type: NO_MORE });
+      if (closed) return void worker.send({ type: NO_MORE }, undefined, ignore);
       pending.set(worker, new Map());
       while (waiting.length && pending.size) handOff(waiting.shift()!);
       // Each worker logs that the site listens, with the port, as it did when it listened itself.
-      if (bound !== undefined) worker.send({ type: LISTENING, port: bound });
+      if (bound !== undefined) worker.send({ type: LISTENING, port: bound }, undefined, ignore);
       else if (!listening) {
         listening = true;
         listener.listen(port, host, () => {
           const address = listener.address();
           bound = typeof address === "object" && address ? address.port : port;
-          for (const ready of pending.keys()) if (ready.isConnected()) ready.send({ type: LISTENING, port: bound });
+          for (const ready of pending.keys()) if (ready.isConnected()) ready.send({ type: LISTENING, port: bound }, undefined, ignore);
         });
       }
     }
@@ -112,7 +116,7 @@ export function listenForWorkers({ port, host, log }: { port: number; host: stri
           if (listener.listening) listener.close();
           // Accepted while no worker was ready to take it (all of them dead): none is left to answer it.
           for (const socket of waiting.splice(0)) socket.destroy();
-          for (const worker of pending.keys()) if (worker.isConnected()) worker.send({ type: NO_MORE });
+          for (const worker of pending.keys()) if (worker.isConnected()) worker.send({ type: NO_MORE }, undefined, ignore);
           resolve();
         });
       });
