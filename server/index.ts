@@ -156,7 +156,9 @@ async function runServer(log: Logger) {
   const build = (await import(new URL("../server/index.js", import.meta.url).href)) as ServerBuild;
   let draining = false;
   let listening = true;
-  const app = createApp({ services, build, clientDir: here("../client"), draining: () => draining });
+  // Not ready once asked to stop, or once the primary has stopped listening (it may say so before
+  // this worker's own SIGTERM arrives).
+  const app = createApp({ services, build, clientDir: here("../client"), draining: () => draining || !listening });
   await services.catalogChanges.start();
   services.outbox.start();
   services.housekeeping.start();
@@ -232,7 +234,6 @@ async function runServer(log: Logger) {
       listening: (port) => log.info({ port, url: config.PUBLIC_URL }, `museum site listening on http://localhost:${port}`),
       noMore: () => {
         if (!listening) return;
-        draining = true;
         listening = false;
         log.info("no longer listening; closing each connection after its answer");
         forceAfter(STOP_TIMEOUT_MS);
