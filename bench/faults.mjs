@@ -13,8 +13,9 @@
 //      terminate every connection, wait 6 s, allow connections again.
 // Then it counts worker exits, 5xx answers per fault window, acknowledged writes missing from the
 // database, writes stored twice, emails delivered twice, photos B cannot read, and what /readyz
-// and /metrics said during each window (sampled every 500 ms), and prints a table (also written
-// to bench/faults-last-run.json).
+// and /metrics said during each window (sampled every 500 ms), and nginx's error.log lines within
+// 2 s of each 5xx (refused connections and "temporarily disabled" left out), and prints a table
+// (also written to bench/faults-last-run.json).
 //
 // Needs nginx (Debian's; installed when missing and root) and PostgreSQL (TEST_POSTGRES_URL,
 // default postgres://postgres@127.0.0.1:5432/test). Variables: FAULTS_CLIENTS (20),
@@ -34,6 +35,7 @@ import { register } from "tsx/esm/api";
 register();
 const { call, findNginx, freePort, startInstance } = await import("../tests/helpers/instances.ts");
 const { createPostgresDatabase } = await import("../tests/helpers/databases.ts");
+const { readmeNginxConfig } = await import("./readme-nginx.mjs");
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
@@ -60,21 +62,6 @@ if (!findNginx()) {
 process.chdir(root);
 const build = spawnSync(process.execPath, ["scripts/start.mjs", "--build-only"], { stdio: "inherit" });
 if (build.status !== 0) process.exit(build.status ?? 1);
-
-/** The README's nginx block, with the two local instances, plain HTTP on `listen`, and what nginx needs to run unprivileged. */
-function nginxConfig(dir, listen, [portA, portB]) {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
-  const block = readme.match(/```nginx\n([\s\S]*?)```/)?.[1];
-  if (!block || !block.includes("10.0.0.11:3000") || !block.includes("10.0.0.12:3000")) throw new Error("README.md has no nginx block with 10.0.0.11:3000 and 10.0.0.12:3000");
-  const site = block
-    .replace(/^\s*server\s*\{\s*listen 80;.*$/m, "") // the redirect to HTTPS
-    .replace(/^\s*ssl_\w+.*$/gm, "")
-    .replace(/listen 443[^;]*;/, `listen 127.0.0.1:${listen};`)
-    .replace("10.0.0.11:3000", `127.0.0.1:${portA}`)
-    .replace("10.0.0.12:3000", `127.0.0.1:${portB}`);
-  const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${dir}/${t};`).join("\n");
-  return `worker_processes 1;\ndaemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\nevents { worker_connections 1024; }\nhttp {\n  access_log off;\n${temp}\n${site}\n}\n`;
-}
 
 // --- SMTP sink ---------------------------------------------------------------------------------
 
@@ -131,7 +118,7 @@ log(`database ${dbName}; starting instance A (migrates and seeds), then B`);
 await start("A");
 await start("B");
 mkdirSync(dir, { recursive: true });
-writeFileSync(path.join(dir, "nginx.conf"), nginxConfig(dir, nginxPort, [portA, portB]));
+writeFileSync(path.join(dir, "nginx.conf"), readmeNginxConfig(dir, nginxPort, [portA, portB]));
 const nginx = spawn(findNginx(), ["-c", path.join(dir, "nginx.conf"), "-p", dir], { stdio: ["ignore", "ignore", "inherit"] });
 for (let i = 0; i < 100 && (await call(nginxPort, "/readyz", { timeoutMs: 1000 }).catch(() => ({ status: 0 }))).status !== 200; i++) await sleep(100);
 log(`A on ${portA}, B on ${portB}, nginx on ${nginxPort} (README's upstream block), SMTP sink on ${smtpPort}`);
@@ -152,15 +139,15 @@ const terminateAll = () => admin.query("select count(pg_terminate_backend(pid)):
 
 // --- windows, answers, samples -----------------------------------------------------------------
 
-const windows = [{ name: "before the faults", from: 0 }];
+const windows = [{ name: "before the faults", from: 0, wall: Date.now() }];
 const windowAt = (t) => windows.findLast((w) => w.from <= t) ?? windows[0];
 function beginWindow(name) {
-  windows.push({ name, from: now() });
+  windows.push({ name, from: now(), wall: Date.now() });
   log(`--- fault: ${name}`);
 }
 /** Every answer a client got: window, kind, status (0 = network error or timeout). */
 const answers = [];
-const record = (kind, status) => answers.push({ window: windowAt(now()).name, kind, status });
+const record = (kind, status) => answers.push({ window: windowAt(now()).name, kind, status, wall: Date.now() });
 /** While an instance is stopped on purpose, a refused direct call to it is the fault itself, not an answer. */
 const stopped = { A: false, B: false };
 const recordDirect = (instance, kind, status) => record(status === 0 && stopped[instance] ? `${kind}, refused while stopped` : kind, status);
@@ -427,6 +414,27 @@ for (const file of acked.photos) {
 // --- the table -------------------------------------------------------------------------------------
 
 const names = windows.map((w) => w.name).filter((name, i, all) => all.indexOf(name) === i && name !== "after");
+// nginx's error.log (one-second timestamps, local time), without the lines of a drain or a stop
+// working as meant (a refused connection tried on the other instance, an instance taken out).
+const nginxErrors = existsSync(path.join(dir, "error.log"))
+  ? readFileSync(path.join(dir, "error.log"), "utf8")
+      .split("\n")
+      .filter((l) => /^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d /.test(l) && !l.includes("(111: Connection refused)") && !l.includes("temporarily disabled"))
+      .map((line) => {
+        const [date, time] = line.split(" ");
+        return { line, wall: new Date(`${date.replaceAll("/", "-")}T${time}`).getTime() };
+      })
+  : [];
+/** The error.log lines within 2 s of the window's 5xx answers (three of each kind, and how many more). */
+function nginxLinesAround(bad) {
+  const near = nginxErrors.filter((e) => bad.some((b) => Math.abs(b.wall - e.wall) <= 2_000));
+  const kinds = new Map();
+  for (const { line } of near) {
+    const kind = line.replace(/^\S+ \S+ /, "").replace(/\d+#\d+: \*\d+ /, "").replace(/client: [^,]+, /, "");
+    kinds.set(kind, [...(kinds.get(kind) ?? []), line]);
+  }
+  return [...kinds.values()].flatMap((same) => [...same.slice(0, 3), ...(same.length > 3 ? [`... ${same.length - 3} more like it`] : [])]);
+}
 const byWindow = names.map((name) => {
   const here = answers.filter((x) => x.window === name);
   const bad = here.filter((x) => (x.status >= 500 || x.status === 0) && !x.kind.endsWith("refused while stopped"));
@@ -457,6 +465,7 @@ const byWindow = names.map((name) => {
     "pool waiting max": max("poolWaiting"),
     "change feed up min": min("changeFeedUp"),
     "worker restarts (metric) max": max("workerRestarts"),
+    "nginx error.log around the 5xx": nginxLinesAround(bad.filter((x) => x.status >= 500)),
   };
 });
 
@@ -485,7 +494,12 @@ const result = {
 console.log("\n=== fault run (two instances x two workers, nginx, PostgreSQL) ===");
 for (const e of events) console.log(`  ${e}`);
 console.log("\nper window (a window runs from its fault to the next fault):");
-console.table(byWindow.map((w) => ({ ...w, statuses: JSON.stringify(w.statuses), kinds: JSON.stringify(w.kinds) })));
+console.table(byWindow.map((w) => ({ ...w, statuses: JSON.stringify(w.statuses), kinds: JSON.stringify(w.kinds), "nginx error.log around the 5xx": w["nginx error.log around the 5xx"].length })));
+for (const w of byWindow) {
+  if (!w["nginx error.log around the 5xx"].length) continue;
+  console.log(`nginx error.log around the 5xx of "${w.window}":`);
+  for (const line of w["nginx error.log around the 5xx"]) console.log(`  ${line}`);
+}
 console.log(JSON.stringify(result.totals, null, 2));
 console.log(`\nmachine: ${result.machine}`);
 writeFileSync(path.join(here, "faults-last-run.json"), `${JSON.stringify(result, null, 2)}\n`);

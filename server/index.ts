@@ -10,11 +10,14 @@
  * Stored visitor pages are answered by the plain Node server before Express sees the request
  * (`serveStoredPage`); everything else goes through the Express app.
  *
- * Stopping drains first (decision 020): on SIGTERM a serving process answers /readyz 503 and
- * keeps serving for DRAIN_SECONDS; then it stops listening, answers what comes on its open
- * connections with `Connection: close` (so the proxy stops reusing them) until the proxy has
- * closed them all, and exits (STOP_TIMEOUT_MS at most after the drain). An uncaught error is
- * logged as one JSON line (level fatal, with its stack) before the process exits.
+ * In a cluster the primary holds the listening socket and hands each connection to a worker
+ * (server/http/cluster-listener.ts), so that it can stop listening before the workers stop taking
+ * connections. Stopping drains first (decision 020): on SIGTERM a serving process answers /readyz
+ * 503 and keeps serving for DRAIN_SECONDS; then listening stops (every connection accepted until
+ * then is still answered), what comes on the open connections is answered with
+ * `Connection: close` (so the proxy stops reusing them) until the proxy has closed them all, and
+ * the process exits (STOP_TIMEOUT_MS at most after the drain). An uncaught error is logged as one
+ * JSON line (level fatal, with its stack) before the process exits.
  */
 import cluster from "node:cluster";
 import { createServer } from "node:http";
@@ -26,6 +29,7 @@ import { createApp } from "./app";
 import { boot } from "./boot";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { createLogger, flushLogs, type Logger } from "./logger";
+import { listenForWorkers, serveFromPrimary } from "./http/cluster-listener";
 import { serveClusterMetrics } from "./metrics/cluster-metrics";
 
 let config: Config;
@@ -92,12 +96,15 @@ async function runPrimary(count: number, log: Logger) {
   const alive = new Set<number>();
   // Workers run this compiled entry itself, not whatever started the primary (scripts/start.mjs).
   cluster.setupPrimary({ exec: here("./index.js") });
+  // The primary holds the listening socket and hands each connection to a worker (decision 020).
+  const listener = listenForWorkers({ port: config.PORT, host: config.HOST, log });
   const fork = () => alive.add(cluster.fork().id);
   for (let i = 0; i < count; i++) fork();
 
   cluster.on("exit", (worker, code, signal) => {
     alive.delete(worker.id);
     if (stopping) {
+      log.info({ pid: worker.process.pid, workerId: worker.id, code, signal: signal ?? null }, "worker stopped");
       if (alive.size === 0) {
         log.info("stopped");
         exit(0);
@@ -124,9 +131,15 @@ async function runPrimary(count: number, log: Logger) {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, "shutting down workers");
+    log.info({ signal, drainSeconds: config.DRAIN_SECONDS }, "shutting down workers");
     if (alive.size === 0) exit(0);
+    // The workers report not ready and keep serving; after the drain the primary stops listening
+    // and tells them when the last connection it accepted has been handed over.
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+    setTimeout(() => {
+      log.info("no longer listening");
+      void listener.close();
+    }, DRAIN_MS);
     setTimeout(() => {
       log.error("workers did not stop in time");
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
@@ -143,7 +156,9 @@ async function runServer(log: Logger) {
   const build = (await import(new URL("../server/index.js", import.meta.url).href)) as ServerBuild;
   let draining = false;
   let listening = true;
-  const app = createApp({ services, build, clientDir: here("../client"), draining: () => draining });
+  // Not ready once asked to stop, or once the primary has stopped listening (it may say so before
+  // this worker's own SIGTERM arrives).
+  const app = createApp({ services, build, clientDir: here("../client"), draining: () => draining || !listening });
   await services.catalogChanges.start();
   services.outbox.start();
   services.housekeeping.start();
@@ -157,17 +172,35 @@ async function runServer(log: Logger) {
     if (served === false) app(req, res);
     else if (served !== true) served.then((done) => done || app(req, res), () => app(req, res));
   });
-  server.listen(config.PORT, config.HOST, () => {
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : config.PORT;
-    log.info({ port, url: config.PUBLIC_URL }, `museum site listening on http://localhost:${port}`);
+  const started = () => {
     // The home page and its neighbours rendered ahead, so the first visitor after a deploy does not
     // wait for a render (each worker has its own page cache).
     const primeStarted = Date.now();
     void app.pageRefresh.primeAtStart().then(() => log.info({ ms: Date.now() - primeStarted }, "pages rendered ahead"));
     // The renditions pages use, once the site answers; one worker per machine (they share the cache folder).
     if (config.WARM_RENDITIONS && (cluster.worker?.id ?? 1) === 1) services.renditionWarmer.start();
-  });
+  };
+
+  let stopped = false;
+  /** After the last connection: the background work stops, then the process exits 0. */
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await services.catalogChanges.stop();
+    await app.pageRefresh.stop();
+    await services.renditionWarmer.stop();
+    await services.outbox.stop();
+    await services.housekeeping.stop();
+    await services.publisher.stop();
+    await services.database.close();
+    log.info("stopped");
+    exit(0);
+  };
+  const forceAfter = (ms: number) =>
+    setTimeout(() => {
+      log.error("requests did not finish in time");
+      exit(1);
+    }, ms).unref();
 
   async function shutdown(signal: string) {
     if (draining) {
@@ -180,36 +213,58 @@ async function runServer(log: Logger) {
     }
     draining = true;
     log.info({ signal, drainSeconds: config.DRAIN_SECONDS }, "draining: not ready, still serving");
-    const force = setTimeout(() => {
-      log.error("requests did not finish in time");
-      exit(1);
-    }, DRAIN_MS + STOP_TIMEOUT_MS);
-    force.unref();
+    forceAfter(DRAIN_MS + STOP_TIMEOUT_MS);
     // A proxy that asks /readyz stops sending new connections meanwhile; nginx goes on reusing its
-    // keep-alive connections, so few new ones are being opened when listening stops.
+    // keep-alive connections. In a cluster the primary times the drain and stops listening.
+    if (cluster.isWorker) return;
     await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
-    log.info("no longer listening; closing each connection after its answer");
-    listening = false;
-    // net.Server's close, not http.Server's: Node's own also closes idle keep-alive connections at
-    // once, racing a proxy about to send a POST on one (nginx answers 502 and does not retry a
-    // POST). Instead each connection ends after its next answer (Connection: close), and one left
-    // idle is closed by the proxy first (its keepalive_timeout, 4 s, is below Node's 5 s).
-    net.Server.prototype.close.call(server, () => {
-      void (async () => {
-        await services.catalogChanges.stop();
-        await app.pageRefresh.stop();
-        await services.renditionWarmer.stop();
-        await services.outbox.stop();
-        await services.housekeeping.stop();
-        await services.publisher.stop();
-        await services.database.close();
-        log.info("stopped");
-        exit(0);
-      })();
-    });
+    stopListening();
   }
+  /** Each connection ends after its next answer (Connection: close); exits once none is left. */
+  let stopListening: () => void = () => undefined;
+  // Before the worker says it is ready (or the process listens): a SIGTERM with no handler ends the
+  // process at once, with the connections it was being given.
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  if (cluster.isWorker) {
+    // The primary listens and hands connections over (server/http/cluster-listener.ts); it says
+    // when it has stopped listening and handed over the last one.
+    const fromPrimary = serveFromPrimary(server, {
+      listening: (port) => log.info({ port, url: config.PUBLIC_URL }, `museum site listening on http://localhost:${port}`),
+      noMore: () => {
+        if (!listening) return;
+        listening = false;
+        log.info("no longer listening; closing each connection after its answer");
+        forceAfter(STOP_TIMEOUT_MS);
+        const check = setInterval(() => {
+          if (fromPrimary.open() > 0) return;
+          clearInterval(check);
+          void stop();
+        }, 50);
+      },
+    });
+    fromPrimary.ready();
+    started();
+  } else {
+    server.listen(config.PORT, config.HOST, () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : config.PORT;
+      log.info({ port, url: config.PUBLIC_URL }, `museum site listening on http://localhost:${port}`);
+      started();
+    });
+    stopListening = () => {
+      log.info("no longer listening; closing each connection after its answer");
+      listening = false;
+      // net.Server's close, not http.Server's: Node's own also closes idle keep-alive connections at
+      // once, racing a proxy about to send a POST on one (nginx answers 502 and does not retry a
+      // POST). Instead each connection ends after its next answer (Connection: close), and one left
+      // idle is closed by the proxy first (its keepalive_timeout, 4 s, is below Node's 5 s). In the
+      // check phase, right after the poll phase accepted what the kernel had queued: a connection
+      // still in the kernel's queue when the socket closes is reset.
+      setImmediate(() => net.Server.prototype.close.call(server, () => void stop()));
+    };
+  }
 }
 
 if (cluster.isPrimary) {

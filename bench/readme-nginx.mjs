@@ -1,0 +1,22 @@
+// The README's nginx block (deployment guide) made runnable on one machine, for the benchmarks that
+// put nginx in front of two local instances (bench/faults.mjs, bench/drain-loop.mjs).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The README's nginx block, with the two local instances, plain HTTP on `listen`, and what nginx needs to run unprivileged. */
+export function readmeNginxConfig(dir, listen, [portA, portB], { errorLogLevel = "warn" } = {}) {
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  const block = readme.match(/```nginx\n([\s\S]*?)```/)?.[1];
+  if (!block || !block.includes("10.0.0.11:3000") || !block.includes("10.0.0.12:3000")) throw new Error("README.md has no nginx block with 10.0.0.11:3000 and 10.0.0.12:3000");
+  const site = block
+    .replace(/^\s*server\s*\{\s*listen 80;.*$/m, "") // the redirect to HTTPS
+    .replace(/^\s*ssl_\w+.*$/gm, "")
+    .replace(/listen 443[^;]*;/, `listen 127.0.0.1:${listen};`)
+    .replace("10.0.0.11:3000", `127.0.0.1:${portA}`)
+    .replace("10.0.0.12:3000", `127.0.0.1:${portB}`);
+  const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${dir}/${t};`).join("\n");
+  return `worker_processes 1;\ndaemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log ${errorLogLevel};\nevents { worker_connections 1024; }\nhttp {\n  access_log off;\n${temp}\n${site}\n}\n`;
+}
