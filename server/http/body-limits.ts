@@ -87,13 +87,21 @@ function mediaType(contentType: string | undefined): string {
  * the address does not take (415). Answers are JSON under /api/ and plain text elsewhere.
  */
 export const enforceBodyLimits: RequestHandler = (req, res, next) => {
-  if (!hasBody(req.headers)) return next();
   const rule = bodyRuleOf(res);
   const send = (status: number, message: string) => {
     res.setHeader("Connection", "close");
     if (routeOf(res).host) res.status(status).json({ message, success: false });
     else res.status(status).type("text/plain").send(message);
   };
+  if (!hasBody(req.headers)) {
+    // A page's action reads a form: a POST to it with no body and no form type (a probe, a
+    // misconfigured client) is refused here rather than failing inside the action. The JSON API
+    // takes a bodiless POST (a logout).
+    if (req.method === "POST" && !routeOf(res).host && !rule.types.includes(mediaType(req.headers["content-type"]))) {
+      return send(415, HOST_MESSAGES.unsupportedType(rule.types.join(" or ")));
+    }
+    return next();
+  }
   const declared = Number(req.headers["content-length"]);
   const limit = bodyLimitOf(rule, req.headers["content-type"]);
   if (Number.isFinite(declared) && declared > limit) return send(413, HOST_MESSAGES.bodyTooLarge(formatBytes(limit)));

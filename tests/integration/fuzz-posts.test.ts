@@ -5,6 +5,7 @@
  * well-formed post first gets each route's known answer, so a route that vanished fails.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HOST_MESSAGES } from "~/shared/messages";
 import { gifts } from "../../server/db/schema";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount, dateFromToday } from "../helpers/fixtures";
@@ -239,6 +240,22 @@ describe.each(drivers)("hostile POST bodies on %s", (kind) => {
     }
     expect(failures).toEqual([]);
   }, 300_000);
+
+  it("refuses a page post with no body and no form type (415, the accepted type named), and never answers one with a 5xx", async () => {
+    for (const [path] of PAGE_ROUTES) {
+      for (const suffix of ["", ".data"]) {
+        const res = await fetch(`${server.url}${path}${suffix}`, { method: "POST", redirect: "manual" });
+        // The one-click unsubscribe also takes multipart/form-data (RFC 8058).
+        const accepted = path === "/email/unsubscribe" ? "application/x-www-form-urlencoded or multipart/form-data" : "application/x-www-form-urlencoded";
+        expect([path + suffix, res.status, await res.text()]).toEqual([path + suffix, 415, HOST_MESSAGES.unsupportedType(accepted)]);
+      }
+    }
+    for (const [path] of API_ROUTES) {
+      const res = await fetch(`${server.url}${path}`, { method: "POST", redirect: "manual" });
+      await res.arrayBuffer();
+      expect([path, res.status < 500]).toEqual([path, true]);
+    }
+  });
 
   it("answers malformed encodings and wrong content types below 500 on every route", async () => {
     for (const [path] of [...PAGE_ROUTES, ...API_ROUTES]) {
