@@ -117,7 +117,9 @@ export function createServices(deps: ServiceDeps) {
   });
   const onEnqueued = () => outbox.kick();
   const catalogChanges = createCatalogChangeFeed({ database, databaseUrl: config.DATABASE_URL, logger });
-  const sessions = createSessionStore({ db, secret: sessionSecret, calendar, writeCount: database.writeCount, changes: catalogChanges });
+  // PostgreSQL reads the session on every request: remembering it across workers (decision 040)
+  // needs every listener to have heard a change before the answer, which one marker cannot promise.
+  const sessions = createSessionStore({ db, secret: sessionSecret, calendar, writeCount: database.writeCount });
   const newsletter = createNewsletter({ db, now, onEnqueued });
   const accounts = createAccounts({ db, sessions, newsletter, publicUrl: config.PUBLIC_URL, calendar, onEnqueued, relaxedLimits: config.RATE_LIMIT_RELAXED });
   const membership = createMembership({ db, calendar, provider, ticketDays: config.TICKET_DAYS, priceCents: config.TICKET_PRICE_CENTS, publicUrl: config.PUBLIC_URL, onEnqueued, logger, accessSettled: sessions.settled });
