@@ -39,8 +39,10 @@ test.describe("double-tap zoom on a phone", () => {
         await tap();
         await page.waitForTimeout(gap);
         await tap();
-        // Long enough for any late second handler (the browser's dblclick) and the zoom's animation.
-        await page.waitForTimeout(700);
+        // Long enough for any late second handler (the browser's dblclick) and the zoom's animation,
+        // and, on a loaded machine, for this pair's last tap to lie well past the 500 ms window
+        // before the next pair's first tap (a person pauses between zooming in and out).
+        await page.waitForTimeout(1_200);
       };
       for (const expected of ["true", "false", "true", "false"]) {
         await doubleTap();
