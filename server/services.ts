@@ -117,9 +117,9 @@ export function createServices(deps: ServiceDeps) {
   });
   const onEnqueued = () => outbox.kick();
   const catalogChanges = createCatalogChangeFeed({ database, databaseUrl: config.DATABASE_URL, logger });
-  // PostgreSQL reads the session on every request: remembering it across workers (decision 040)
-  // needs every listener to have heard a change before the answer, which one marker cannot promise.
-  const sessions = createSessionStore({ db, secret: sessionSecret, calendar, writeCount: database.writeCount });
+  // PostgreSQL: a member's session is remembered while the change feed's sessions channel says
+  // nothing changed; a logout or ticket waits for every listener to have heard (decision 040).
+  const sessions = createSessionStore({ db, secret: sessionSecret, calendar, writeCount: database.writeCount, changes: catalogChanges });
   const newsletter = createNewsletter({ db, now, onEnqueued });
   const accounts = createAccounts({ db, sessions, newsletter, publicUrl: config.PUBLIC_URL, calendar, onEnqueued, relaxedLimits: config.RATE_LIMIT_RELAXED });
   const membership = createMembership({ db, calendar, provider, ticketDays: config.TICKET_DAYS, priceCents: config.TICKET_PRICE_CENTS, publicUrl: config.PUBLIC_URL, onEnqueued, logger, accessSettled: sessions.settled });
@@ -194,7 +194,7 @@ export function createServices(deps: ServiceDeps) {
     /** Name, email and password changes of a signed-in account (issue 13). */
     accountSettings: createAccountSettings({ db, sessions, publicUrl: config.PUBLIC_URL, now, onEnqueued }),
     /** 'Download my data' and 'Delete my account' (issue 13). */
-    accountLifecycle: createAccountLifecycle({ db, now, onEnqueued }),
+    accountLifecycle: createAccountLifecycle({ db, now, onEnqueued, accessSettled: sessions.settled }),
     membership,
     payments,
     gifts,

@@ -25,9 +25,11 @@ export interface AccountLifecycleDeps {
   db: Database;
   now?: () => Date;
   onEnqueued?: () => void;
+  /** Waits until every instance knows the account's sessions are gone (the session store's `settled`, decision 040). */
+  accessSettled?: () => Promise<void>;
 }
 
-export function createAccountLifecycle({ db, now = () => new Date(), onEnqueued }: AccountLifecycleDeps) {
+export function createAccountLifecycle({ db, now = () => new Date(), onEnqueued, accessSettled }: AccountLifecycleDeps) {
   return {
     /** Everything the site holds about the account, for 'Download my data'; null if it is gone. */
     async exportData(userId: string) {
@@ -125,6 +127,7 @@ export function createAccountLifecycle({ db, now = () => new Date(), onEnqueued 
         await tx.delete(users).where(and(eq(users.id, userId), eq(users.role, "member")));
       });
       onEnqueued?.();
+      await accessSettled?.();
       return "deleted";
     },
   };

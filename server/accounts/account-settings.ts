@@ -57,6 +57,8 @@ export function createAccountSettings({ db, sessions, publicUrl, now = () => new
   return {
     async changeName(userId: string, name: { firstName: string; lastName: string }): Promise<boolean> {
       const updated = await db.update(users).set(name).where(eq(users.id, userId)).returning({ id: users.id });
+      // The header's name on the next page, whichever worker answers it (decision 040).
+      await sessions.settled();
       return updated.length > 0;
     },
 
@@ -104,7 +106,7 @@ export function createAccountSettings({ db, sessions, publicUrl, now = () => new
     /** Uses the token (once) and makes the change, if it belongs to `userId`. */
     async confirmEmailChange(token: string, userId: string): Promise<EmailChangeResult> {
       try {
-        return await db.transaction(async (tx): Promise<EmailChangeResult> => {
+        const result = await db.transaction(async (tx): Promise<EmailChangeResult> => {
           const row = await liveToken(token, tx);
           if (!row) return { ok: false, reason: "invalid" };
           // Another account's link is refused and stays usable by its owner.
@@ -128,6 +130,8 @@ export function createAccountSettings({ db, sessions, publicUrl, now = () => new
           await enqueue(tx, { kind: "email", payload: emailChangeDoneEmail(before.email, row.newEmail) }, now());
           return { ok: true, newEmail: row.newEmail };
         });
+        if (result.ok) await sessions.settled();
+        return result;
       } catch (error) {
         // Someone took the address between the request and the confirmation.
         if (isUniqueViolation(error)) return { ok: false, reason: "email_taken" };

@@ -17,22 +17,28 @@
  * - PGlite (one process) listens in-process with its own `listen`, same semantics.
  * - The same connection listens on `museum_sessions` (decision 040): triggers (migration 0024)
  *   notify there when a session ends or an account's access changes, and each worker forgets the
- *   members' sessions it remembered (`onSessionsChange`). `sessionsSettled()` sends a marker on
- *   that channel and waits for it to come back: notifications arrive in commit order, so by then
- *   this process (and, as fast, every other listener) has been told of every change committed
- *   before, and the person whose request made the change cannot outrun it to another instance.
+ *   members' sessions it remembered (`onSessionsChange`). `sessionsSettled()` is a barrier: it
+ *   sends a marker on that channel, and every listener answers it on `museum_sessions_heard`
+ *   once it has handled everything before it (notifications arrive in commit order, and a
+ *   process handles each one as it reads it). When as many answers have come as there are
+ *   listening connections (pg_stat_activity), every worker of every instance has been told of
+ *   every change committed before, and the person whose request made the change cannot outrun
+ *   it to another instance.
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import type { PGlite } from "@electric-sql/pglite";
-import type { Database, DatabaseHandle } from "../db/client";
+import { queryRows, type Database, type DatabaseHandle } from "../db/client";
 import type { Logger } from "../logger";
 
 export const CATALOG_CHANNEL = "museum_catalog";
 /** Sessions ended and accounts' access changed (migration 0024's triggers, decision 040). */
 export const SESSIONS_CHANNEL = "museum_sessions";
-/** How long `sessionsSettled` waits for its marker before giving up (the connection is slow or cut). */
+/** Each listener's answer to a `sessionsSettled` marker: the marker, once it has handled everything before it. */
+export const SESSIONS_HEARD_CHANNEL = "museum_sessions_heard";
+const MARKER_PREFIX = "settled:";
+/** How long `sessionsSettled` waits for every listener's answer before giving up (one is slow or cut). */
 const SETTLE_TIMEOUT_MS = 1_000;
 /** The listening connection's application_name, as pg_stat_activity shows it. */
 export const LISTENER_APPLICATION_NAME = "museum-catalog-listener";
@@ -70,7 +76,7 @@ export function createCatalogChangeFeed({
 }: CatalogChangeFeedOptions) {
   const handlers = new Set<() => void>();
   const sessionHandlers = new Set<() => void>();
-  /** Markers sent by `sessionsSettled`, waiting to come back. */
+  /** Markers sent by `sessionsSettled`, each counting the listeners' answers. */
   const markers = new Map<string, () => void>();
   let stopped = true;
   let listening = false;
@@ -91,9 +97,17 @@ export function createCatalogChangeFeed({
     }
   }
   const changed = () => run(handlers);
-  function sessionsChanged(payload: string | undefined): void {
-    run(sessionHandlers);
-    if (payload) markers.get(payload)?.();
+  /** The listening connection's own queries, one at a time (pg runs one query per client). */
+  let queries: Promise<unknown> = Promise.resolve();
+  function listenerQuery(on: pg.Client, text: string, values?: string[]): Promise<unknown> {
+    const result = queries.then(() => on.query(text, values));
+    queries = result.catch(() => undefined);
+    return result;
+  }
+  /** A session or access change: tell the session store. A marker: answer it (this process has handled all before it). */
+  function sessionsChanged(from: pg.Client, payload: string | undefined): void {
+    if (!payload?.startsWith(MARKER_PREFIX)) return run(sessionHandlers);
+    listenerQuery(from, "select pg_notify($1, $2)", [SESSIONS_HEARD_CHANNEL, payload]).catch(() => undefined);
   }
 
   function scheduleReconnect(reason: unknown): void {
@@ -133,13 +147,15 @@ export function createCatalogChangeFeed({
     });
     next.on("notification", (message) => {
       if (message.channel === CATALOG_CHANNEL) changed();
-      else if (message.channel === SESSIONS_CHANNEL) sessionsChanged(message.payload);
+      else if (message.channel === SESSIONS_CHANNEL) sessionsChanged(next, message.payload);
+      else if (message.channel === SESSIONS_HEARD_CHANNEL && message.payload) markers.get(message.payload)?.();
     });
     client = next;
+    queries = Promise.resolve();
     connecting = (async () => {
       try {
         await next.connect();
-        await next.query(`listen ${CATALOG_CHANNEL}; listen ${SESSIONS_CHANNEL}`);
+        await next.query(`listen ${CATALOG_CHANNEL}; listen ${SESSIONS_CHANNEL}; listen ${SESSIONS_HEARD_CHANNEL}`);
         if (client !== next || stopped) {
           await next.end().catch(() => undefined);
           return;
@@ -147,7 +163,7 @@ export function createCatalogChangeFeed({
         listening = true;
         attempt = 0;
         ping = setInterval(() => {
-          next.query("select 1").catch((error: unknown) => {
+          listenerQuery(next, "select 1").catch((error: unknown) => {
             if (client === next) scheduleReconnect(error);
           });
         }, pingMs);
@@ -183,21 +199,38 @@ export function createCatalogChangeFeed({
       return () => sessionHandlers.delete(handler);
     },
     /**
-     * Resolves once every session and access change committed so far has reached this process's
-     * listener (at most a second; at once on PGlite or while not listening): called after a
-     * logout or a ticket grant, before the answer, so the next request finds it on any instance.
+     * Resolves once every session and access change committed so far has reached every listening
+     * process, this one's and every other worker's and instance's (at most a second; at once on
+     * PGlite or while not listening): called after a logout or a ticket grant, before the answer,
+     * so the next request finds it on any instance.
      */
     async sessionsSettled(): Promise<void> {
       if (database.kind !== "postgres" || !listening) return;
-      const marker = `settled:${randomUUID()}`;
+      const marker = `${MARKER_PREFIX}${randomUUID()}`;
+      let answers = 0;
+      let listeners = Number.POSITIVE_INFINITY;
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const back = new Promise<void>((resolve) => {
-        markers.set(marker, resolve);
-        timer = setTimeout(resolve, SETTLE_TIMEOUT_MS);
+      let allAnswered!: () => void;
+      const everyone = new Promise<void>((resolve) => {
+        allAnswered = resolve;
+        timer = setTimeout(() => {
+          logger.warn({ answers, listeners }, "not every change listener answered within a second; going on");
+          resolve();
+        }, SETTLE_TIMEOUT_MS);
+      });
+      markers.set(marker, () => {
+        if (++answers >= listeners) allAnswered();
       });
       try {
-        await database.db.execute(sql`select pg_notify(${SESSIONS_CHANNEL}, ${marker})`);
-        await back;
+        // The listeners counted as the marker is sent: one that connects later has nothing
+        // remembered (and may answer too); one that left without answering costs the time limit.
+        const [row] = await queryRows<{ listeners: number }>(
+          database.db,
+          sql`select pg_notify(${SESSIONS_CHANNEL}, ${marker}), (select count(*)::int from pg_stat_activity where application_name = ${LISTENER_APPLICATION_NAME} and datname = current_database()) as listeners`,
+        );
+        listeners = row?.listeners ?? 0;
+        if (answers >= listeners) allAnswered();
+        await everyone;
       } finally {
         clearTimeout(timer);
         markers.delete(marker);

@@ -2,7 +2,9 @@
  * A member's session on every request (issue 25, decision 028): on PGlite, a member's session
  * read once is answered from memory until the database is written, so a member's request is not
  * queued behind a long job holding the one connection; a logout, a refund or an expiry still
- * counts on the very next request. On PostgreSQL every request reads the session (decision 040).
+ * counts on the very next request. On PostgreSQL (decision 040) the same holds while the change
+ * feed listens: a session ending or an account's access changing anywhere is told to every
+ * worker, and while the feed is not listening every request reads the session.
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -81,5 +83,46 @@ describe.each(drivers)("members' sessions on %s", (kind) => {
     } finally {
       clock.now = saved;
     }
+  });
+});
+
+describe.skipIf(!drivers.includes("postgres"))("members' sessions on postgres, remembered while the change feed listens", () => {
+  const suite = serverForSuite("postgres", { listen: true });
+  const { post } = suite;
+  const relogin = (cookie: string) => post("/api/users/relogin", {}, { cookie });
+  const sql = (text: string) => suite.server.services.database.db.execute(text as never);
+
+  async function member() {
+    const email = `remembered${++seq}.${Date.now()}@example.com`;
+    const person = { firstName: "Terry", lastName: "Fan", emailAddress: email, emailAddressConfirm: email, password: "Steel3rs!", passwordConfirm: "Steel3rs!", termsAndConditions: true };
+    const signUp = await post("/api/users/", person);
+    expect(signUp.status).toBe(201);
+    return { email, cookie: (signUp.headers.get("set-cookie") ?? "").split(";")[0] };
+  }
+
+  it("answers from memory only while the feed listens, and a change through the triggers counts at once", async () => {
+    const { email, cookie } = await member();
+    expect((await relogin(cookie)).status).toBe(200);
+    // Behind the feed's back (no trigger fires): the session answered from memory is still there.
+    await sql("alter table sessions disable trigger user");
+    try {
+      await sql(`delete from sessions where user_id = (select id from users where email = '${email}')`);
+      expect((await relogin(cookie)).status).toBe(200);
+      // The listening connection cut: nothing remembered is trusted until it is back.
+      await sql("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'museum-catalog-listener' and datname = current_database()");
+      await expect.poll(() => suite.server.services.catalogChanges.listening, { timeout: 5_000 }).toBe(false);
+      expect((await relogin(cookie)).status).toBe(401);
+    } finally {
+      await sql("alter table sessions enable trigger user");
+    }
+    await expect.poll(() => suite.server.services.catalogChanges.listening, { timeout: 15_000 }).toBe(true);
+    // Through the triggers: a second session, remembered, then ended by a logout elsewhere.
+    const login = await post("/api/users/login", { emailAddress: email, password: "Steel3rs!" });
+    const again = (login.headers.get("set-cookie") ?? "").split(";")[0];
+    expect((await relogin(again)).status).toBe(200);
+    expect((await relogin(again)).status).toBe(200);
+    await sql(`delete from sessions where user_id = (select id from users where email = '${email}')`);
+    await suite.server.services.sessions.settled();
+    expect((await relogin(again)).status).toBe(401);
   });
 });
