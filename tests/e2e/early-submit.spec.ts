@@ -2,12 +2,13 @@
  * Issue 26 point 11: the first press of "Send Message" on /contact, of "Login Now" on /login and
  * of "Proceed to Payment" on /admission does its work at once, though the page's scripts wait for a person's first intent (decision
  * 016) and may take a second or more to arrive on a slow device. /subscribe and /password/request
- * load their scripts at once, but a press before they run is the browser's own post all the same. Here they are held back until
+ * load their scripts at once, but a press before they run is the browser's own post all the same;
+ * so are the gift form's and the account's forms (plain posts, answered by the page's action). Here they are held back until
  * the test releases them: the form is sent exactly once and its result shown while the scripts
  * are still on their way; the spec's timers count from when the answer was shown (decision 036).
  */
 import { expect, test, type Page } from "@playwright/test";
-import { CONTACT_MESSAGES, SERVER_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/shared/messages";
+import { ACCOUNT_MESSAGES, CONTACT_MESSAGES, SERVER_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
 import { msSincePageShown } from "./helpers";
 import { readAllMail } from "./mail-capture";
@@ -116,12 +117,12 @@ async function justBeforeTimer(page: Page, release: () => void, ms: number, held
 }
 
 /**
- * Signed out, the page's clock installed when asked, its scripts held and its POSTs recorded:
- * `path` opened. A page that loads its scripts at once (`scriptsAtOnce`) never reaches its load
- * event while they are held: it is taken as open once its markup has arrived.
+ * Signed out (unless `signedIn`), the page's clock installed when asked, its scripts held and its
+ * POSTs recorded: `path` opened. A page that loads its scripts at once (`scriptsAtOnce`) never
+ * reaches its load event while they are held: it is taken as open once its markup has arrived.
  */
-async function openHeld(page: Page, path: string, { clock = false, scriptsAtOnce = false } = {}) {
-  await page.context().clearCookies();
+async function openHeld(page: Page, path: string, { clock = false, scriptsAtOnce = false, signedIn = false } = {}) {
+  if (!signedIn) await page.context().clearCookies();
   if (clock) await page.clock.install();
   const release = await holdScripts(page);
   const posts = recordPosts(page);
@@ -400,6 +401,93 @@ for (const screen of SCREENS) {
       await expectFieldError(page, email, VALIDATION.forgotEmailRequired);
       await expect(email).toHaveValue("sam@example");
       expect(posts).toEqual(["/password/request"]);
+    });
+  });
+}
+
+/** The gift form filled in for `recipientEmail` and sent. */
+async function submitGift(page: Page, buyer: Person, recipientEmail: string) {
+  await page.getByLabel("Your first name").fill(buyer.firstName);
+  await page.getByLabel("Your last name").fill(buyer.lastName);
+  await page.getByLabel("Your email address").fill(buyer.email);
+  await page.getByLabel("Recipient's first name").fill("Frank");
+  await page.getByLabel("Recipient's last name").fill("Friend");
+  await page.getByLabel("Recipient's email address").fill(recipientEmail);
+  await page.getByLabel("Message (optional)").fill("Go Steelers!");
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+}
+
+/** A paid member, signed in, on `path` with its scripts held (the account's pages load them at once). */
+async function memberOnHeld(page: Page, path: string) {
+  const p = newPerson("Early");
+  await memberViaApi(page, p);
+  return { p, ...(await openHeld(page, path, { scriptsAtOnce: true, signedIn: true })) };
+}
+
+for (const screen of SCREENS) {
+  test.describe(`the first press on the gift and account forms (${screen.name})`, () => {
+    test.use({ viewport: screen.viewport });
+
+    test("gift: on to payment before the scripts arrive, one POST", async ({ page }) => {
+      test.setTimeout(60_000);
+      const { posts } = await openHeld(page, "/gift", { scriptsAtOnce: true });
+      await submitGift(page, newPerson("Early"), newPerson("Friend").email);
+      await expect(page).toHaveURL(/\/gift\/[0-9a-f-]{36}\/pay$/);
+      await expect(page.getByTestId("gift-summary")).toContainText("for Frank Friend.");
+      expect(posts).toEqual(["/gift"]);
+    });
+
+    test("gift: a refused address is marked and focused, everything typed kept, before the scripts arrive", async ({ page }) => {
+      test.setTimeout(60_000);
+      const buyer = newPerson("Early");
+      const { release, posts } = await openHeld(page, "/gift", { scriptsAtOnce: true });
+      // The browser takes "sam@example" for an email address; the site's pattern does not.
+      await submitGift(page, buyer, "sam@example");
+      const recipient = page.getByLabel("Recipient's email address");
+      await expect(page.getByTestId("form-outcome")).toHaveText(VALIDATION.emailFormat);
+      await expectFieldError(page, recipient, VALIDATION.emailFormat);
+      await expect(recipient).toHaveValue("sam@example");
+      await expect(page.getByLabel("Your email address")).toHaveValue(buyer.email);
+      await expect(page.getByLabel("Recipient's first name")).toHaveValue("Frank");
+      await expect(page.getByLabel("Message (optional)")).toHaveValue("Go Steelers!");
+      expect(posts).toEqual(["/gift"]);
+      // The scripts take over with the focus where it was.
+      await runScripts(page, release);
+      await expect(recipient).toBeFocused();
+      await expect(page.getByTestId("form-outcome")).toHaveText(VALIDATION.emailFormat);
+    });
+
+    test("account name: a name of spaces is marked and focused, the other name kept as typed", async ({ page }) => {
+      test.setTimeout(60_000);
+      const { posts } = await memberOnHeld(page, "/account/name");
+      await page.getByLabel("First name").fill("   ");
+      await page.getByLabel("Last name").fill("Newname");
+      await page.getByRole("button", { name: "Save name" }).click();
+      await expect(page.getByTestId("form-outcome")).toHaveText(VALIDATION.firstNameRequired);
+      await expectFieldError(page, page.getByLabel("First name"), VALIDATION.firstNameRequired);
+      await expect(page.getByLabel("Last name")).toHaveValue("Newname");
+      expect(posts).toEqual(["/account/name"]);
+    });
+
+    test("account email: the link sent before the scripts arrive, one POST, one mail to each address; a wrong password keeps the address typed", async ({ page }) => {
+      test.setTimeout(60_000);
+      const { p, posts } = await memberOnHeld(page, "/account/email");
+      const newEmail = newPerson("Moved").email;
+      const email = page.getByLabel("New email address");
+      const password = page.getByLabel("Current password");
+      await email.fill(newEmail);
+      await password.fill("wrong-password1");
+      await page.getByRole("button", { name: "Send the link" }).click();
+      await expect(page.getByTestId("form-outcome")).toHaveText(ACCOUNT_MESSAGES.wrongPassword);
+      await expectFieldError(page, password, ACCOUNT_MESSAGES.wrongPassword);
+      await expect(email).toHaveValue(newEmail);
+      await expect(password).toHaveValue("");
+      await password.fill(p.password);
+      await page.getByRole("button", { name: "Send the link" }).click();
+      await expect(page.getByTestId("form-outcome")).toHaveText(ACCOUNT_MESSAGES.emailChangeSent(newEmail));
+      expect(posts).toEqual(["/account/email", "/account/email"]);
+      await expect.poll(() => readAllMail().filter((m) => m.to.includes(newEmail)).length, { timeout: 15_000 }).toBe(1);
+      await expect.poll(() => readAllMail().filter((m) => m.to.includes(p.email) && m.text.includes(newEmail)).length, { timeout: 15_000 }).toBe(1);
     });
   });
 }

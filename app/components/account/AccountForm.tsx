@@ -12,6 +12,19 @@ export interface FormOutcome {
   ok: boolean;
   message: string;
   errors?: Record<string, string>;
+  /** What was typed, sent back with a refusal (`typedValues`, never a password). */
+  values?: Record<string, string>;
+}
+
+/**
+ * A field after the last submission: its name, its message, what was typed (sent back by the
+ * action; `fallback` before any answer) and autofocus when marked. The page the action answers a
+ * form the browser posted itself with (no script running yet, decision 036) opens filled and on
+ * the first marked field (the browser focuses the first with autofocus), as the script's does.
+ */
+export function answeredField(outcome: FormOutcome | undefined, name: string, fallback?: string) {
+  const error = outcome?.errors?.[name];
+  return { name, error, autoFocus: error ? true : undefined, defaultValue: outcome?.values?.[name] ?? fallback };
 }
 
 export function AccountFormPage({ title, intro, children }: { title: string; intro?: ReactNode; children: ReactNode }) {
