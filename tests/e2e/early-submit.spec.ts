@@ -9,6 +9,7 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { ACCOUNT_MESSAGES, CONTACT_MESSAGES, SERVER_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/shared/messages";
+import { GIFT_MESSAGES } from "../../app/shared/gift-schemas";
 import { TIMING } from "../../app/lib/timing";
 import { msSincePageShown } from "./helpers";
 import { readAllMail } from "./mail-capture";
@@ -405,12 +406,12 @@ for (const screen of SCREENS) {
   });
 }
 
-/** The gift form filled in for `recipientEmail` and sent. */
-async function submitGift(page: Page, buyer: Person, recipientEmail: string) {
+/** The gift form filled in for `recipientEmail` (and `recipientFirstName`) and sent. */
+async function submitGift(page: Page, buyer: Person, recipientEmail: string, recipientFirstName = "Frank") {
   await page.getByLabel("Your first name").fill(buyer.firstName);
   await page.getByLabel("Your last name").fill(buyer.lastName);
   await page.getByLabel("Your email address").fill(buyer.email);
-  await page.getByLabel("Recipient's first name").fill("Frank");
+  await page.getByLabel("Recipient's first name").fill(recipientFirstName);
   await page.getByLabel("Recipient's last name").fill("Friend");
   await page.getByLabel("Recipient's email address").fill(recipientEmail);
   await page.getByLabel("Message (optional)").fill("Go Steelers!");
@@ -437,24 +438,29 @@ for (const screen of SCREENS) {
       expect(posts).toEqual(["/gift"]);
     });
 
-    test("gift: a refused address is marked and focused, everything typed kept, before the scripts arrive", async ({ page }) => {
+    test("gift: refused fields are marked, the first focused, everything typed kept, before the scripts arrive", async ({ page }) => {
       test.setTimeout(60_000);
       const buyer = newPerson("Early");
       const { release, posts } = await openHeld(page, "/gift", { scriptsAtOnce: true });
-      // The browser takes "sam@example" for an email address; the site's pattern does not.
-      await submitGift(page, buyer, "sam@example");
-      const recipient = page.getByLabel("Recipient's email address");
-      await expect(page.getByTestId("form-outcome")).toHaveText(VALIDATION.emailFormat);
-      await expectFieldError(page, recipient, VALIDATION.emailFormat);
-      await expect(recipient).toHaveValue("sam@example");
+      // The browser takes "sam@example" for an email address and spaces for a name; the site's rules do not.
+      await submitGift(page, buyer, "sam@example", "   ");
+      const name = page.getByLabel("Recipient's first name");
+      const address = page.getByLabel("Recipient's email address");
+      await expect(page.getByTestId("form-outcome")).toHaveText(GIFT_MESSAGES.recipientFirstNameRequired);
+      await expectFieldError(page, name, GIFT_MESSAGES.recipientFirstNameRequired);
+      await expect(address).toHaveAttribute("aria-invalid", "true");
+      await expect(address).toHaveAccessibleDescription(VALIDATION.emailFormat);
+      // One autofocus per page, as HTML asks.
+      await expect(page.locator("[autofocus]")).toHaveCount(1);
+      await expect(address).toHaveValue("sam@example");
       await expect(page.getByLabel("Your email address")).toHaveValue(buyer.email);
-      await expect(page.getByLabel("Recipient's first name")).toHaveValue("Frank");
+      await expect(page.getByLabel("Recipient's last name")).toHaveValue("Friend");
       await expect(page.getByLabel("Message (optional)")).toHaveValue("Go Steelers!");
       expect(posts).toEqual(["/gift"]);
       // The scripts take over with the focus where it was.
       await runScripts(page, release);
-      await expect(recipient).toBeFocused();
-      await expect(page.getByTestId("form-outcome")).toHaveText(VALIDATION.emailFormat);
+      await expect(name).toBeFocused();
+      await expect(page.getByTestId("form-outcome")).toHaveText(GIFT_MESSAGES.recipientFirstNameRequired);
     });
 
     test("account name: a name of spaces is marked and focused, the other name kept as typed", async ({ page }) => {

@@ -18,13 +18,15 @@ export interface FormOutcome {
 
 /**
  * A field after the last submission: its name, its message, what was typed (sent back by the
- * action; `fallback` before any answer) and autofocus when marked. The page the action answers a
- * form the browser posted itself with (no script running yet, decision 036) opens filled and on
- * the first marked field (the browser focuses the first with autofocus), as the script's does.
+ * action; `fallback` before any answer) and autofocus on the first field marked. The page the
+ * action answers a form the browser posted itself with (no script running yet, decision 036)
+ * opens filled and on that field, as the script's does. The first is the first the action names:
+ * the schemas list their fields in page order (one `autofocus` per page, as HTML asks).
  */
 export function answeredField(outcome: FormOutcome | undefined, name: string, fallback?: string) {
   const error = outcome?.errors?.[name];
-  return { name, error, autoFocus: error ? true : undefined, defaultValue: outcome?.values?.[name] ?? fallback };
+  const first = error !== undefined && Object.keys(outcome?.errors ?? {})[0] === name;
+  return { name, error, autoFocus: first ? true : undefined, defaultValue: outcome?.values?.[name] ?? fallback };
 }
 
 export function AccountFormPage({ title, intro, children }: { title: string; intro?: ReactNode; children: ReactNode }) {
