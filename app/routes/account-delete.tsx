@@ -4,7 +4,7 @@
  */
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/account-delete";
-import { AccountForm, AccountFormPage, Outcome, type FormOutcome } from "~/components/account/AccountForm";
+import { AccountForm, AccountFormPage, answeredField, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
 import { deleteAccountSchema } from "~/lib/account-settings-schemas";
 import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
@@ -42,7 +42,6 @@ export function meta() {
 }
 
 export default function AccountDelete({ actionData }: Route.ComponentProps) {
-  const errors = actionData?.errors ?? {};
   return (
     <AccountFormPage
       title="Delete your account"
@@ -64,7 +63,7 @@ export default function AccountDelete({ actionData }: Route.ComponentProps) {
     >
       <Outcome outcome={actionData} />
       <AccountForm submit="Delete my account">
-        <TextField label="Your password" name="currentPassword" type="password" autoComplete="current-password" error={errors.currentPassword} required />
+        <TextField label="Your password" type="password" autoComplete="current-password" {...answeredField(actionData, "currentPassword")} required />
       </AccountForm>
     </AccountFormPage>
   );

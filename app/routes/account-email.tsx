@@ -4,13 +4,13 @@
  */
 import { data } from "react-router";
 import type { Route } from "./+types/account-email";
-import { AccountForm, AccountFormPage, Outcome, type FormOutcome } from "~/components/account/AccountForm";
+import { AccountForm, AccountFormPage, answeredField, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
 import { changeEmailSchema } from "~/lib/account-settings-schemas";
 import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
-import { fieldErrors } from "~/shared/form-errors";
+import { fieldErrors, typedValues } from "~/shared/form-errors";
 
 const BACK = "/login?redirectTo=%2Faccount%2Femail";
 
@@ -23,10 +23,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const limited = rateLimitedAnswer<FormOutcome>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
   const viewer = requireAccount(context, BACK);
-  const parsed = changeEmailSchema.safeParse(Object.fromEntries(await request.formData()));
+  const form = Object.fromEntries(await request.formData());
+  const values = typedValues(form);
+  const parsed = changeEmailSchema.safeParse(form);
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
-    return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors }, { status: 400 });
+    return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors, values }, { status: 400 });
   }
   const r = await context.services.accountSettings.requestEmailChange(viewer.userId, parsed.data.emailAddress, parsed.data.currentPassword);
   if (!r.ok) {
@@ -38,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           : r.reason === "email_taken"
             ? ["emailAddress", ACCOUNT_MESSAGES.emailTaken, 409]
             : ["form", ACCOUNT_MESSAGES.emailLinkInvalid, 404];
-    return data<FormOutcome>({ ok: false, message, errors: { [field]: message } }, { status });
+    return data<FormOutcome>({ ok: false, message, errors: { [field]: message }, values }, { status });
   }
   return { ok: true, message: ACCOUNT_MESSAGES.emailChangeSent(parsed.data.emailAddress) } as FormOutcome;
 }
@@ -48,7 +50,6 @@ export function meta() {
 }
 
 export default function AccountEmail({ loaderData, actionData }: Route.ComponentProps) {
-  const errors = actionData?.errors ?? {};
   return (
     <AccountFormPage
       title="Change your email address"
@@ -61,8 +62,8 @@ export default function AccountEmail({ loaderData, actionData }: Route.Component
     >
       <Outcome outcome={actionData} />
       <AccountForm submit="Send the link">
-        <TextField label="New email address" name="emailAddress" type="email" autoComplete="email" error={errors.emailAddress} required />
-        <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" error={errors.currentPassword} required />
+        <TextField label="New email address" type="email" autoComplete="email" {...answeredField(actionData, "emailAddress")} required />
+        <TextField label="Current password" type="password" autoComplete="current-password" {...answeredField(actionData, "currentPassword")} required />
       </AccountForm>
     </AccountFormPage>
   );

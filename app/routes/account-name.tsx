@@ -1,13 +1,13 @@
 /** Change the account's name (issue 13). */
 import { data } from "react-router";
 import type { Route } from "./+types/account-name";
-import { AccountForm, AccountFormPage, Outcome, type FormOutcome } from "~/components/account/AccountForm";
+import { AccountForm, AccountFormPage, answeredField, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
 import { changeNameSchema } from "~/lib/account-settings-schemas";
 import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
-import { fieldErrors } from "~/shared/form-errors";
+import { fieldErrors, typedValues } from "~/shared/form-errors";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireAccount(context, "/login?redirectTo=%2Faccount%2Fname");
@@ -18,10 +18,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const limited = rateLimitedAnswer<FormOutcome>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
   const viewer = requireAccount(context, "/login?redirectTo=%2Faccount%2Fname");
-  const parsed = changeNameSchema.safeParse(Object.fromEntries(await request.formData()));
+  const form = Object.fromEntries(await request.formData());
+  const parsed = changeNameSchema.safeParse(form);
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
-    return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors }, { status: 400 });
+    return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors, values: typedValues(form) }, { status: 400 });
   }
   await context.services.accountSettings.changeName(viewer.userId, parsed.data);
   return { ok: true, message: ACCOUNT_MESSAGES.nameChanged } as FormOutcome;
@@ -32,13 +33,12 @@ export function meta() {
 }
 
 export default function AccountName({ loaderData, actionData }: Route.ComponentProps) {
-  const errors = actionData?.errors ?? {};
   return (
     <AccountFormPage title="Change your name">
       <Outcome outcome={actionData} />
       <AccountForm submit="Save name">
-        <TextField label="First name" name="firstName" autoComplete="given-name" defaultValue={loaderData.firstName} error={errors.firstName} required />
-        <TextField label="Last name" name="lastName" autoComplete="family-name" defaultValue={loaderData.lastName} error={errors.lastName} required />
+        <TextField label="First name" autoComplete="given-name" {...answeredField(actionData, "firstName", loaderData.firstName)} required />
+        <TextField label="Last name" autoComplete="family-name" {...answeredField(actionData, "lastName", loaderData.lastName)} required />
       </AccountForm>
     </AccountFormPage>
   );

@@ -1,7 +1,7 @@
 /** Change the password (issue 13): the current one is asked; every other session ends. */
 import { data } from "react-router";
 import type { Route } from "./+types/account-password";
-import { AccountForm, AccountFormPage, Outcome, type FormOutcome } from "~/components/account/AccountForm";
+import { AccountForm, AccountFormPage, answeredField, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
 import { changePasswordSchema } from "~/lib/account-settings-schemas";
 import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
@@ -39,14 +39,14 @@ export function meta() {
 }
 
 export default function AccountPassword({ actionData }: Route.ComponentProps) {
-  const errors = actionData?.errors ?? {};
+  const field = (name: string) => answeredField(actionData, name);
   return (
     <AccountFormPage title="Change your password" intro={<p>Every other device signed in to your account is signed out when you change it.</p>}>
       <Outcome outcome={actionData} />
       <AccountForm submit="Change password">
-        <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" error={errors.currentPassword} required />
-        <TextField label="New password (8 to 16 characters)" name="password" type="password" autoComplete="new-password" error={errors.password} required />
-        <TextField label="Confirm new password" name="passwordConfirm" type="password" autoComplete="new-password" error={errors.passwordConfirm} required />
+        <TextField label="Current password" type="password" autoComplete="current-password" {...field("currentPassword")} required />
+        <TextField label="New password (8 to 16 characters)" type="password" autoComplete="new-password" {...field("password")} required />
+        <TextField label="Confirm new password" type="password" autoComplete="new-password" {...field("passwordConfirm")} required />
       </AccountForm>
     </AccountFormPage>
   );

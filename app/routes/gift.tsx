@@ -6,7 +6,7 @@
  */
 import { data } from "react-router";
 import type { Route } from "./+types/gift";
-import { AccountForm, Outcome, type FormOutcome } from "~/components/account/AccountForm";
+import { AccountForm, answeredField, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { staticPageMeta } from "~/lib/meta";
@@ -15,7 +15,7 @@ import { deliverOnProblem, GIFT_MESSAGE_MAX, giftFieldsSchema, lastDeliveryDay }
 import { formatPrice } from "~/shared/money";
 import { IDEMPOTENCY_FIELD, newIdempotencyKey } from "~/shared/idempotency";
 import { actionAnswer, formKeys, redirectAnswer } from "../../server/idempotency/form-writes.server";
-import { fieldErrors } from "~/shared/form-errors";
+import { fieldErrors, typedValues } from "~/shared/form-errors";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const v = context.viewer;
@@ -31,17 +31,14 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-type GiftFormOutcome = FormOutcome & { values?: Record<string, string> };
-
 export async function action({ request, context }: Route.ActionArgs) {
-  const limited = rateLimitedAnswer<GiftFormOutcome>(context, (message) => ({ ok: false, message }));
+  const limited = rateLimitedAnswer<FormOutcome>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
   const form = Object.fromEntries(await request.formData());
   const { gifts, idempotency, database } = context.services;
   const owner = context.viewer?.userId ?? null;
-  const keys = formKeys({ idempotency, db: database.db, route: "form:gift", owner, form, refusal: (message: string): GiftFormOutcome => ({ ok: false, message }) });
-  if (keys.malformed) return actionAnswer<GiftFormOutcome>(keys.malformed);
-  const values = Object.fromEntries(Object.entries(form).map(([k, v]) => [k, typeof v === "string" ? v.slice(0, 2000) : ""]));
+  const keys = formKeys({ idempotency, db: database.db, route: "form:gift", owner, form, refusal: (message: string): FormOutcome => ({ ok: false, message }) });
+  if (keys.malformed) return actionAnswer<FormOutcome>(keys.malformed);
   const parsed = giftFieldsSchema.safeParse(form);
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
   const today = context.services.gifts.today();
@@ -50,10 +47,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (problem) errors.deliverOn = problem;
   }
   if (!parsed.success || Object.keys(errors).length > 0) {
-    return data<GiftFormOutcome>({ ok: false, message: Object.values(errors)[0], errors, values }, { status: 400 });
+    return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors, values: typedValues(form) }, { status: 400 });
   }
   const { data: input } = parsed;
-  return actionAnswer<GiftFormOutcome>(await keys.run(async (tx) => redirectAnswer(`/gift/${await gifts.createDraft(input, owner, tx)}/pay`)));
+  return actionAnswer<FormOutcome>(await keys.run(async (tx) => redirectAnswer(`/gift/${await gifts.createDraft(input, owner, tx)}/pay`)));
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -67,7 +64,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export default function Gift({ loaderData: l, actionData }: Route.ComponentProps) {
   const errors = actionData?.errors ?? {};
-  const v = (name: string, fallback = "") => actionData?.values?.[name] ?? fallback;
+  const field = (name: string, fallback = "") => answeredField(actionData, name, fallback);
   return (
     <section className="mx-auto max-w-xl px-4 py-10">
       <h1 className="font-display text-3xl font-bold uppercase tracking-wide">Give a ticket</h1>
@@ -80,15 +77,15 @@ export default function Gift({ loaderData: l, actionData }: Route.ComponentProps
         <input type="hidden" name={IDEMPOTENCY_FIELD} value={l.idempotencyKey} />
         <fieldset className="space-y-4">
           <legend className="font-display text-xl font-bold uppercase">From you</legend>
-          <TextField label="Your first name" name="buyerFirstName" autoComplete="given-name" defaultValue={v("buyerFirstName", l.buyer.firstName)} error={errors.buyerFirstName} required />
-          <TextField label="Your last name" name="buyerLastName" autoComplete="family-name" defaultValue={v("buyerLastName", l.buyer.lastName)} error={errors.buyerLastName} required />
-          <TextField label="Your email address" name="buyerEmail" type="email" autoComplete="email" defaultValue={v("buyerEmail", l.buyer.email)} error={errors.buyerEmail} required />
+          <TextField label="Your first name" autoComplete="given-name" {...field("buyerFirstName", l.buyer.firstName)} required />
+          <TextField label="Your last name" autoComplete="family-name" {...field("buyerLastName", l.buyer.lastName)} required />
+          <TextField label="Your email address" type="email" autoComplete="email" {...field("buyerEmail", l.buyer.email)} required />
         </fieldset>
         <fieldset className="space-y-4">
           <legend className="font-display text-xl font-bold uppercase">For</legend>
-          <TextField label="Recipient's first name" name="recipientFirstName" autoComplete="off" defaultValue={v("recipientFirstName")} error={errors.recipientFirstName} required />
-          <TextField label="Recipient's last name" name="recipientLastName" autoComplete="off" defaultValue={v("recipientLastName")} error={errors.recipientLastName} required />
-          <TextField label="Recipient's email address" name="recipientEmail" type="email" autoComplete="off" defaultValue={v("recipientEmail")} error={errors.recipientEmail} required />
+          <TextField label="Recipient's first name" autoComplete="off" {...field("recipientFirstName")} required />
+          <TextField label="Recipient's last name" autoComplete="off" {...field("recipientLastName")} required />
+          <TextField label="Recipient's email address" type="email" autoComplete="off" {...field("recipientEmail")} required />
           <div>
             <label htmlFor="gift-message" className="mb-1 block font-semibold">
               Message (optional)
@@ -98,7 +95,8 @@ export default function Gift({ loaderData: l, actionData }: Route.ComponentProps
               name="message"
               rows={4}
               maxLength={GIFT_MESSAGE_MAX}
-              defaultValue={v("message")}
+              defaultValue={field("message").defaultValue}
+              autoFocus={field("message").autoFocus}
               aria-invalid={errors.message ? true : undefined}
               aria-describedby={errors.message ? "gift-message-error" : undefined}
               className="w-full rounded border border-gray-400 px-3 py-2 focus:border-ink focus:outline-2 focus:outline-gold aria-invalid:border-2 aria-invalid:border-red-700"
@@ -109,7 +107,7 @@ export default function Gift({ loaderData: l, actionData }: Route.ComponentProps
               </p>
             ) : null}
           </div>
-          <TextField label="Send it on" name="deliverOn" type="date" min={l.today} max={l.lastDay} defaultValue={v("deliverOn", l.today)} error={errors.deliverOn} required />
+          <TextField label="Send it on" type="date" min={l.today} max={l.lastDay} {...field("deliverOn", l.today)} required />
         </fieldset>
       </AccountForm>
     </section>

@@ -3,11 +3,13 @@
  * Email Address, consent checked by default, bot-check notice, Submit. Spinner with the form
  * hidden while sending; green message and form hidden on success, red message and the form
  * again on failure; scroll to top on load and on success; / 3 s after submitting.
+ * A press before the page's scripts run is the browser's own post: the action's page shows the
+ * same result, field message, kept entries and timed redirect (decision 036).
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { flushSync } from "react-dom";
-import { data, useFetcher } from "react-router";
-import { useSettledNavigate } from "~/lib/use-redirect-after";
+import { data, useActionData, useFetcher } from "react-router";
+import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/subscribe";
 import { AlertBox } from "~/components/AlertBanner";
 import { Honeypot, RecaptchaNotice, useRecaptcha } from "~/components/BotCheck";
@@ -19,32 +21,55 @@ import { TIMING } from "~/lib/timing";
 import { postJson } from "~/lib/post-json";
 import { constraintErrors, useFormErrors } from "~/lib/use-form-errors";
 import { useHydrated } from "~/lib/use-hydrated";
-import { rateLimitedAnswer } from "~/lib/guards.server";
 import { IDEMPOTENCY_FIELD, IDEMPOTENCY_HEADER, newIdempotencyKey } from "~/shared/idempotency";
 import { actionAnswer, formKeys } from "../../server/idempotency/form-writes.server";
 
-type Result = { ok: boolean; message: string };
+/** What was typed, sent back with a refusal to a form the browser posted itself, so nothing typed is lost. */
+type Typed = { firstName: string; lastName: string; emailAddress: string; subscribe: boolean };
+type Result = { ok: boolean; message: string; typed?: Typed };
 
 export async function loader({ context }: Route.LoaderArgs) {
   // A new key per render: a double submit or a retried POST is one subscription (decision 025).
   return { museumEmail: context.settings.contactEmail, idempotencyKey: newIdempotencyKey() };
 }
 
+/** The spec's field messages (section 5) and the field each one marks. */
+const SUBSCRIBE_FIELD_MESSAGES: Record<string, string> = {
+  [VALIDATION.firstNameRequired]: "firstName",
+  [VALIDATION.lastNameRequired]: "lastName",
+  [VALIDATION.emailRequired]: "emailAddress",
+  [VALIDATION.subscribeConsentRequired]: "subscribe",
+};
+
+const text = (v: unknown) => (typeof v === "string" ? v : "");
+
+/**
+ * The browser posts the form here itself when no script runs (yet: decision 036), and the answer
+ * is what the page's script shows: a field's message on that field and in the banner, the form
+ * kept as typed; any other refusal the red failure text (the script counts any failure of its
+ * calls as one), the form kept; success the green message.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
-  const limited = rateLimitedAnswer<Result>(context, (message) => ({ ok: false, message }));
-  if (limited) return limited;
-  const { botCheck, newsletter, logger, idempotency, database } = context.services;
   const failure = SUBSCRIBE_MESSAGES.failure(context.settings.contactEmail);
-  const refusal = (message: string): Result => ({ ok: false, message });
+  const typed: Typed = { firstName: text(form.firstName), lastName: text(form.lastName), emailAddress: text(form.emailAddress), subscribe: form.subscribe !== undefined };
+  const refusal = (message: string): Result => ({ ok: false, message: SUBSCRIBE_FIELD_MESSAGES[message] ? message : failure, typed });
+  const refuse = (message: string, status: number) => {
+    const result = refusal(message);
+    // A field's message is in the banner from the answer's first paint, where the script's check puts it.
+    if (SUBSCRIBE_FIELD_MESSAGES[result.message]) context.formAnswer = { alert: { type: "danger", message: result.message } };
+    return data<Result>(result, { status });
+  };
+  if (context.rateLimited) return refuse(context.rateLimited, 429);
+  const { botCheck, newsletter, logger, idempotency, database } = context.services;
   const keys = formKeys({ idempotency, db: database.db, route: "form:subscribe", owner: context.viewer?.userId ?? null, form, refusal });
   const stored = keys.malformed ?? (await keys.stored());
   if (stored) return actionAnswer<Result>(stored);
   const check = await botCheck.verify({ honeypot: form.website, token: form.recaptchaToken, ip: context.clientIp });
-  if (!check.ok) return data<Result>({ ok: false, message: check.reason === "honeypot" ? BOTCHECK_MESSAGES.honeypot : BOTCHECK_MESSAGES.failed }, { status: 400 });
+  if (!check.ok) return refuse(check.reason === "honeypot" ? BOTCHECK_MESSAGES.honeypot : BOTCHECK_MESSAGES.failed, 400);
   const parsed = subscribeSchema.safeParse({ ...form, subscribe: form.subscribe ?? false });
-  if (!parsed.success) return data<Result>({ ok: false, message: parsed.error.issues[0].message }, { status: 400 });
-  if (!parsed.data.subscribe) return data<Result>({ ok: false, message: VALIDATION.subscribeConsentRequired }, { status: 400 });
+  if (!parsed.success) return refuse(parsed.error.issues[0].message, 400);
+  if (!parsed.data.subscribe) return refuse(VALIDATION.subscribeConsentRequired, 400);
   try {
     const { firstName, lastName, emailAddress } = parsed.data;
     return actionAnswer<Result>(
@@ -55,17 +80,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   } catch (error) {
     logger.error({ err: error }, "subscription failed");
-    return data<Result>({ ok: false, message: failure }, { status: 503 });
+    return refuse(failure, 503);
   }
 }
-
-/** The spec's field messages (section 5) and the field each one marks. */
-const SUBSCRIBE_FIELD_MESSAGES: Record<string, string> = {
-  [VALIDATION.firstNameRequired]: "firstName",
-  [VALIDATION.lastNameRequired]: "lastName",
-  [VALIDATION.emailRequired]: "emailAddress",
-  [VALIDATION.subscribeConsentRequired]: "subscribe",
-};
 
 /**
  * In the browser: the bot check runs with action 'submit', then POST /api/subscribes always and
@@ -94,14 +111,19 @@ async function sendSubscription(form: FormData, museumEmail: string): Promise<Re
 
 export default function Subscribe({ loaderData }: Route.ComponentProps) {
   const fetcher = useFetcher<Result>();
+  // The action's answer to a form the browser posted itself (no scripts yet): rendered by the server.
+  const posted = useActionData<Result>();
+  const postedField = posted && !posted.ok ? SUBSCRIBE_FIELD_MESSAGES[posted.message] : undefined;
   const navigate = useSettledNavigate();
-  const { getToken } = useRecaptcha();
+  const { getToken, enabled: botCheckRuns } = useRecaptcha();
   const [result, setResult] = useState<Result | null>(null);
   const [sending, setSending] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
-  const { errors, report, fix } = useFormErrors();
+  const { errors, report, fix } = useFormErrors({ initial: postedField ? { [postedField]: posted?.message } : undefined });
+  // Pressed again once the scripts run: the script's own timer takes over from the answer's.
+  const [again, setAgain] = useState(false);
 
   // Braces matter: window.scrollTo returns a Promise in current Chromium, and an effect's return
   // value is its cleanup, which React would call (and crash on) when the page is left.
@@ -116,6 +138,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    setAgain(true);
     if (report(event.currentTarget, constraintErrors(event.currentTarget))) return;
     const formData = new FormData(event.currentTarget);
     setResult(null);
@@ -139,12 +162,17 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
     if (outcome.ok) window.scrollTo({ top: 0 });
   }
 
-  const shown = result ?? fetcher.data ?? null;
+  const shown = result ?? fetcher.data ?? (again || postedField ? null : posted) ?? null;
   const done = shown?.ok === true;
+  // The browser's own post goes home after the same 3 s, counted from when its answer was shown;
+  // a field's message keeps the person on the form, as the script does.
+  useRedirectAfter(posted && !postedField && !again ? "/" : null, TIMING.subscribeRedirect);
+  const typed = posted?.typed;
   /** Required, with the spec's message; an invalid field is marked until it is changed. */
   const required = (name: string, message: string) => ({
     name,
     required: true,
+    autoFocus: postedField === name,
     error: errors[name],
     onInvalid: (e: FormEvent<HTMLInputElement>) => e.currentTarget.setCustomValidity(message),
     onInput: (e: FormEvent<HTMLInputElement>) => {
@@ -161,14 +189,25 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
       </div>
       {done ? null : (
         // Hidden, not removed, while sending: a failure brings back everything that was typed.
-        // Until the script runs, the browser's own checks guard the form (noValidate after that).
-        <fetcher.Form ref={formRef} method="post" noValidate={hydrated} hidden={sending} onSubmit={onSubmit} className="mt-6 space-y-4" data-testid="subscribe-form">
+        // Until the script runs, the browser's own checks guard the form (noValidate after that),
+        // and a send that passes them is the browser's own post, answered by the action as the
+        // script would show it (decision 036), unless the bot check needs its script's token.
+        <fetcher.Form
+          ref={formRef}
+          method="post"
+          noValidate={hydrated}
+          hidden={sending}
+          onSubmit={onSubmit}
+          className="mt-6 space-y-4"
+          data-testid="subscribe-form"
+          data-submit-early={botCheckRuns ? undefined : ""}
+        >
           <Honeypot />
           <input type="hidden" name={IDEMPOTENCY_FIELD} value={loaderData.idempotencyKey} />
-          <TextField label="First Name" autoComplete="given-name" {...required("firstName", VALIDATION.firstNameRequired)} />
-          <TextField label="Last Name" autoComplete="family-name" {...required("lastName", VALIDATION.lastNameRequired)} />
-          <TextField label="Email Address" type="email" autoComplete="email" {...required("emailAddress", VALIDATION.emailRequired)} />
-          <CheckboxField defaultChecked {...required("subscribe", VALIDATION.subscribeConsentRequired)}>
+          <TextField label="First Name" autoComplete="given-name" defaultValue={typed?.firstName} {...required("firstName", VALIDATION.firstNameRequired)} />
+          <TextField label="Last Name" autoComplete="family-name" defaultValue={typed?.lastName} {...required("lastName", VALIDATION.lastNameRequired)} />
+          <TextField label="Email Address" type="email" autoComplete="email" defaultValue={typed?.emailAddress} {...required("emailAddress", VALIDATION.emailRequired)} />
+          <CheckboxField defaultChecked={typed?.subscribe ?? true} {...required("subscribe", VALIDATION.subscribeConsentRequired)}>
             Yes, I would like to receive emails from the Pittsburgh Sports Museum &amp; Hall of Fame
           </CheckboxField>
           <RecaptchaNotice />

@@ -12,7 +12,7 @@ import { contactSchema, mailchimpSubscribeSchema, subscribeSchema } from "~/shar
 import { TEXT_RULE_MESSAGES as T, VALIDATION as V } from "~/shared/messages";
 import { accessStatus, paymentBuysTicket, ticketValidThrough } from "../../server/membership/ticket";
 import { addDays } from "~/shared/calendar";
-import { fieldErrors } from "~/shared/form-errors";
+import { fieldErrors, typedValues } from "~/shared/form-errors";
 
 const person = {
   firstName: "Ada",
@@ -201,5 +201,12 @@ describe("ticket arithmetic", () => {
     expect(accessStatus("2026-11-22", "2026-11-22")).toBe("paid");
     expect(accessStatus("2026-11-21", "2026-11-22")).toBe("expired");
     expect(accessStatus(null, "2026-11-22")).toBe("unpaid");
+  });
+});
+
+describe("what a refused form sends back (decision 036, addendum 3)", () => {
+  it("keeps the text typed, at most 2000 characters a field, and never a password or a file", () => {
+    const form = { firstName: "Ada", message: "x".repeat(2500), password: "Steel3rs!", currentPassword: "Old3rs!!", passwordConfirm: "Steel3rs!", upload: new Blob(["a"]) };
+    expect(typedValues(form)).toEqual({ firstName: "Ada", message: "x".repeat(2000) });
   });
 });

@@ -12,6 +12,21 @@ export interface FormOutcome {
   ok: boolean;
   message: string;
   errors?: Record<string, string>;
+  /** What was typed, sent back with a refusal (`typedValues`, never a password). */
+  values?: Record<string, string>;
+}
+
+/**
+ * A field after the last submission: its name, its message, what was typed (sent back by the
+ * action; `fallback` before any answer) and autofocus on the first field marked. The page the
+ * action answers a form the browser posted itself with (no script running yet, decision 036)
+ * opens filled and on that field, as the script's does. The first is the first the action names:
+ * the schemas list their fields in page order (one `autofocus` per page, as HTML asks).
+ */
+export function answeredField(outcome: FormOutcome | undefined, name: string, fallback?: string) {
+  const error = outcome?.errors?.[name];
+  const first = error !== undefined && Object.keys(outcome?.errors ?? {})[0] === name;
+  return { name, error, autoFocus: first ? true : undefined, defaultValue: outcome?.values?.[name] ?? fallback };
 }
 
 export function AccountFormPage({ title, intro, children }: { title: string; intro?: ReactNode; children: ReactNode }) {
