@@ -20,7 +20,6 @@ import { BOTCHECK_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "~/shared/mess
 import { TIMING } from "~/lib/timing";
 import { postJson } from "~/lib/post-json";
 import { constraintErrors, useFormErrors } from "~/lib/use-form-errors";
-import { useHydrated } from "~/lib/use-hydrated";
 import { IDEMPOTENCY_FIELD, IDEMPOTENCY_HEADER, newIdempotencyKey } from "~/shared/idempotency";
 import { actionAnswer, formKeys } from "../../server/idempotency/form-writes.server";
 
@@ -119,7 +118,6 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
   const [result, setResult] = useState<Result | null>(null);
   const [sending, setSending] = useState(false);
   const [submitted, setSubmitted] = useState(false);
-  const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
   const { errors, report, fix } = useFormErrors({ initial: postedField ? { [postedField]: posted?.message } : undefined });
   // Pressed again once the scripts run: the script's own timer takes over from the answer's.
@@ -189,13 +187,13 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
       </div>
       {done ? null : (
         // Hidden, not removed, while sending: a failure brings back everything that was typed.
-        // Until the script runs, the browser's own checks guard the form (noValidate after that),
-        // and a send that passes them is the browser's own post, answered by the action as the
-        // script would show it (decision 036), unless the bot check needs its script's token.
+        // Until the script runs, a send is the browser's own post, answered by the action as the
+        // script would show it, with the spec's message on a refused field rather than the
+        // browser's own wording (decision 036), unless the bot check needs its script's token.
         <fetcher.Form
           ref={formRef}
           method="post"
-          noValidate={hydrated}
+          noValidate
           hidden={sending}
           onSubmit={onSubmit}
           className="mt-6 space-y-4"

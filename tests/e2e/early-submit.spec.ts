@@ -374,6 +374,19 @@ for (const screen of SCREENS) {
       expect(posts).toEqual(["/subscribe"]);
     });
 
+    test("subscribe: an empty first name gets the spec's message on its field, not the browser's; one POST", async ({ page }) => {
+      test.setTimeout(60_000);
+      const { posts } = await openHeld(page, "/subscribe", { scriptsAtOnce: true });
+      await page.getByLabel("Last Name").fill("Scriber");
+      await page.getByLabel("Email Address").fill(newPerson("Empty").email);
+      await page.getByRole("button", { name: "Submit" }).click();
+      const first = page.getByLabel("First Name");
+      await expectFieldError(page, first, VALIDATION.firstNameRequired);
+      await expect(first).toBeFocused();
+      await expect(page.getByLabel("Last Name")).toHaveValue("Scriber");
+      expect(posts).toEqual(["/subscribe"]);
+    });
+
     test("password request: the spec's answer before the scripts arrive, one POST, one mail, / 3 s after the answer was shown", async ({ page }) => {
       test.setTimeout(60_000);
       const p = newPerson("Early");
