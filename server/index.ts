@@ -168,6 +168,7 @@ async function runServer(log: Logger) {
   const server = createServer((req, res) => {
     // Stopping: the proxy must not send another request on this connection (decision 020).
     if (!listening) res.setHeader("Connection", "close");
+    services.traffic.track(res);
     const served = app.serveStoredPage(req, res);
     if (served === false) app(req, res);
     else if (served !== true) served.then((done) => done || app(req, res), () => app(req, res));

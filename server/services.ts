@@ -44,6 +44,8 @@ import { createAccountLifecycle } from "./account-data/account-lifecycle";
 import { createIdempotency } from "./idempotency/idempotency";
 import { createCollectionTrash } from "./catalog/collection-trash";
 import { createMediaStorage } from "./media/media-storage";
+import { createTrafficGauge } from "./http/traffic";
+import { lowerRenderThreads } from "./images/render-priority";
 
 export interface ServiceDeps {
   config: Config;
@@ -155,7 +157,9 @@ export function createServices(deps: ServiceDeps) {
     originals: mediaObjects,
   });
   // The renditions pages use, made before a visitor asks; the host starts it (one per machine).
-  const renditionWarmer = createRenditionWarmer({ images, wanted: () => imagesInUse(db), logger });
+  // This process's requests in flight: the warmer renders in the quiet moments between them (decision 041).
+  const traffic = createTrafficGauge();
+  const renditionWarmer = createRenditionWarmer({ images, wanted: () => imagesInUse(db), logger, traffic, lowerPriority: lowerRenderThreads });
   catalogChanges.onChange(() => renditionWarmer.changed());
   /** Deleted collection records, restorable for TRASH_DAYS, then purged by housekeeping (decision 031). */
   const trash = createCollectionTrash({
@@ -186,6 +190,8 @@ export function createServices(deps: ServiceDeps) {
     search: createSearch(db, now),
     images,
     renditionWarmer,
+    /** Requests in flight in this process; the host counts them (decision 041). */
+    traffic,
     /** Share cards of the pages (decision 027), drawn from public images into their own cache. */
     shareCards: createShareCards({ db, images, cacheDir: path.join(config.DATA_DIR, "image-cache", "share-cards"), museumName: SITE_NAME, now }),
     accounts,

@@ -12,6 +12,8 @@ import { bannerSlides, exhibitPhotos, exhibits, teams } from "../db/schema";
 export interface WantedRendition {
   file: string;
   height: number;
+  /** On the home page (banners, logos): the first visitor after a start waits for these, so they go first and at once (decision 041). */
+  home?: boolean;
 }
 
 export async function imagesInUse(db: Database): Promise<WantedRendition[]> {
@@ -22,12 +24,12 @@ export async function imagesInUse(db: Database): Promise<WantedRendition[]> {
     db.select({ file: exhibitPhotos.file }).from(exhibitPhotos).orderBy(asc(exhibitPhotos.exhibitId), asc(exhibitPhotos.position)),
   ]);
   // Every height of a slide's srcset (the browser picks by its width) and the slide's own.
-  const slideRenditions = (s: (typeof slides)[number]) => [...bannerHeights(s.height), renditionHeight(s.height)].map((height) => ({ file: s.file, height }));
+  const slideRenditions = (s: (typeof slides)[number]) => [...bannerHeights(s.height), renditionHeight(s.height)].map((height) => ({ file: s.file, height, home: true }));
   const firsts = new Set([slides.find((s) => s.variant === "desktop"), slides.find((s) => s.variant === "mobile")]);
   const wanted: WantedRendition[] = [
     // The first slide of each banner is the home page's largest paint.
     ...slides.filter((s) => firsts.has(s)).flatMap(slideRenditions),
-    ...logos.map((t) => ({ file: t.file, height: LOGO_HEIGHT })),
+    ...logos.map((t) => ({ file: t.file, height: LOGO_HEIGHT, home: true })),
     ...slides.filter((s) => !firsts.has(s)).flatMap(slideRenditions),
     ...exhibitRows.flatMap((e) => [
       { file: e.thumbnail, height: THUMBNAIL_HEIGHT },

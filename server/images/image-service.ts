@@ -323,6 +323,8 @@ export function createImageService(o: {
     outHeight: ImageHeight | undefined;
     format: ImageFormat;
     skipIf?: (etag: string) => boolean;
+    /** Awaited before a missing rendition is queued for its render (the warmer yields to visitors here). */
+    beforeRender?: () => Promise<void>;
   }
 
   /** The rendition of `request` for the original identified by `version`, from the cache or rendered from `read`. */
@@ -339,13 +341,21 @@ export function createImageService(o: {
     const unpin = cache.pin(name);
     try {
       // Another process may evict the file between our render and our open: render again.
-      for (let attempt = 0; attempt < 3; attempt++) {
+      let waited = !request.beforeRender;
+      for (let attempt = 0; attempt < 3; ) {
         const cached = await openCached(path.join(cacheDir, name));
         if (cached) {
           cache.noteHit(name, cached.size, cached.mtimeMs);
           return { contentType, etag, body: { handle: cached.handle, size: cached.size }, cache: attempt === 0 ? "HIT" : "MISS" };
         }
+        if (!waited) {
+          // Wait as asked, then look again: a visitor may have had it rendered meanwhile.
+          waited = true;
+          await request.beforeRender?.();
+          continue;
+        }
         await produce(key, name, read, ext, outHeight, format);
+        attempt++;
       }
       throw new Error(`Rendition ${name} vanished from the image cache three times in a row`);
     } finally {
@@ -372,6 +382,40 @@ export function createImageService(o: {
     });
   }
 
+  /** The rendition of `file` at `height` for `accept`, from the cache or rendered (see openRendition). */
+  async function open(
+    file: string,
+    height: number | undefined,
+    accept: string | undefined,
+    hooks: Pick<RenditionRequest, "skipIf" | "beforeRender"> = {},
+  ): Promise<Rendition> {
+    const rel = validateImageFile(file);
+    const outHeight = validateImageHeight(height);
+    const format = chooseImageFormat(accept, rel);
+    const ext = sourceExtension(rel);
+    const request: RenditionRequest = { rel, ext, outHeight, format, ...hooks };
+    if (o.originals) return fromDatabase(o.originals, request);
+
+    const source = await locate(rel);
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(source, "r");
+    } catch (error) {
+      const code = errnoCode(error);
+      if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") throw notFound();
+      throw error;
+    }
+    try {
+      // Stat and read through one handle, so the ETag describes the bytes actually rendered.
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw notFound();
+      let original: Promise<Buffer> | undefined;
+      return await serve(request, [stat.mtimeMs, stat.size], async () => ({ input: await (original ??= handle.readFile()) }));
+    } finally {
+      await handle.close();
+    }
+  }
+
   return {
     /**
      * Validates `file` and `height`, picks the format from `accept`, and returns the rendition's
@@ -379,47 +423,19 @@ export function createImageService(o: {
      * missing). When `skipIf(etag)` is true (a matching If-None-Match) nothing is rendered or
      * opened and `body` is null.
      */
-    async openRendition(
-      file: string,
-      height: number | undefined,
-      accept: string | undefined,
-      skipIf?: (etag: string) => boolean,
-    ): Promise<Rendition> {
-      const rel = validateImageFile(file);
-      const outHeight = validateImageHeight(height);
-      const format = chooseImageFormat(accept, rel);
-      const ext = sourceExtension(rel);
-      const request = { rel, ext, outHeight, format, skipIf };
-      if (o.originals) return fromDatabase(o.originals, request);
-
-      const source = await locate(rel);
-      let handle: fs.FileHandle;
-      try {
-        handle = await fs.open(source, "r");
-      } catch (error) {
-        const code = errnoCode(error);
-        if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") throw notFound();
-        throw error;
-      }
-      try {
-        // Stat and read through one handle, so the ETag describes the bytes actually rendered.
-        const stat = await handle.stat();
-        if (!stat.isFile()) throw notFound();
-        let original: Promise<Buffer> | undefined;
-        return await serve(request, [stat.mtimeMs, stat.size], async () => ({ input: await (original ??= handle.readFile()) }));
-      } finally {
-        await handle.close();
-      }
+    openRendition(file: string, height: number | undefined, accept: string | undefined, skipIf?: (etag: string) => boolean): Promise<Rendition> {
+      return open(file, height, accept, { skipIf });
     },
 
     /**
      * Makes the rendition a browser that takes AVIF (every current one) gets for `file` at
      * `height`, unless it is cached already, through the same render queue as visitors' requests.
-     * "missing" when the original does not exist.
+     * "missing" when the original does not exist. `beforeRender` is awaited before a render is
+     * queued (not for a cached one): the warmer waits there for a quiet moment (decision 041).
      */
-    async warm(file: string, height: number): Promise<"cached" | "rendered" | "missing"> {
+    async warm(file: string, height: number, beforeRender?: () => Promise<void>): Promise<"cached" | "rendered" | "missing"> {
       try {
-        const rendition = await this.openRendition(file, height, WARM_ACCEPT);
+        const rendition = await open(file, height, WARM_ACCEPT, { beforeRender });
         await rendition.body?.handle.close();
         return rendition.cache === "HIT" ? "cached" : "rendered";
       } catch (error) {
