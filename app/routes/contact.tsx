@@ -9,7 +9,8 @@ import { data, useActionData, useFetcher } from "react-router";
 import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/contact";
 import { AlertBox } from "~/components/AlertBanner";
-import { Honeypot, RecaptchaNotice, useRecaptcha } from "~/components/BotCheck";
+import { RecaptchaNotice, useRecaptcha } from "~/components/BotCheck";
+import { GuardedForm } from "~/components/GuardedForm";
 import { CheckboxField, FieldError, INPUT_CLASS, invalidProps, Spinner, SubmitButton, TextField } from "~/components/FormFields";
 import { contactSchema } from "~/shared/contact-schemas";
 import { staticPageMeta } from "~/lib/meta";
@@ -169,18 +170,16 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
         // without scripts at all the server answers with them. A send whose fields pass the
         // browser's checks goes at once without waiting for the scripts (`data-submit-early`,
         // decision 036), unless the bot check needs its script's token.
-        <fetcher.Form
+        <GuardedForm
+          fetcher={fetcher}
           ref={formRef}
-          method="post"
-          noValidate
-          hidden={sending}
+          sending={sending}
           onSubmit={onSubmit}
+          botCheckRuns={botCheckRuns}
+          idempotencyKey={loaderData.idempotencyKey}
           className="mt-6 grid gap-4 sm:grid-cols-2"
-          data-testid="contact-form"
-          data-submit-early={botCheckRuns ? undefined : ""}
+          testId="contact-form"
         >
-          <Honeypot />
-          <input type="hidden" name={IDEMPOTENCY_FIELD} value={loaderData.idempotencyKey} />
           <TextField label="First name" name="firstName" autoComplete="given-name" defaultValue={typed?.firstName} required error={errors.firstName} {...check("firstName", VALIDATION.firstNameRequired)} />
           <TextField label="Last name" name="lastName" autoComplete="family-name" defaultValue={typed?.lastName} required error={errors.lastName} {...check("lastName", VALIDATION.lastNameRequired)} />
           <TextField label="Email address" name="email" type="email" autoComplete="email" defaultValue={typed?.email} required className="sm:col-span-2" error={errors.email} {...check("email", VALIDATION.emailRequired)} />
@@ -216,7 +215,7 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
           <div className="sm:col-span-2">
             <SubmitButton busy={false}>Send Message</SubmitButton>
           </div>
-        </fetcher.Form>
+        </GuardedForm>
       )}
     </section>
   );

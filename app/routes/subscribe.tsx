@@ -12,7 +12,8 @@ import { data, useActionData, useFetcher } from "react-router";
 import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/subscribe";
 import { AlertBox } from "~/components/AlertBanner";
-import { Honeypot, RecaptchaNotice, useRecaptcha } from "~/components/BotCheck";
+import { RecaptchaNotice, useRecaptcha } from "~/components/BotCheck";
+import { GuardedForm } from "~/components/GuardedForm";
 import { CheckboxField, Spinner, SubmitButton, TextField } from "~/components/FormFields";
 import { subscribeSchema } from "~/shared/contact-schemas";
 import { staticPageMeta } from "~/lib/meta";
@@ -25,7 +26,8 @@ import { actionAnswer, formKeys } from "../../server/idempotency/form-writes.ser
 
 /** What was typed, sent back with a refusal to a form the browser posted itself, so nothing typed is lost. */
 type Typed = { firstName: string; lastName: string; emailAddress: string; subscribe: boolean };
-type Result = { ok: boolean; message: string; typed?: Typed };
+/** `field`: the field a refusal's message belongs to (marked, focused, its message in the banner). */
+type Result = { ok: boolean; message: string; field?: string; typed?: Typed };
 
 export async function loader({ context }: Route.LoaderArgs) {
   // A new key per render: a double submit or a retried POST is one subscription (decision 025).
@@ -40,6 +42,11 @@ const SUBSCRIBE_FIELD_MESSAGES: Record<string, string> = {
   [VALIDATION.subscribeConsentRequired]: "subscribe",
 };
 
+/** The form's fields: a refusal the schema gives for one of them is that field's to fix. */
+const SUBSCRIBE_FIELDS = new Set(Object.values(SUBSCRIBE_FIELD_MESSAGES));
+/** The field `message` marks: named by the refusal, else known by the spec's message. */
+const fieldOf = (r: { message?: string; field?: string }) => (r.field && SUBSCRIBE_FIELDS.has(r.field) ? r.field : SUBSCRIBE_FIELD_MESSAGES[r.message ?? ""]);
+
 const text = (v: unknown) => (typeof v === "string" ? v : "");
 
 /**
@@ -52,11 +59,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
   const failure = SUBSCRIBE_MESSAGES.failure(context.settings.contactEmail);
   const typed: Typed = { firstName: text(form.firstName), lastName: text(form.lastName), emailAddress: text(form.emailAddress), subscribe: form.subscribe !== undefined };
-  const refusal = (message: string): Result => ({ ok: false, message: SUBSCRIBE_FIELD_MESSAGES[message] ? message : failure, typed });
-  const refuse = (message: string, status: number) => {
-    const result = refusal(message);
+  const refusal = (message: string, field?: string): Result => {
+    const marks = fieldOf({ message, field });
+    return marks ? { ok: false, message, field: marks, typed } : { ok: false, message: failure, typed };
+  };
+  const refuse = (message: string, status: number, field?: string) => {
+    const result = refusal(message, field);
     // A field's message is in the banner from the answer's first paint, where the script's check puts it.
-    if (SUBSCRIBE_FIELD_MESSAGES[result.message]) context.formAnswer = { alert: { type: "danger", message: result.message } };
+    if (result.field) context.formAnswer = { alert: { type: "danger", message: result.message } };
     return data<Result>(result, { status });
   };
   if (context.rateLimited) return refuse(context.rateLimited, 429);
@@ -67,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const check = await botCheck.verify({ honeypot: form.website, token: form.recaptchaToken, ip: context.clientIp });
   if (!check.ok) return refuse(check.reason === "honeypot" ? BOTCHECK_MESSAGES.honeypot : BOTCHECK_MESSAGES.failed, 400);
   const parsed = subscribeSchema.safeParse({ ...form, subscribe: form.subscribe ?? false });
-  if (!parsed.success) return refuse(parsed.error.issues[0].message, 400);
+  if (!parsed.success) return refuse(parsed.error.issues[0].message, 400, String(parsed.error.issues[0].path[0]));
   if (!parsed.data.subscribe) return refuse(VALIDATION.subscribeConsentRequired, 400);
   try {
     const { firstName, lastName, emailAddress } = parsed.data;
@@ -96,7 +106,8 @@ async function sendSubscription(form: FormData, museumEmail: string): Promise<Re
   try {
     const local = await postJson("/api/subscribes", { firstName, lastName, emailAddress, subscribe: consent, website: form.get("website") ?? "" }, key);
     // A field the server refused (an address that is not email-shaped) is the person's to fix: its own message, not the failure's.
-    if (!local.ok && local.status === 400 && local.body.message && SUBSCRIBE_FIELD_MESSAGES[local.body.message]) return { ok: false, message: local.body.message };
+    const field = local.status === 400 && local.body.message ? fieldOf(local.body) : undefined;
+    if (!local.ok && field && local.body.message) return { ok: false, message: local.body.message, field };
     if (!local.ok) throw new Error(local.body.message ?? "subscribe failed");
     if (consent) {
       const synced = await postJson("/api/mc/subscribe", { firstName, lastName, email: emailAddress, audience: "museum-newsletter" }, key);
@@ -112,7 +123,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
   const fetcher = useFetcher<Result>();
   // The action's answer to a form the browser posted itself (no scripts yet): rendered by the server.
   const posted = useActionData<Result>();
-  const postedField = posted && !posted.ok ? SUBSCRIBE_FIELD_MESSAGES[posted.message] : undefined;
+  const postedField = posted && !posted.ok ? posted.field : undefined;
   const navigate = useSettledNavigate();
   const { getToken, enabled: botCheckRuns } = useRecaptcha();
   const [result, setResult] = useState<Result | null>(null);
@@ -144,7 +155,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
     setSubmitted(true);
     await getToken();
     const outcome = await sendSubscription(formData, loaderData.museumEmail);
-    const field = outcome.ok ? undefined : SUBSCRIBE_FIELD_MESSAGES[outcome.message];
+    const field = outcome.ok ? undefined : outcome.field;
     if (field) {
       // The form comes back with the field marked and its message (nothing was stored, no
       // redirect); shown first, so the field can take the focus.
@@ -190,18 +201,16 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
         // Until the script runs, a send is the browser's own post, answered by the action as the
         // script would show it, with the spec's message on a refused field rather than the
         // browser's own wording (decision 036), unless the bot check needs its script's token.
-        <fetcher.Form
+        <GuardedForm
+          fetcher={fetcher}
           ref={formRef}
-          method="post"
-          noValidate
-          hidden={sending}
+          sending={sending}
           onSubmit={onSubmit}
+          botCheckRuns={botCheckRuns}
+          idempotencyKey={loaderData.idempotencyKey}
           className="mt-6 space-y-4"
-          data-testid="subscribe-form"
-          data-submit-early={botCheckRuns ? undefined : ""}
+          testId="subscribe-form"
         >
-          <Honeypot />
-          <input type="hidden" name={IDEMPOTENCY_FIELD} value={loaderData.idempotencyKey} />
           <TextField label="First Name" autoComplete="given-name" defaultValue={typed?.firstName} {...required("firstName", VALIDATION.firstNameRequired)} />
           <TextField label="Last Name" autoComplete="family-name" defaultValue={typed?.lastName} {...required("lastName", VALIDATION.lastNameRequired)} />
           <TextField label="Email Address" type="email" autoComplete="email" defaultValue={typed?.emailAddress} {...required("emailAddress", VALIDATION.emailRequired)} />
@@ -210,7 +219,7 @@ export default function Subscribe({ loaderData }: Route.ComponentProps) {
           </CheckboxField>
           <RecaptchaNotice />
           <SubmitButton busy={false}>Submit</SubmitButton>
-        </fetcher.Form>
+        </GuardedForm>
       )}
     </section>
   );

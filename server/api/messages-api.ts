@@ -22,7 +22,9 @@ export function createMessagesApi(services: Services): Router {
   function parse<T>(schema: z.core.$ZodType<T>, req: Request, res: Response): T | null {
     const parsed = z.safeParse(schema, req.body ?? {});
     if (parsed.success) return parsed.data;
-    res.status(400).json({ success: false, message: zodMessage(parsed.error).replace(/^[^:]+: /, "") });
+    // `field`: the form field the message belongs to, so a page can mark it (not only the banner).
+    const field = parsed.error.issues[0]?.path[0];
+    res.status(400).json({ success: false, message: zodMessage(parsed.error).replace(/^[^:]+: /, ""), ...(typeof field === "string" ? { field } : {}) });
     return null;
   }
 

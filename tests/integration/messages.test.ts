@@ -247,4 +247,24 @@ describe.each(drivers)("contact and newsletter on %s", (kind) => {
     const refused = await fetch(`${server.url}/subscribe`, { method: "POST", body: new URLSearchParams({ firstName: "Di", lastName: "Fan", emailAddress: `no${email}`, recaptchaToken: "human" }) });
     expect(refused.status).toBe(400);
   });
+
+  it("names the field a control character was refused in, and the page form marks it and keeps what was typed", async () => {
+    const api = await post("/api/subscribes", { firstName: "Eve", lastName: "Fan\tBcc", emailAddress: "eve@example.com", subscribe: true });
+    expect(api.status).toBe(400);
+    expect(await api.json()).toEqual({ success: false, message: TEXT_RULE_MESSAGES.controlCharacters("Last name"), field: "lastName" });
+
+    const typed = { firstName: "Eve", lastName: "Fan<b>\u0007", emailAddress: "eve@example.com", subscribe: "on", recaptchaToken: "human", website: "" };
+    const res = await fetch(`${server.url}/subscribe`, { method: "POST", body: new URLSearchParams(typed) });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    // The field's own message, in the banner and under the field, not the general failure text.
+    expect(html.split(TEXT_RULE_MESSAGES.controlCharacters("Last name")).length - 1).toBeGreaterThanOrEqual(2);
+    expect(html).not.toContain("There was an issue subscribing");
+    const lastName = html.match(/<input[^>]*name="lastName"[^>]*>/)?.[0] ?? "";
+    expect(lastName).toContain('aria-invalid="true"');
+    expect(lastName).toContain("autofocus");
+    // What was typed comes back, escaped.
+    expect(lastName).toContain('value="Fan&lt;b&gt;\u0007"');
+    expect(html).not.toContain("Fan<b>");
+  });
 });
