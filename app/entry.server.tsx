@@ -83,8 +83,12 @@ export default function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
-    // Crawlers get the whole document at once; browsers get the shell as soon as it is ready.
-    const readyOption = userAgent && isbot(userAgent) ? "onAllReady" : "onShellReady";
+    const plan = hydrationPlan(request.method, routerContext);
+    // Crawlers get the whole document at once; so does a page whose scripts wait for intent (it
+    // is held whole for its rewrite anyway): rendered complete, it carries no streamed boundaries
+    // and none of React's code that reveals them. Browsers get any other page's shell as soon
+    // as it is ready.
+    const readyOption = plan.defer || (userAgent && isbot(userAgent)) ? "onAllReady" : "onShellReady";
     const { pipe, abort } = renderToPipeableStream(
       <StylesheetProvider css={siteCss}>
         <NonceProvider value={nonce ?? ""}>
@@ -95,7 +99,6 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
-          const plan = hydrationPlan(request.method, routerContext);
           const body = plan.defer ? new DeferredHydration(plan.startAtMs) : new LowPriorityModulePreloads();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
