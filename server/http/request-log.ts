@@ -2,15 +2,17 @@
  * One JSON log line per request, with a request id also sent back as X-Request-Id. Secrets that
  * travel in a query string (a password-reset token) are redacted before logging.
  *
- * Written for the hot path (issue 12): the line is one pino call when the answer finishes, to
- * the logger's asynchronous destination (server/logger.ts), and a request's child logger
- * (`req.log`, for errors) is made only when something asks for it. The line has the shape
- * pino-http gave it: `req: { id, method, url }`, `res: { statusCode }`, `responseTime`.
+ * Written for the hot path (issues 12 and 25): the line is built as a string when the answer
+ * finishes and leaves with the other lines of the same turn of the event loop in one write to the
+ * logger's asynchronous destination (`lineBatch`, server/logger.ts; decision 042); a request's
+ * child logger (`req.log`, for errors) is made only when something asks for it. The line is
+ * the one pino would write for `logger.info({ req: { id, method, url }, res: { statusCode },
+ * responseTime }, "request completed")`, the shape pino-http gave it.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
-import type { Logger } from "../logger";
+import { lineBatch, type LineBatch, type Logger } from "../logger";
 
 declare module "http" {
   interface IncomingMessage {
@@ -25,7 +27,8 @@ const SECRET_PARAMS = /([?&](?:token|code|key|secret|password|signature)=)[^&#]*
 
 /** The URL as it may be written to a log: values of secret-bearing parameters replaced. */
 export function redactUrl(url: string | undefined): string {
-  return (url ?? "").replace(SECRET_PARAMS, "$1[redacted]");
+  // Most addresses carry no parameter at all: no regular expression for them.
+  return url?.includes("=") ? url.replace(SECRET_PARAMS, "$1[redacted]") : (url ?? "");
 }
 
 /** Requests not logged: health checks and fingerprinted assets. */
@@ -39,6 +42,9 @@ function unlogged(url: string): boolean {
  * and writes the returned id as X-Request-Id with the rest of its headers; the Express chain
  * gets the header and `req.log` too. Returns the id.
  */
+/** One batch per logger (a cluster worker's logger is a child with its own bindings). */
+const batches = new WeakMap<Logger, LineBatch>();
+
 export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, forExpress = true): string {
   const id = randomUUID();
   const started = performance.now();
@@ -55,16 +61,17 @@ export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResp
   const url = req.url ?? "";
   if (unlogged(url)) return id;
   // 'close' follows 'finish' on a completed answer, and comes alone when the client went away.
+  let batch = batches.get(logger);
+  if (!batch) batches.set(logger, (batch = lineBatch(logger)));
+  const lines = batch;
   res.once("close", () => {
     const statusCode = res.statusCode;
-    const line = {
-      req: { id, method: req.method, url: redactUrl(url) },
-      res: { statusCode },
-      responseTime: Math.round(performance.now() - started),
-    };
-    if (statusCode >= 500) logger.error(line, "request errored");
-    else if (!res.writableFinished) logger.info(line, "request aborted");
-    else logger.info(line, "request completed");
+    const fields =
+      `,"req":{"id":"${id}","method":${JSON.stringify(req.method)},"url":${JSON.stringify(redactUrl(url))}}` +
+      `,"res":{"statusCode":${statusCode}},"responseTime":${Math.round(performance.now() - started)}`;
+    if (statusCode >= 500) lines.write("error", fields, "request errored");
+    else if (!res.writableFinished) lines.write("info", fields, "request aborted");
+    else lines.write("info", fields, "request completed");
   });
   return id;
 }

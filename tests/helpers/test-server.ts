@@ -22,12 +22,15 @@ import { openTestDatabase, type DriverKind, type TestDatabase } from "./database
 
 const SERVER_BUILD = path.resolve("build/server/index.js");
 
-/** A logger at info whose JSON lines are kept in `lines`, for a test that reads what was logged. */
+/**
+ * A logger at info whose JSON lines are kept in `lines`, for a test that reads what was logged
+ * (one write may carry several lines: the request log's lines leave together).
+ */
 export function capturedLogger(): { logger: Logger; lines: string[] } {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
-      lines.push(String(chunk));
+      for (const line of String(chunk).split("\n")) if (line) lines.push(`${line}\n`);
       done();
     },
   });
