@@ -31,6 +31,9 @@ export function redactUrl(url: string | undefined): string {
   return url?.includes("=") ? url.replace(SECRET_PARAMS, "$1[redacted]") : (url ?? "");
 }
 
+/** One batch per logger (a cluster worker's logger is a child with its own bindings). */
+const batches = new WeakMap<Logger, LineBatch>();
+
 /** Requests not logged: health checks and fingerprinted assets. */
 function unlogged(url: string): boolean {
   return url === "/healthz" || url === "/readyz" || url.startsWith("/assets/");
@@ -42,9 +45,6 @@ function unlogged(url: string): boolean {
  * and writes the returned id as X-Request-Id with the rest of its headers; the Express chain
  * gets the header and `req.log` too. Returns the id.
  */
-/** One batch per logger (a cluster worker's logger is a child with its own bindings). */
-const batches = new WeakMap<Logger, LineBatch>();
-
 export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, forExpress = true): string {
   const id = randomUUID();
   const started = performance.now();
