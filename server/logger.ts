@@ -47,6 +47,8 @@ function internalsOf(logger: Logger): PinoInternals {
 
 /** Batches not yet written, flushed by `flushLogs` before a planned exit. */
 const unwritten = new Set<() => void>();
+/** One batch per logger (a cluster worker's logger is a child with its own bindings). */
+const batches = new WeakMap<Logger, LineBatch>();
 
 export interface LineBatch {
   /**
@@ -60,11 +62,18 @@ export interface LineBatch {
 /**
  * Lines in `logger`'s own format (level, time, bindings, fields, msg: what `logger[level](obj,
  * msg)` writes), without pino's serializer, and written together: the lines queued in one turn
- * of the event loop reach the destination in one write, at the next check phase. For a line
+ * of the event loop reach the destination in one write, at the next check phase. One batch per
+ * logger: every call for the same logger returns it. For a line
  * written on every request (decision 042): pino's generic serializer and one destination write
  * per line cost a third of a stored page's answer.
  */
 export function lineBatch(logger: Logger): LineBatch {
+  let batch = batches.get(logger);
+  if (!batch) batches.set(logger, (batch = newLineBatch(logger)));
+  return batch;
+}
+
+function newLineBatch(logger: Logger): LineBatch {
   const { lsCache, time, chindings, stream } = internalsOf(logger);
   let queued = "";
   const flush = () => {
@@ -92,8 +101,7 @@ export function flushLogs(logger: Logger): void {
   for (const flush of [...unwritten]) flush();
   try {
     logger.flush();
-    const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as { flushSync?: () => void } | undefined;
-    stream?.flushSync?.();
+    (internalsOf(logger).stream as { flushSync?: () => void } | undefined)?.flushSync?.();
   } catch {
     // Nothing buffered, or stdout already closed: nothing to save.
   }

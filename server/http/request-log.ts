@@ -12,7 +12,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
-import { lineBatch, type LineBatch, type Logger } from "../logger";
+import { lineBatch, type Logger } from "../logger";
 
 declare module "http" {
   interface IncomingMessage {
@@ -30,9 +30,6 @@ export function redactUrl(url: string | undefined): string {
   // Most addresses carry no parameter at all: no regular expression for them.
   return url?.includes("=") ? url.replace(SECRET_PARAMS, "$1[redacted]") : (url ?? "");
 }
-
-/** One batch per logger (a cluster worker's logger is a child with its own bindings). */
-const batches = new WeakMap<Logger, LineBatch>();
 
 /** Requests not logged: health checks and fingerprinted assets. */
 function unlogged(url: string): boolean {
@@ -61,9 +58,7 @@ export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResp
   const url = req.url ?? "";
   if (unlogged(url)) return id;
   // 'close' follows 'finish' on a completed answer, and comes alone when the client went away.
-  let batch = batches.get(logger);
-  if (!batch) batches.set(logger, (batch = lineBatch(logger)));
-  const lines = batch;
+  const lines = lineBatch(logger);
   res.once("close", () => {
     const statusCode = res.statusCode;
     const fields =
