@@ -7,7 +7,7 @@
  * database in DATA_DIR is one process's: while the site runs on the same DATA_DIR the command
  * refuses and says to stop the site first (it would otherwise open the same files twice).
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -15,6 +15,7 @@ import { z } from "zod";
 import { createStaffService } from "./admin/staff-service";
 import { loadConfig } from "./config";
 import { openDatabase } from "./db/client";
+import { DataDirInUseError } from "./db/data-dir-lock";
 import { runMigrations } from "./db/migrate";
 
 const USAGE = "Usage: npm run admin:create -- --email someone@museum.org [--first-name Ada] [--last-name Lovelace]";
@@ -48,18 +49,10 @@ if (!firstName.success || !lastName.success) fail(`Names must be 1 to 100 charac
 
 const config = loadConfig({ ...process.env, SEED_DEMO: "false" });
 const pgliteDir = path.join(config.DATA_DIR, "pglite");
-if (!config.DATABASE_URL && existsSync(path.join(pgliteDir, "postmaster.pid"))) {
-  fail(
-    [
-      `The site seems to be running on ${path.resolve(config.DATA_DIR)}: its embedded database (PGlite) can be`,
-      "opened by one process at a time. Stop the site (Ctrl+C in its terminal), run this command again, then",
-      "start the site. (If the site is not running, it stopped without closing its database: start it and stop",
-      "it once with Ctrl+C, or delete " + path.join(pgliteDir, "postmaster.pid") + ".)",
-    ].join("\n"),
-  );
-}
-
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir, retrySeconds: config.DB_RETRY_SECONDS });
+// On PGlite, while the site runs on the same DATA_DIR, this refuses and says to stop it (decision 043).
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir, retrySeconds: config.DB_RETRY_SECONDS }).catch((error: unknown) =>
+  error instanceof DataDirInUseError ? fail(error.message) : Promise.reject(error),
+);
 try {
   await runMigrations(database, fileURLToPath(new URL("../../drizzle", import.meta.url)));
   const staff = createStaffService({ db: database.db, publicUrl: config.PUBLIC_URL });

@@ -28,6 +28,7 @@ import type { ServerBuild } from "react-router";
 import { createApp } from "./app";
 import { boot } from "./boot";
 import { ConfigError, loadConfig, type Config } from "./config";
+import { DataDirInUseError } from "./db/data-dir-lock";
 import { createLogger, flushLogs, type Logger } from "./logger";
 import { listenForWorkers, serveFromPrimary } from "./http/cluster-listener";
 import { serveClusterMetrics } from "./metrics/cluster-metrics";
@@ -268,10 +269,19 @@ async function runServer(log: Logger) {
   }
 }
 
-if (cluster.isPrimary) {
-  const count = workerCount();
-  if (count > 1) await runPrimary(count, logger);
-  else await runServer(logger);
-} else {
-  await runServer(logger.child({ worker: cluster.worker?.id }));
+try {
+  if (cluster.isPrimary) {
+    const count = workerCount();
+    if (count > 1) await runPrimary(count, logger);
+    else await runServer(logger);
+  } else {
+    await runServer(logger.child({ worker: cluster.worker?.id }));
+  }
+} catch (error) {
+  // Another process has the embedded database open (decision 043): said in words, not a stack.
+  if (!(error instanceof DataDirInUseError)) throw error;
+  logger.fatal({ dataDir: error.dir, holder: error.holder }, "the embedded database is open in another process; not starting");
+  flushLogs(logger);
+  console.error(error.message);
+  process.exit(1);
 }

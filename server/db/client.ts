@@ -2,8 +2,6 @@
  * Opens the database: PGlite under DATA_DIR by default, PostgreSQL when DATABASE_URL is set.
  * Both are driven through Drizzle's Postgres dialect, so services see one `Database` type.
  */
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
@@ -12,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { lockDataDir } from "./data-dir-lock";
 import { READ_ONLY, rideOutPoolFaults, rideOutTransactionFaults, type RideOutOptions } from "./ride-out";
 import * as schema from "./schema";
 
@@ -98,11 +97,18 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 }
 
 async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
-  if (dir) mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
+  // One process at a time on a directory (decision 043): a second one is refused before it opens a file.
+  const lock = dir ? await lockDataDir(dir) : null;
   // Search (decision 014) uses unaccent and pg_trgm, as on PostgreSQL.
   const extensions = { unaccent, pg_trgm };
-  const client = dir ? new PGlite(dir, { extensions }) : new PGlite({ extensions });
-  await client.waitReady;
+  let client: PGlite;
+  try {
+    client = dir ? new PGlite(dir, { extensions }) : new PGlite({ extensions });
+    await client.waitReady;
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
   const writeCount = countWrites(client);
   const db = drizzlePglite({ client, schema, logger: sqlLogging() }) as unknown as Database;
   let queue: Promise<unknown> = Promise.resolve();
@@ -119,7 +125,11 @@ async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
       await db.execute(sql`select 1`);
     },
     async close() {
-      await client.close();
+      try {
+        await client.close();
+      } finally {
+        await lock?.release();
+      }
     },
     poolStats: () => null,
     writeCount,

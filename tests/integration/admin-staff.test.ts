@@ -1,11 +1,11 @@
 /**
  * Staff accounts and the console's own rules, on both databases: the first admin by command
- * (one-time link, no default password; PGlite refused while the site holds it), invitations
+ * (one-time link, no default password; PGlite refused while another process holds it), invitations
  * through the outbox, sign-in and back to the console, role changes behind a fresh password,
  * deactivation, the 30-minute idle end of staff sessions, and the audit log with its filters.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -44,19 +44,25 @@ describe("npm run admin:create on the embedded database", () => {
     expect(row.role).toBe("admin");
     expect(row.passwordHash.startsWith("$argon2")).toBe(false);
 
-    // The site running on this DATA_DIR holds PGlite's postmaster.pid: the command says to stop it.
-    mkdirSync(path.join(dataDir, "pglite"), { recursive: true });
-    writeFileSync(path.join(dataDir, "pglite", "postmaster.pid"), "-42\n");
-    const refused = await run(process.execPath, [CLI, "--email", "other@museum.example"], { env }).catch((e: { code: number; stderr: string }) => e);
-    expect("code" in refused && refused.code).toBe(1);
-    expect((refused as { stderr: string }).stderr).toContain("Stop the site");
+    // While another process (here: this test, as the site would) holds the database, the command
+    // refuses before it opens a file, names the holder and says to stop it.
+    const held = await openDatabase({ pgliteDir: path.join(dataDir, "pglite") });
+    try {
+      const refused = await run(process.execPath, [CLI, "--email", "other@museum.example"], { env }).catch((e: { code: number; stderr: string }) => e);
+      expect("code" in refused && refused.code).toBe(1);
+      expect((refused as { stderr: string }).stderr).toContain(`is already open in process ${process.pid} (`);
+      expect((refused as { stderr: string }).stderr).toContain(`stop that process first (Ctrl+C in its terminal,\nor kill ${process.pid}), then run this again.`);
+      const [other] = await held.db.select().from(users).where(eq(users.email, "other@museum.example"));
+      expect(other).toBeUndefined();
+    } finally {
+      await held.close();
+    }
   }, 180_000);
 
   it("without PUBLIC_URL the link is on the site's PORT, and the command says where the address comes from", async () => {
     const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent", PORT: "4817" } as Record<string, string | undefined>;
     delete env.DATABASE_URL;
     delete env.PUBLIC_URL;
-    rmSync(path.join(dataDir, "pglite", "postmaster.pid"), { force: true });
     const { stdout } = await run(process.execPath, [CLI, "--email", "port@museum.example"], { env: env as NodeJS.ProcessEnv });
     expect(stdout).toMatch(/ {2}http:\/\/localhost:4817\/password\/reset\?token=/);
     expect(stdout).not.toContain("localhost:3000");
