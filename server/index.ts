@@ -283,7 +283,6 @@ try {
   // Another process has the embedded database open (decision 043): said in words, not a stack.
   if (!(error instanceof DataDirInUseError)) throw error;
   logger.fatal({ dataDir: error.dir, holder: error.holder }, "the embedded database is open in another process; not starting");
-  flushLogs(logger);
   console.error(error.message);
-  process.exit(1);
+  exit(1);
 }

@@ -59,7 +59,7 @@ export interface DataDirLock {
 }
 
 /** The socket's address for `dir`: the same for every path that leads to the same directory. */
-export function lockAddress(dir: string): string {
+function lockAddress(dir: string): string {
   const absolute = path.resolve(dir);
   mkdirSync(absolute, { recursive: true });
   const id = createHash("sha256").update(realpathSync(absolute)).digest("hex").slice(0, 32);
@@ -74,7 +74,7 @@ export async function lockDataDir(dir: string): Promise<DataDirLock> {
   const address = lockAddress(dir);
   const holder: DataDirHolder = {
     pid: process.pid,
-    command: [path.basename(process.argv0), ...process.argv.slice(1, 2).map((a) => path.relative(process.cwd(), a) || a)].join(" "),
+    command: `${path.basename(process.argv0)} ${path.relative(process.cwd(), process.argv[1] ?? "")}`.trim(),
     since: new Date().toISOString(),
   };
   const server = net.createServer((socket) => {
