@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, ne } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TeamView } from "~/shared/catalog-types";
@@ -110,7 +110,8 @@ describe.each(drivers)("the console's trash on %s", (kind) => {
 
   it("an enshrinee comes back with the links to their exhibits", async () => {
     const enshrineeId = await idFrom(post("/admin/enshrinees/new", { fullName: "Terry Trash", firstName: "Terry", lastName: "Trash", biography: "Born in Pittsburgh." }));
-    const [seeded] = await db().select({ id: exhibits.id }).from(exhibits).where(eq(exhibits.teamId, team._id)).limit(1);
+    // Another exhibit of the team than the one the last test deletes (a link would refuse that delete).
+    const [seeded] = await db().select({ id: exhibits.id }).from(exhibits).where(and(eq(exhibits.teamId, team._id), ne(exhibits.id, exhibitId))).orderBy(asc(exhibits.id)).limit(1);
     const linked = await server.services.admin.collection.exhibits.get(seeded.id);
     const { photos: _p, id: _i, slug: _s, updatedAt: _u, description: _d, ...fields } = linked!;
     await server.services.admin.collection.exhibits.save({ userId: curator.userId, email: curator.email }, seeded.id, { ...fields, descriptionHtml: fields.descriptionHtml ?? "", enshrineeIds: [...fields.enshrineeIds, enshrineeId] });
