@@ -14,13 +14,27 @@ import pino from "pino";
 
 export type Logger = pino.Logger;
 
-export function createLogger(level: string): Logger {
+/**
+ * The process's logger, writing to stdout (or to `destination`, for tests). Its lines and its
+ * children's never overtake request lines still queued in a `lineBatch`: each first writes those
+ * out, so the request lines of a last turn come before "stopped".
+ */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   // No `redact` paths: they cost a clone of every line's object, and no line carries headers
   // (the request log writes id, method, redacted URL and status only; server/http/request-log.ts).
-  const options = { level, base: { service: "museum" } };
+  const options: pino.LoggerOptions = {
+    level,
+    base: { service: "museum" },
+    hooks: {
+      logMethod(args, method) {
+        writeQueuedLines();
+        method.apply(this, args);
+      },
+    },
+  };
   // A silent logger writes nothing: no destination (tests create many).
   if (level === "silent") return pino(options);
-  return pino(options, pino.destination({ dest: 1, sync: false, minLength: 0 }));
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 0 }));
 }
 
 /** pino's internals that `lineBatch` writes with (exported by pino as `pino.symbols`). */
@@ -96,9 +110,14 @@ function newLineBatch(logger: Logger): LineBatch {
   };
 }
 
+/** Hands every queued batch to its destination now (in the order they were started). */
+function writeQueuedLines(): void {
+  if (unwritten.size) for (const flush of [...unwritten]) flush();
+}
+
 /** Writes out what the logger still holds; call before a planned `process.exit`. */
 export function flushLogs(logger: Logger): void {
-  for (const flush of [...unwritten]) flush();
+  writeQueuedLines();
   try {
     logger.flush();
     (internalsOf(logger).stream as { flushSync?: () => void } | undefined)?.flushSync?.();

@@ -1,14 +1,14 @@
 /**
  * The request log (decision 042): each answer's line is the one pino would write for the same
- * fields, the lines of one turn of the event loop leave in one write, and a planned exit writes
- * what is still queued.
+ * fields, the lines of one turn of the event loop leave in one write, no other line overtakes
+ * them, and a planned exit writes what is still queued.
  */
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { flushLogs, lineBatch } from "../../server/logger";
+import { createLogger, flushLogs, lineBatch } from "../../server/logger";
 import { logRequest, redactUrl } from "../../server/http/request-log";
 
 /** A logger whose destination records each write it is given. */
@@ -53,6 +53,21 @@ describe("lineBatch", () => {
     batch.write("warn", "", "next turn");
     await turn();
     expect(writes).toHaveLength(2);
+  });
+
+  it("lets no line of the process's logger overtake request lines still queued", () => {
+    const writes: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        writes.push(String(chunk));
+        done();
+      },
+    });
+    const logger = createLogger("info", sink);
+    lineBatch(logger.child({ worker: 1 })).write("info", "", "request completed");
+    lineBatch(logger).write("info", "", "request errored");
+    logger.child({ worker: 1 }).info("stopped");
+    expect(writes.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l).msg)).toEqual(["request completed", "request errored", "stopped"]);
   });
 
   it("writes what is still queued when the process is about to exit", () => {
