@@ -245,7 +245,10 @@ let nginx;
 
 try {
   await waitUp(site);
-  const workers = database ? Number(process.env.WEB_CONCURRENCY || availableParallelism()) : 1;
+  const wanted = Number(process.env.WEB_CONCURRENCY || availableParallelism());
+  const workers = database ? wanted : 1;
+  // On PGlite, with 2 or more: the owner of the database and a stored-page front (decision 045).
+  const withFront = !database && wanted >= 2;
   const member = await memberCookie();
   const cookie = { Cookie: member };
 
@@ -329,7 +332,7 @@ try {
   const previous = previousRun(Boolean(database));
   const AIMS = aimsFor(Boolean(database));
   const prevRow = (name) => previous?.rows?.find((r) => r.name === name);
-  const where = database ? `PostgreSQL, ${workers} worker${workers > 1 ? "s" : ""}` : "PGlite, one process";
+  const where = database ? `PostgreSQL, ${workers} worker${workers > 1 ? "s" : ""}` : withFront ? "PGlite, the owner and a stored-page front" : "PGlite, one process";
   console.log(
     `\nwrk -t${THREADS} -c${CONNECTIONS} -d${DURATION}s (after ${WARMUP} s of warm-up), Accept-Encoding: ${ACCEPT_ENCODING}; ` +
       `Node ${process.version}, ${where}; ${availableParallelism()} cores shared by wrk, nginx and the site; load average ${load.toFixed(1)} at the start\n`,

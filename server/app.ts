@@ -31,7 +31,7 @@ import { isMemberOnlyImage } from "./images/member-only";
 import type { PublicSettings } from "./load-context";
 import { enableMetrics, recordRequestDurations } from "./metrics/metrics";
 import { metricsEndpoint } from "./metrics/metrics-endpoint";
-import { createPageCache, tierViewer } from "./pages/page-cache";
+import { createPageCache, tierViewer, type SharedPage } from "./pages/page-cache";
 import { createStripeWebhookRouter } from "./payments/stripe-webhook";
 import { createHostRateLimiter } from "./security/limits";
 import { sameOriginOnly } from "./security/same-origin";
@@ -50,6 +50,10 @@ export interface AppOptions {
   devMiddleware?: RequestHandler;
   /** True once the process is stopping: /readyz answers 503 (server/index.ts, decision 020). */
   draining?: () => boolean;
+  /** A visitor's stored page, ready to be served by another process (the PGlite front, decision 045). */
+  onSharedPage?: (key: string, page: SharedPage, ageMs: number) => void;
+  /** Every stored page is stale (a change notice). */
+  onPagesChanged?: () => void;
 }
 
 export function publicSettings(services: Services): PublicSettings {
@@ -67,7 +71,7 @@ export function publicSettings(services: Services): PublicSettings {
 
 const viewerOf = (res: Response) => (res.locals.viewer as SignedInViewer | null | undefined) ?? null;
 
-export function createApp({ services, build, clientDir, devMiddleware, draining }: AppOptions) {
+export function createApp({ services, build, clientDir, devMiddleware, draining, onSharedPage, onPagesChanged }: AppOptions) {
   const { config, logger } = services;
   const production = !devMiddleware;
   const mode = production ? "production" : "development";
@@ -125,6 +129,8 @@ export function createApp({ services, build, clientDir, devMiddleware, draining 
           origin: config.PUBLIC_URL,
           ttlSeconds: config.PAGE_CACHE_SECONDS,
           onServe: (req, res) => logRequest(logger, req, res, false),
+          onShared: onSharedPage,
+          onChanged: onPagesChanged,
           onRefreshError: (err, address) => logger.warn({ err, address }, "a stored page could not be rendered again; the next reader renders it"),
           tierOf: async (token) => {
             const viewer = await services.sessions.viewerFor(token);
@@ -239,5 +245,7 @@ export function createApp({ services, build, clientDir, devMiddleware, draining 
     /** The visitors' pages most asked for first, rendered ahead once the site answers (issue 25). */
     primeAtStart: () => pageCache?.prime(PAGES_RENDERED_AT_START) ?? Promise.resolve(),
   };
-  return Object.assign(app, { serveStoredPage, pageRefresh });
+  /** Shares every visitor's page held (`onSharedPage`), for a stored-page front that has just started (decision 045). */
+  const sharePages = () => pageCache?.sharePages();
+  return Object.assign(app, { serveStoredPage, pageRefresh, sharePages });
 }

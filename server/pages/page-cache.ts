@@ -133,6 +133,25 @@ function wireHeaders(res: ServerResponse, page: RenderedPage): WireHeaders {
   return { identity: variant(body), gzip: gzip && variant(gzip, "gzip"), br: br && variant(br, "br"), notModified: [...base, "x-request-id", ""] };
 }
 
+/** A stored page with its wire headers, as `id`'s answer: 304 when the asker holds it, else in the encoding the asker prefers. */
+export function sendWithWire(req: IncomingMessage, res: ServerResponse, page: Pick<RenderedPage, "status" | "content">, wire: WireHeaders, id: string): void {
+  const send = (status: number, headers: string[]) => {
+    // The id goes into the list's last slot, not through setHeader (which would make Node merge
+    // every header of the list one by one).
+    headers[headers.length - 1] = id;
+    res.writeHead(status, headers);
+  };
+  if (etagMatches(req.headers["if-none-match"], page.content.etag)) {
+    send(304, wire.notModified);
+    res.end();
+    return;
+  }
+  const encoding = preferredEncoding(req.headers["accept-encoding"], page.content);
+  const body = encoding === "identity" ? page.content.body : page.content[encoding];
+  send(page.status, (encoding === "identity" ? wire.identity : wire[encoding]) ?? wire.identity);
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
 /** The CSP source of each executable inline script (a JSON-LD data block is never executed). */
 export function inlineScriptHashes(html: string): string[] {
   const hashes = new Set<string>();
@@ -155,9 +174,17 @@ export interface PageTier {
 }
 
 /** The key of a stored page: the tier it was rendered for, and the address. */
+/** The start of every visitor's page key. */
+export const VISITOR_KEY = "visitor\u0000";
+
 export function pageKey(tier: PageTier | null, url: string): string {
-  return tier ? `${tier.member ? "member" : "account"}\u0000${tier.firstName}\u0000${url}` : `visitor\u0000${url}`;
+  return tier ? `${tier.member ? "member" : "account"}\u0000${tier.firstName}\u0000${url}` : `${VISITOR_KEY}${url}`;
 }
+
+/** What a stored visitor page needs to be sent by another process: its status, bytes and headers. */
+export type SharedPage = Pick<RenderedPage, "status" | "content"> & { wire: WireHeaders };
+
+const sharedOf = (page: RenderedPage, wire: WireHeaders): SharedPage => ({ status: page.status, content: page.content, wire });
 
 /**
  * The viewer a tier's page is rendered with: the first name and the access tier, and nothing
@@ -215,6 +242,14 @@ export interface PageCacheOptions {
   tierOf?: (token: string) => Promise<PageTier | null>;
   /** Called for each answer `serveStored` sends (the host's request log); returns the request id it sends as X-Request-Id. */
   onServe?: (req: IncomingMessage, res: ServerResponse) => string;
+  /**
+   * Called when a visitor's page (key `visitor\0<address>`) has its wire headers, after its
+   * first answer through the whole host: another process may serve it from then on, until
+   * `ageMs` reaches the time limit or `onChanged` (the stored-page front, decision 045).
+   */
+  onShared?: (key: string, page: SharedPage, ageMs: number) => void;
+  /** Called when a change notice makes every stored page stale (`changed`). */
+  onChanged?: () => void;
   /** Called when a background render of a stored page fails (the page is then dropped). */
   onRefreshError?: (error: unknown, address: string) => void;
 }
@@ -359,7 +394,7 @@ export function createPageCache(options: PageCacheOptions) {
     refreshDue();
   }
 
-  function send(req: ExpressRequest, res: ExpressResponse, page: RenderedPage, cache: "HIT" | "MISS" | "BYPASS", tier: PageTier | null) {
+  function send(req: ExpressRequest, res: ExpressResponse, page: RenderedPage, cache: "HIT" | "MISS" | "BYPASS", tier: PageTier | null, key: string) {
     res.status(page.status);
     for (const [name, value] of page.headers) res.setHeader(name, value);
     if (page.scriptHashes.length) {
@@ -371,7 +406,11 @@ export function createPageCache(options: PageCacheOptions) {
     if (tier) res.setHeader("Cache-Control", "private, no-store");
     res.setHeader("X-Cache", cache);
     countPageCache(cache);
-    if (page.shared && !page.wire) page.wire = wireHeaders(res, page);
+    if (page.shared && !page.wire) {
+      page.wire = wireHeaders(res, page);
+      const stored = tier ? undefined : store.get(key);
+      if (stored?.page === page && isCurrent(stored)) options.onShared?.(key, sharedOf(page, page.wire), now() - stored.renderedAt);
+    }
     sendPrecompressed(req, res, page.content, { etag: page.status === 200 });
   }
 
@@ -381,7 +420,7 @@ export function createPageCache(options: PageCacheOptions) {
     const stored = store.get(key);
     if (stored && isCurrent(stored)) {
       if (isExpired(stored)) refreshLater(key);
-      return send(req, res, stored.page, "HIT", tier);
+      return send(req, res, stored.page, "HIT", tier, key);
     }
     // Not stored, or stored before a change: never the old bytes. Wait for the render under way
     // (the background refresh the change started, or another asker's), or start it.
@@ -392,7 +431,7 @@ export function createPageCache(options: PageCacheOptions) {
       const page = await pending;
       // An answer that was not shareable belongs to the request that caused it; others render their own.
       if (waited && !page.shared) return next();
-      send(req, res, page, waited ? "HIT" : page.shared ? "MISS" : "BYPASS", tier);
+      send(req, res, page, waited ? "HIT" : page.shared ? "MISS" : "BYPASS", tier, key);
     } catch (error) {
       next(error);
     }
@@ -451,20 +490,7 @@ export function createPageCache(options: PageCacheOptions) {
     countPageCache("HIT");
     // The id goes into the list's last slot, not through setHeader (which would make Node merge
     // every header of the list one by one).
-    const id = options.onServe?.(req, res) ?? "-";
-    const send = (status: number, headers: string[]) => {
-      headers[headers.length - 1] = id;
-      res.writeHead(status, headers);
-    };
-    if (etagMatches(req.headers["if-none-match"], page.content.etag)) {
-      send(304, wire.notModified);
-      res.end();
-      return true;
-    }
-    const encoding = preferredEncoding(req.headers["accept-encoding"], page.content);
-    const body = encoding === "identity" ? page.content.body : page.content[encoding];
-    send(page.status, (encoding === "identity" ? wire.identity : wire[encoding]) ?? wire.identity);
-    res.end(req.method === "HEAD" ? undefined : body);
+    sendWithWire(req, res, page, wire, options.onServe?.(req, res) ?? "-");
     return true;
   }
 
@@ -483,6 +509,7 @@ export function createPageCache(options: PageCacheOptions) {
    */
   function changed(): void {
     generation++;
+    options.onChanged?.();
     inFlight.clear();
     for (const key of store.keys()) due.add(key);
     refreshDue();
@@ -503,7 +530,15 @@ export function createPageCache(options: PageCacheOptions) {
     }
   }
 
-  return { middleware, tieredMiddleware, serveStored, storedPages, changed, settled, stop, prime };
+  /** Every current visitor's page that has its wire headers, each as `onShared` would give it (a front that has just started asks for them). */
+  function sharePages(): void {
+    for (const [key, stored] of store.entries()) {
+      const wire = stored.page.wire;
+      if (wire && key.startsWith(VISITOR_KEY) && isCurrent(stored)) options.onShared?.(key, sharedOf(stored.page, wire), now() - stored.renderedAt);
+    }
+  }
+
+  return { middleware, tieredMiddleware, serveStored, storedPages, changed, settled, stop, prime, sharePages };
 }
 
 /** What a browser's request for a page says that a render may read (no cookie, no language). */
