@@ -34,7 +34,7 @@ import { createApp } from "./app";
 import { boot } from "./boot";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { DataDirInUseError } from "./db/data-dir-lock";
-import { createLogger, flushLogs, type Logger } from "./logger";
+import { createLogger, flushLogs, logsWritten, type Logger } from "./logger";
 import { listenForWorkers, serveFromPrimary } from "./http/cluster-listener";
 import { serveClusterMetrics } from "./metrics/cluster-metrics";
 import { acceptFromFront } from "./front/front-hop";
@@ -65,7 +65,7 @@ const logger = createLogger(config.LOG_LEVEL);
 process.on("uncaughtException", (error, origin) => {
   const err = error instanceof Error ? error : new Error(`non-error thrown: ${String(error)}`);
   logger.fatal({ err, origin, pid: process.pid, worker: cluster.worker?.id }, "uncaught error; exiting");
-  exit(1);
+  exitNow(1);
 });
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -87,7 +87,15 @@ function workerCount(): number {
   return wanted;
 }
 
-function exit(code: number): never {
+/** Exits once the lines logged so far are out, in their order (at most a second); `exitNow` does not wait. */
+let exiting = false;
+function exit(code: number): void {
+  if (exiting) return;
+  exiting = true;
+  void logsWritten(logger).then(() => exitNow(code));
+}
+
+function exitNow(code: number): never {
   flushLogs(logger);
   process.exit(code);
 }
@@ -156,6 +164,7 @@ async function runPrimary(count: number, log: Logger) {
     if (recentDeaths.length > count * 5) {
       log.fatal({ deaths: recentDeaths.length }, "workers keep dying; giving up");
       exit(1);
+      return;
     }
     // Not unref'd: with every worker dead, this timer is what keeps the primary alive.
     setTimeout(() => {
@@ -167,7 +176,7 @@ async function runPrimary(count: number, log: Logger) {
     if (stopping) return;
     stopping = true;
     log.info({ signal, drainSeconds: config.DRAIN_SECONDS }, "shutting down workers");
-    if (alive.size === 0) exit(0);
+    if (alive.size === 0) return exit(0);
     // The workers report not ready and keep serving; after the drain the primary stops listening
     // and tells them when the last connection it accepted has been handed over.
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
@@ -261,11 +270,6 @@ async function runServer(log: Logger) {
     log.info("stopped");
     exit(0);
   };
-  const forceAfter = (ms: number) =>
-    setTimeout(() => {
-      log.error("requests did not finish in time");
-      exit(1);
-    }, ms).unref();
 
   async function shutdown(signal: string) {
     if (draining) {
@@ -278,7 +282,7 @@ async function runServer(log: Logger) {
     }
     draining = true;
     log.info({ signal, drainSeconds: config.DRAIN_SECONDS }, "draining: not ready, still serving");
-    forceAfter(DRAIN_MS + STOP_TIMEOUT_MS);
+    exitIfNotDoneIn(log, DRAIN_MS + STOP_TIMEOUT_MS);
     // A proxy that asks /readyz stops sending new connections meanwhile; nginx goes on reusing its
     // keep-alive connections. In a cluster the primary times the drain and stops listening.
     if (cluster.isWorker) return;
@@ -300,13 +304,7 @@ async function runServer(log: Logger) {
       noMore: () => {
         if (!listening) return;
         listening = false;
-        log.info("no longer listening; closing each connection after its answer");
-        forceAfter(STOP_TIMEOUT_MS);
-        const check = setInterval(() => {
-          if (fromPrimary.open() > 0 || !frontGone) return;
-          clearInterval(check);
-          void stop();
-        }, 50);
+        whenConnectionsEnd(log, () => fromPrimary.open() === 0 && frontGone, () => void stop());
       },
     });
     fromPrimary.ready();
@@ -334,6 +332,29 @@ async function runServer(log: Logger) {
       setImmediate(() => net.Server.prototype.close.call(server, () => void stop()));
     };
   }
+}
+
+/** Exits 1 if the process is still running `ms` from now (requests that do not end). */
+function exitIfNotDoneIn(log: Logger, ms: number) {
+  return setTimeout(() => {
+    log.error("requests did not finish in time");
+    exit(1);
+  }, ms).unref();
+}
+
+/**
+ * A worker after the primary's last connection (each connection now ends after its answer):
+ * `then` once `done()` holds (no connection left, and whatever else the worker waits for), or
+ * exit 1 after STOP_TIMEOUT_MS.
+ */
+function whenConnectionsEnd(log: Logger, done: () => boolean, then: () => void) {
+  log.info("no longer listening; closing each connection after its answer");
+  exitIfNotDoneIn(log, STOP_TIMEOUT_MS);
+  const check = setInterval(() => {
+    if (!done()) return;
+    clearInterval(check);
+    then();
+  }, 50);
 }
 
 /** The owner's internal socket: requests the front passes on, each given the address of the peer it came from. */
@@ -373,17 +394,10 @@ function runFront(log: Logger, { socket, secret }: { socket: string; secret: str
     noMore: () => {
       if (!listening) return;
       listening = false;
-      log.info("no longer listening; closing each connection after its answer");
-      setTimeout(() => {
-        log.error("requests did not finish in time");
-        exit(1);
-      }, STOP_TIMEOUT_MS).unref();
-      const check = setInterval(() => {
-        if (fromPrimary.open() > 0) return;
-        clearInterval(check);
+      whenConnectionsEnd(log, () => fromPrimary.open() === 0, () => {
         log.info("stopped");
         exit(0);
-      }, 50);
+      });
     },
   });
   // A front replaced while the owner runs: the owner says it is ready and sends its pages.

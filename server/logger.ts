@@ -115,7 +115,36 @@ function writeQueuedLines(): void {
   if (unwritten.size) for (const flush of [...unwritten]) flush();
 }
 
-/** Writes out what the logger still holds; call before a planned `process.exit`. */
+/** sonic-boom's state (pino's asynchronous destination): a write in the thread pool, bytes not yet written. */
+interface AsyncDestination {
+  _writing?: boolean;
+  _len?: number;
+  once?(event: "drain", listener: () => void): unknown;
+  off?(event: "drain", listener: () => void): unknown;
+}
+
+/**
+ * Resolves once every line written so far has left the process (or after `limitMs`). Before a
+ * planned exit: `flushLogs` alone writes what is queued synchronously even while an earlier
+ * asynchronous write is still in the thread pool, and that earlier line can then land after the
+ * queued one ("stopped" before "worker stopped"), or be cut off by the exit.
+ */
+export function logsWritten(logger: Logger, limitMs = 1_000): Promise<void> {
+  writeQueuedLines();
+  const stream = internalsOf(logger).stream as AsyncDestination | undefined;
+  if (!stream?.once || (!stream._writing && !stream._len)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      stream.off?.("drain", done);
+      resolve();
+    };
+    const timer = setTimeout(done, limitMs);
+    stream.once!("drain", done);
+  });
+}
+
+/** Writes out what the logger still holds, synchronously; call before an exit that cannot wait. */
 export function flushLogs(logger: Logger): void {
   writeQueuedLines();
   try {

@@ -18,13 +18,11 @@
  *   Retry-After.
  */
 import { Agent, request, type IncomingMessage, type ServerResponse } from "node:http";
-import { LRUCache } from "lru-cache";
 import { requestSessionToken } from "../accounts/request-auth";
-import { precompressedSize } from "../http/precompressed";
 import { logRequest } from "../http/request-log";
 import type { Logger } from "../logger";
 import { countPageCache } from "../metrics/metrics";
-import { sendWithWire, VISITOR_KEY, type SharedPage } from "../pages/page-cache";
+import { pageStore, sendWithWire, VISITOR_KEY, type SharedPage } from "../pages/page-cache";
 import { FRONT_PEER, FRONT_SECRET } from "./front-hop";
 
 /** Headers that belong to one hop (RFC 9110 7.6.1), passed on in neither direction. */
@@ -45,11 +43,7 @@ export interface StoredPageFrontOptions {
 
 export function createStoredPageFront(options: StoredPageFrontOptions) {
   const now = options.now ?? (() => performance.now());
-  const pages = new LRUCache<string, { page: SharedPage; expiresAt: number }>({
-    max: 2000,
-    maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-    sizeCalculation: (held) => precompressedSize(held.page.content) + 512,
-  });
+  const pages = pageStore<{ page: SharedPage; expiresAt: number }>(options.maxBytes);
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
   function passOn(req: IncomingMessage, res: ServerResponse): void {

@@ -271,15 +271,24 @@ interface StoredPage {
   generation: number;
 }
 
+/**
+ * Stored pages by key, least recently used first out, within one budget: 2,000 pages and
+ * `maxBytes` (64 MB unless given), every encoding of a page counted, plus its headers. The page
+ * cache's store, and the stored-page front's copy of it (decision 045).
+ */
+export function pageStore<T extends { page: Pick<RenderedPage, "content"> }>(maxBytes = 64 * 1024 * 1024): LRUCache<string, T> {
+  return new LRUCache<string, T>({
+    max: 2000,
+    maxSize: maxBytes,
+    sizeCalculation: (held) => precompressedSize(held.page.content) + 512,
+  });
+}
+
 export function createPageCache(options: PageCacheOptions) {
   const now = options.now ?? (() => performance.now());
   const ttlMs = options.ttlSeconds * 1000;
   const refreshConcurrency = options.refreshConcurrency ?? 1;
-  const store = new LRUCache<string, StoredPage>({
-    max: 2000,
-    maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-    sizeCalculation: (s) => precompressedSize(s.page.content) + 512,
-  });
+  const store = pageStore<StoredPage>(options.maxBytes);
   // One render per page at a time: visitors asking while it renders wait for the same result.
   const inFlight = new Map<string, Promise<RenderedPage>>();
   // Bumped by each change: a page rendered before is not served again, a render begun before is

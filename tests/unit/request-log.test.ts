@@ -1,14 +1,18 @@
 /**
  * The request log (decision 042): each answer's line is the one pino would write for the same
  * fields, the lines of one turn of the event loop leave in one write, no other line overtakes
- * them, and a planned exit writes what is still queued.
+ * them, and a planned exit writes what is still queued, after what is still being written.
  */
+import { execFileSync } from "node:child_process";
+import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger, flushLogs, lineBatch } from "../../server/logger";
+import { createLogger, flushLogs, lineBatch, logsWritten } from "../../server/logger";
 import { logRequest, redactUrl } from "../../server/http/request-log";
 
 /** A logger whose destination records each write it is given. */
@@ -75,6 +79,71 @@ describe("lineBatch", () => {
     lineBatch(logger).write("info", "", "last words");
     flushLogs(logger);
     expect(lines().map((l) => JSON.parse(l).msg)).toEqual(["last words"]);
+  });
+
+  it.skipIf(process.platform === "win32")("waits before an exit for a line still being written, so the last line stays last", async () => {
+    // stdout as a pipe nobody reads yet: a line longer than the pipe's buffer stays in flight in
+    // the thread pool, as under load, where a synchronous flush at exit would overtake it.
+    const dir = mkdtempSync(join(tmpdir(), "museum-log-"));
+    const fifo = join(dir, "stdout");
+    execFileSync("mkfifo", [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(fifo, constants.O_WRONLY);
+    const received: Buffer[] = [];
+    const readAll = () => {
+      const chunk = Buffer.alloc(1 << 16);
+      for (;;) {
+        try {
+          const n = readSync(reader, chunk);
+          if (n <= 0) return;
+          received.push(Buffer.from(chunk.subarray(0, n)));
+        } catch {
+          return; // EAGAIN: nothing more for now
+        }
+      }
+    };
+    let destination: ReturnType<typeof pino.destination> | undefined;
+    const readUntil = async (done: () => boolean) => {
+      while (!done()) {
+        readAll();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      readAll();
+    };
+    try {
+      destination = pino.destination({ dest: writer, sync: false, minLength: 0 });
+      const logger = createLogger("info", destination);
+      logger.info({ worker: "x".repeat(200_000) }, "worker stopped");
+      let written = false;
+      logsWritten(logger, 10_000).then(() => (written = true));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(written).toBe(false);
+      await readUntil(() => written);
+      // The whole line is out: what the exit writes now comes after it.
+      expect(JSON.parse(Buffer.concat(received).toString()).msg).toBe("worker stopped");
+      logger.info("stopped");
+      let stopped = false;
+      logsWritten(logger, 10_000).then(() => (stopped = true));
+      await readUntil(() => stopped);
+      const msgs = Buffer.concat(received).toString().split("\n").filter(Boolean).map((l) => JSON.parse(l).msg);
+      expect(msgs).toEqual(["worker stopped", "stopped"]);
+
+      // A reader that never comes back does not hold the exit past the limit.
+      logger.info({ worker: "y".repeat(200_000) }, "unread");
+      const started = Date.now();
+      await logsWritten(logger, 200);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      // Read it, so that the write in flight ends before its pipe is closed.
+      let drained = false;
+      logsWritten(logger, 10_000).then(() => (drained = true));
+      await readUntil(() => drained);
+    } finally {
+      // A failed step may leave a write in flight: its pipe's closing is not this test's error.
+      destination?.on("error", () => undefined);
+      closeSync(writer);
+      closeSync(reader);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
