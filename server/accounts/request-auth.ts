@@ -21,6 +21,8 @@ export function sessionTokenFrom(cookieHeader: string | null | undefined): strin
 }
 
 export function requestSessionToken(cookieHeader: string | null | undefined, authorization: string | null | undefined): string | undefined {
+  // Most visitors send neither: no parsing, no regex (the stored pages' fast paths ask on every request).
+  if (!cookieHeader && !authorization) return undefined;
   const cookie = sessionTokenFrom(cookieHeader);
   if (cookie) return cookie;
   const m = /^Bearer\s+([A-Za-z0-9_-]{20,200})$/.exec(authorization?.trim() ?? "");

@@ -22,7 +22,7 @@ import { requestSessionToken } from "../accounts/request-auth";
 import { logRequest } from "../http/request-log";
 import type { Logger } from "../logger";
 import { countPageCache } from "../metrics/metrics";
-import { pageStore, sendWithWire, VISITOR_KEY, type SharedPage } from "../pages/page-cache";
+import { pageKey, pageStore, sendWithWire, VISITOR_KEY, type SharedPage } from "../pages/page-cache";
 import { FRONT_PEER, FRONT_SECRET } from "./front-hop";
 
 /** Headers that belong to one hop (RFC 9110 7.6.1), passed on in neither direction. */
@@ -82,9 +82,8 @@ export function createStoredPageFront(options: StoredPageFrontOptions) {
     /** Answers one request: a held visitor's page, or passed on to the owner. */
     handle(req: IncomingMessage, res: ServerResponse): void {
       if (req.method === "GET" || req.method === "HEAD") {
-        const { cookie, authorization } = req.headers;
-        if (!((cookie || authorization) && requestSessionToken(cookie, authorization))) {
-          const key = VISITOR_KEY + (req.url ?? "");
+        if (!requestSessionToken(req.headers.cookie, req.headers.authorization)) {
+          const key = pageKey(null, req.url ?? "");
           const held = pages.get(key);
           if (held && now() < held.expiresAt) {
             countPageCache("HIT");

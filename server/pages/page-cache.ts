@@ -173,10 +173,10 @@ export interface PageTier {
   firstName: string;
 }
 
-/** The key of a stored page: the tier it was rendered for, and the address. */
 /** The start of every visitor's page key. */
 export const VISITOR_KEY = "visitor\u0000";
 
+/** The key of a stored page: the tier it was rendered for, and the address. */
 export function pageKey(tier: PageTier | null, url: string): string {
   return tier ? `${tier.member ? "member" : "account"}\u0000${tier.firstName}\u0000${url}` : `${VISITOR_KEY}${url}`;
 }
@@ -474,8 +474,7 @@ export function createPageCache(options: PageCacheOptions) {
    */
   function serveStored(req: IncomingMessage, res: ServerResponse, { signedIn = true } = {}): boolean | Promise<boolean> {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
-    const { cookie, authorization } = req.headers;
-    const token = cookie || authorization ? requestSessionToken(cookie, authorization) : undefined;
+    const token = requestSessionToken(req.headers.cookie, req.headers.authorization);
     if (!token) return sendStored(req, res, null);
     if (!signedIn) return false;
     // Signed in: who they are now, from the database, then their tier's stored page (decision 013).
@@ -497,8 +496,6 @@ export function createPageCache(options: PageCacheOptions) {
     if (!stored || !page || !wire || !isCurrent(stored)) return false;
     if (isExpired(stored)) refreshLater(key);
     countPageCache("HIT");
-    // The id goes into the list's last slot, not through setHeader (which would make Node merge
-    // every header of the list one by one).
     sendWithWire(req, res, page, wire, options.onServe?.(req, res) ?? "-");
     return true;
   }
