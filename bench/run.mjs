@@ -18,9 +18,12 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { request } from "node:http";
 import { brotliDecompressSync, gzipSync } from "node:zlib";
 import pg from "pg";
+import { nginxConf } from "./nginx-conf.mjs";
+import { rawGet } from "./raw-get.mjs";
+
+const rawGetFrom = (p, headers) => rawGet(base + p, headers);
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 // Each target is first driven unmeasured for this long, so the figures are those of a warm
@@ -94,33 +97,7 @@ function startNginx(dir, file, type) {
   // nginx's workers run as nobody when the bench runs as root: let them read the files.
   for (const p of [dir, www, path.join(www, "home.br")]) chmodSync(p, p.endsWith(".br") ? 0o644 : 0o755);
   const conf = path.join(dir, "nginx.conf");
-  writeFileSync(
-    conf,
-    `worker_processes ${availableParallelism()};
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/nginx-error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 100000;
-  client_body_temp_path ${dir}/client_body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  types { }
-  default_type "${type}";
-  server {
-    listen 127.0.0.1:${NGINX_PORT};
-    root ${www};
-    location = /home.br { add_header Content-Encoding br; add_header Vary Accept-Encoding; }
-  }
-}
-`,
-  );
+  writeFileSync(conf, nginxConf({ dir, port: NGINX_PORT, root: www, type, location: "location = /home.br { add_header Content-Encoding br; add_header Vary Accept-Encoding; }" }));
   const child = spawn(nginxBinary(), ["-c", conf, "-p", dir], { stdio: ["ignore", "ignore", "inherit"] });
   return child;
 }
@@ -184,19 +161,6 @@ async function memberCookie() {
   return cookie;
 }
 
-/** A GET whose body is kept as sent (fetch would decode it). */
-function rawGet(p, headers) {
-  return new Promise((resolve, reject) => {
-    const req = request(base + p, { headers }, (res) => {
-      const chunks = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
 
 /** The first href on page `p` matching `re`. */
 async function linkOn(p, re, headers = {}) {
@@ -277,8 +241,8 @@ try {
   if (memberExhibit.length <= visitorExhibit.length) throw new Error("the member's session does not unlock the exhibit page");
 
   // The ceiling's bytes: the home page exactly as the site sends it to a client asking for brotli.
-  await rawGet("/", { "accept-encoding": ACCEPT_ENCODING }); // stored by now: later answers are the stored page's
-  const home = await rawGet("/", { "accept-encoding": ACCEPT_ENCODING });
+  await rawGetFrom("/", { "accept-encoding": ACCEPT_ENCODING }); // stored by now: later answers are the stored page's
+  const home = await rawGetFrom("/", { "accept-encoding": ACCEPT_ENCODING });
   if (home.headers["content-encoding"] !== "br") throw new Error(`the site answered the home page with content-encoding ${home.headers["content-encoding"]}`);
   const homeBr = home.body;
   const homeBytes = brotliDecompressSync(homeBr);

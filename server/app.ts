@@ -170,7 +170,7 @@ export function createApp({ services, build, clientDir, devMiddleware, draining,
 
   // Liveness and readiness (decision 020); the crash probe only for tests.
   app.get("/healthz", liveness);
-  app.get("/readyz", readinessCheck({ database: services.database, logger, draining }));
+  app.get("/readyz", readinessCheck({ database: services.database, logger, draining, busy: services.backups.holdsDatabase }));
   if (config.ENABLE_ERROR_PROBE) app.get("/__crash-probe", crashProbe);
 
   // PGlite is one process's database, so one instance: its counters need not leave memory.

@@ -2,6 +2,7 @@
  * Every environment variable the server reads, parsed once with Zod. A wrong value stops
  * start-up with a message naming the variable. Nothing else reads process.env.
  */
+import path from "node:path";
 import { z } from "zod";
 import { SITE_SHORT_NAME } from "../app/shared/site";
 
@@ -94,6 +95,16 @@ const envSchema = z.object({
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(86400).default(300),
   /** How many days a deleted team, category, exhibit, enshrinee or banner slide stays in the console's Trash before housekeeping purges it and its media (decision 031). */
   TRASH_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Where backups are written (issue 34): `npm run backup`, the schedule, the copy before an upgrade. Default DATA_DIR/backups. */
+  BACKUP_DIR: optionalString,
+  /**
+   * Hours between scheduled backups, taken by the running site. Default 24 on the embedded
+   * PGlite; with DATABASE_URL none unless set (PostgreSQL is usually backed up by its own
+   * tooling), one instance taking each. 0 turns the schedule off.
+   */
+  BACKUP_HOURS: z.coerce.number().min(0).max(24 * 366).optional(),
+  /** How many days scheduled backups are kept; older ones are removed (the newest good one never is). */
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(3650).default(14),
   /**
    * On SIGTERM, how long a process keeps serving, /readyz answering 503, before it stops
    * listening and closes each connection after its next answer (decision 020): time for a proxy
@@ -138,8 +149,12 @@ export function parseReminderDays(value: string): number[] | string {
   return days.sort((a, b) => b - a);
 }
 
-export type Config = Omit<ParsedEnv, "PAYMENTS" | "MAIL" | "TRUST_PROXY"> & {
+export type Config = Omit<ParsedEnv, "PAYMENTS" | "MAIL" | "TRUST_PROXY" | "BACKUP_DIR" | "BACKUP_HOURS"> & {
   PUBLIC_URL: string;
+  /** BACKUP_DIR, or DATA_DIR/backups. */
+  BACKUP_DIR: string;
+  /** Hours between scheduled backups; 0 = none (the default with DATABASE_URL). */
+  BACKUP_HOURS: number;
   /** Which payment provider runs: Stripe, or the built-in test mode (no card is charged). */
   PAYMENTS: "stripe" | "test";
   /** Whether mail is sent over SMTP or only kept in the outbox and the log. */
@@ -184,6 +199,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...c,
     PUBLIC_URL: publicUrl,
+    BACKUP_DIR: c.BACKUP_DIR ?? path.join(c.DATA_DIR, "backups"),
+    BACKUP_HOURS: c.BACKUP_HOURS ?? (c.DATABASE_URL ? 0 : 24),
     PAYMENTS: paymentsMode(c, publicUrl),
     MAIL: mailMode(c, publicUrl),
     TRUST_PROXY: trustProxy(c.TRUST_PROXY),

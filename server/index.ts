@@ -31,7 +31,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
 import { createApp } from "./app";
-import { boot } from "./boot";
+import { boot, MigrationFailedError } from "./boot";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { DataDirInUseError } from "./db/data-dir-lock";
 import { createLogger, flushLogs, logsWritten, type Logger } from "./logger";
@@ -40,6 +40,7 @@ import { serveClusterMetrics } from "./metrics/cluster-metrics";
 import { acceptFromFront } from "./front/front-hop";
 import { FRONT_GONE, frontEnvironment, frontRole, OWNER_READY, PAGES_CHANGED, SHARED_PAGE, WANT_PAGES, type Role } from "./front/front-roles";
 import { createStoredPageFront } from "./front/stored-page-front";
+import { openSiteChannel } from "./backup/site-channel";
 import type { SharedPage } from "./pages/page-cache";
 
 let config: Config;
@@ -231,6 +232,9 @@ async function runServer(log: Logger) {
   services.outbox.start();
   services.housekeeping.start();
   services.publisher.start();
+  // Backups on the schedule; on PGlite, `npm run backup` asks this process over its local channel (decision 046).
+  services.backups.start();
+  const siteChannel = services.database.kind === "pglite" ? await openSiteChannel(config.DATA_DIR, { backup: () => services.backups.take("manual") }, log) : null;
 
   // Stored pages first, straight from Node's HTTP server (signed-in people after their session is checked); the rest through Express.
   const answer = (req: IncomingMessage, res: ServerResponse) => {
@@ -266,6 +270,8 @@ async function runServer(log: Logger) {
     await services.outbox.stop();
     await services.housekeeping.stop();
     await services.publisher.stop();
+    await siteChannel?.close();
+    await services.backups.stop();
     await services.database.close();
     log.info("stopped");
     exit(0);
@@ -415,9 +421,16 @@ try {
     else await runServer(logger.child({ worker: cluster.worker?.id, ...(hop ? { role: hop.role } : {}) }));
   }
 } catch (error) {
-  // Another process has the embedded database open (decision 043): said in words, not a stack.
-  if (!(error instanceof DataDirInUseError)) throw error;
-  logger.fatal({ dataDir: error.dir, holder: error.holder }, "the embedded database is open in another process; not starting");
-  console.error(error.message);
-  exit(1);
+  // Another process has the embedded database open (decision 043), or a migration failed
+  // (decision 046): said in words, not a stack.
+  if (error instanceof MigrationFailedError) {
+    logger.fatal({ err: error }, "not starting: the database could not be migrated");
+    console.error(error.message);
+    exit(1);
+  } else {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    logger.fatal({ dataDir: error.dir, holder: error.holder }, "the embedded database is open in another process; not starting");
+    console.error(error.message);
+    exit(1);
+  }
 }

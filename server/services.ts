@@ -46,6 +46,8 @@ import { createCollectionTrash } from "./catalog/collection-trash";
 import { createMediaStorage } from "./media/media-storage";
 import { createTrafficGauge } from "./http/traffic";
 import { lowerRenderThreads } from "./images/render-priority";
+import { createBackups } from "./backup/backup-service";
+import { migrationsFolder } from "./db/migrate";
 
 export interface ServiceDeps {
   config: Config;
@@ -57,6 +59,8 @@ export interface ServiceDeps {
   paymentProvider?: PaymentProvider;
   mailer?: Mailer;
   mailchimp?: JobHandlers["mailchimp"];
+  /** The SQL migrations (backups record the last one); default ./drizzle. */
+  migrationsFolder?: string;
 }
 
 /** The Stripe SDK client, built once: the provider and the webhook share it. Null in test mode. */
@@ -208,6 +212,8 @@ export function createServices(deps: ServiceDeps) {
     outbox,
     /** Expiry reminders: queued by housekeeping, sent by the outbox, turned off from /account or the email (issue 13). */
     reminders,
+    /** Backups while serving, on a schedule and on request (issue 34, decision 046). */
+    backups: createBackups({ database, config, migrationsFolder: deps.migrationsFolder ?? migrationsFolder(), logger, now }),
     housekeeping: createHousekeeping({ database, logger, now, reminders, onEnqueued, trash }),
     mailer,
     contact,

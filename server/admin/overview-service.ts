@@ -1,10 +1,11 @@
 /**
  * The console's Overview (issue 24): what needs doing. Unanswered contact messages, mail that
  * failed to send (outbox rows given up on: "dead"), drafts and scheduled records of the
- * collection, and the payments and refunds of the last seven days. Counts only, plus the few failed mails themselves (recipient, subject, error).
+ * collection, the payments and refunds of the last seven days, and the last backup. Counts only, plus the few failed mails themselves (recipient, subject, error).
  */
 import { and, count, desc, eq, gt, gte, isNull, ne, sql, sum } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { latestBackups } from "../backup/backup-service";
 import { bannerSlides, contactMessages, enshrinees, exhibits, outbox, payments } from "../db/schema";
 
 const WEEK_MS = 7 * 24 * 60 * 60_000;
@@ -45,6 +46,9 @@ export function createOverview({ db, now = () => new Date() }: { db: Database; n
       const [exhibitCounts, enshrineeCounts, slideCounts] = await Promise.all([tally(exhibits), tally(enshrinees), tally(bannerSlides)]);
       return { exhibits: exhibitCounts, enshrinees: enshrineeCounts, bannerSlides: slideCounts };
     },
+
+    /** The newest backup (when, size, ok or failed) and the newest good one (decision 046). */
+    lastBackup: () => latestBackups(db),
 
     /** Payments made and refunds given in the last seven days: how many, and their sum in cents. */
     async lastWeekPayments() {

@@ -39,6 +39,8 @@ export interface DatabaseHandle {
    * where other processes write too.
    */
   writeCount?: () => number;
+  /** PGlite only: the client itself, for the backup's COPY of every table in one transaction (decision 046). */
+  pglite?: PGlite;
 }
 
 /** Counts PGlite's writes (see `writeCount`): wraps the entry points Drizzle and the change feed use. */
@@ -133,6 +135,7 @@ async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
     },
     poolStats: () => null,
     writeCount,
+    pglite: client,
   };
 }
 

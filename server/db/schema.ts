@@ -4,6 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   customType,
@@ -687,4 +688,25 @@ export const trash = pgTable(
     deletedBy: text("deleted_by").notNull(),
   },
   (t) => [index("trash_deleted_at_idx").on(t.deletedAt), index("trash_record_idx").on(t.kind, t.recordId)],
+);
+
+// ---- backups (issue 34, decision 046) --------------------------------------------------------
+
+export const BACKUP_REASONS = ["manual", "scheduled", "before-upgrade"] as const;
+export type BackupReason = (typeof BACKUP_REASONS)[number];
+
+/** One backup taken on this site and how it ended; rows describe files on this machine, so backups do not carry them. */
+export const backupRuns = pgTable(
+  "backup_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    reason: text("reason", { enum: BACKUP_REASONS }).notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    status: text("status", { enum: ["running", "ok", "failed"] }).notNull(),
+    file: text("file"),
+    bytes: bigint("bytes", { mode: "number" }),
+    error: text("error"),
+  },
+  (t) => [index("backup_runs_started_at_idx").on(t.startedAt)],
 );

@@ -30,13 +30,15 @@ export interface ReadinessOptions {
   logger: Logger;
   /** True once the process has been asked to stop (SIGTERM): it drains and must get no new traffic. */
   draining?: () => boolean;
+  /** True while a backup holds the embedded database (decision 046): a slow answer then is not an outage. */
+  busy?: () => boolean;
   /** The migration that must be applied (tests); defaults to the journal's last one. */
   migration?: { tag: string; when: number };
 }
 
 class NotReady extends Error {}
 
-export function readinessCheck({ database, logger, draining = () => false, migration = LATEST_MIGRATION }: ReadinessOptions): RequestHandler {
+export function readinessCheck({ database, logger, draining = () => false, busy = () => false, migration = LATEST_MIGRATION }: ReadinessOptions): RequestHandler {
   // Migrations are never undone: once seen applied, only the database's answer is checked.
   let migrated = false;
   async function check(): Promise<void> {
@@ -64,6 +66,8 @@ export function readinessCheck({ database, logger, draining = () => false, migra
       await Promise.race([migrated ? database.db.execute(sql`select 1`) : check(), timeout]);
       res.json({ status: "ready", database: database.kind });
     } catch (error) {
+      // PGlite answers one thing at a time: while a backup copies its tables out, it is busy, not gone.
+      if (migrated && !(error instanceof NotReady) && busy()) return void res.json({ status: "ready", database: database.kind, note: "a backup holds the database for a moment" });
       const reason = error instanceof NotReady ? error.message : "database unreachable";
       logger.warn({ err: error, reason }, "not ready");
       res.status(503).json({ status: "unavailable", reason });

@@ -26,11 +26,16 @@ export interface MediaStorage {
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9/_.-]*$/;
 
+/** A key the storage accepts: a relative path of plain names, never leaving the folder. */
+export function isMediaKey(key: string): boolean {
+  return KEY.test(key) && !key.includes("..") && key.length <= 500;
+}
+
 function locator(mediaDir: string) {
   const root = path.resolve(mediaDir);
   return (key: string) => {
     const target = path.resolve(root, key);
-    if (!KEY.test(key) || key.includes("..") || !target.startsWith(root + path.sep)) throw new Error(`invalid media key: ${key}`);
+    if (!isMediaKey(key) || !target.startsWith(root + path.sep)) throw new Error(`invalid media key: ${key}`);
     return target;
   };
 }

@@ -11,6 +11,7 @@ import type { RequestHandler, Response } from "express";
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { DatabaseHandle } from "../db/client";
 import { queryRows } from "../db/client";
+import { latestBackups } from "../backup/backup-service";
 
 export const registry = new Registry();
 
@@ -161,6 +162,39 @@ new Gauge({
   registers: [registry],
   collect() {
     this.set(sources?.changeFeed.listening ? 1 : 0);
+  },
+});
+
+/** The newest good backup's age, read at scrape time (decision 046); +Inf when none ever succeeded, NaN when the database does not answer. */
+let backupRead: { at: number; value: Promise<number | null> } | null = null;
+function lastGoodBackupSeconds(): Promise<number | null> {
+  if (backupRead && Date.now() - backupRead.at < 1_000) return backupRead.value;
+  const db = sources?.database.db;
+  if (!db) return Promise.resolve(null);
+  const value = latestBackups(db)
+    .then(({ lastGood }) => (lastGood?.finishedAt ? lastGood.finishedAt.getTime() / 1000 : 0))
+    .catch(() => null);
+  backupRead = { at: Date.now(), value };
+  return value;
+}
+new Gauge({
+  name: "museum_backup_last_success_timestamp_seconds",
+  help: "When the newest good backup finished (Unix time; 0 when none has).",
+  aggregator: "max",
+  registers: [registry],
+  async collect() {
+    const at = await lastGoodBackupSeconds();
+    this.set(at === null ? Number.NaN : at);
+  },
+});
+new Gauge({
+  name: "museum_backup_age_seconds",
+  help: "Seconds since the newest good backup finished (+Inf when none has): alert when above 172800 (two days).",
+  aggregator: "min",
+  registers: [registry],
+  async collect() {
+    const at = await lastGoodBackupSeconds();
+    this.set(at === null ? Number.NaN : at === 0 ? Number.POSITIVE_INFINITY : Math.max(0, Date.now() / 1000 - at));
   },
 });
 

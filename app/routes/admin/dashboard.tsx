@@ -15,12 +15,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const overview = context.services.admin.overview;
   const admin = mayOpen(staff.role, "members");
   const clock = museumClock(context);
-  const [unanswered, unpublished, failed, week] = await Promise.all([
+  const [unanswered, unpublished, failed, week, backups] = await Promise.all([
     mayOpen(staff.role, "inbox") ? overview.unansweredMessages() : null,
     mayOpen(staff.role, "collection") ? overview.unpublished() : null,
     admin ? overview.failedMail() : null,
     admin ? overview.lastWeekPayments() : null,
+    admin ? overview.lastBackup() : null,
   ]);
+  const run = backups?.last ?? null;
+  const good = backups?.lastGood ?? null;
+  const staleMs = 2 * 24 * 60 * 60_000;
   return {
     firstName: staff.firstName,
     role: staff.role,
@@ -28,15 +32,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     unpublished,
     failed: failed && { total: failed.total, rows: failed.rows.map((r) => ({ ...r, createdAt: clock.minute(r.createdAt) })) },
     week,
+    backup: backups && {
+      last: run && { status: run.status, at: clock.minute(run.finishedAt ?? run.startedAt), bytes: run.bytes, file: run.file, error: run.error, reason: run.reason },
+      lastGoodAt: good?.finishedAt ? clock.minute(good.finishedAt) : null,
+      stale: !good?.finishedAt || Date.now() - good.finishedAt.getTime() > staleMs,
+    },
   };
 }
 
 const link = "font-semibold text-blue-800 underline";
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+const megabytes = (bytes: number | null) => (bytes === null ? "" : bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} kB`);
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { firstName, role, unanswered, unpublished, failed, week } = loaderData;
+  const { firstName, role, unanswered, unpublished, failed, week, backup } = loaderData;
   return (
     <section>
       <ConsoleHeading>Welcome, {firstName}</ConsoleHeading>
@@ -95,6 +105,25 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             <Link to="/admin/members" className={link}>
               {plural(week.payments.count, "payment", "payments")} ({dollars(week.payments.cents)}), {plural(week.refunds.count, "refund", "refunds")} ({dollars(week.refunds.cents)})
             </Link>
+          </li>
+        ) : null}
+        {backup ? (
+          <li data-testid="overview-backup" className={backup.stale ? "font-semibold text-red-800" : undefined}>
+            {backup.last === null ? (
+              "No backup has been taken yet: run npm run backup on the server (the site also takes one every day on the embedded database)."
+            ) : backup.last.status === "ok" ? (
+              <>
+                Last backup: {backup.last.at}, {megabytes(backup.last.bytes)}, ok ({backup.last.reason}) · <span className="break-all">{backup.last.file}</span>
+                {backup.stale ? " · older than two days: check the schedule." : ""}
+              </>
+            ) : backup.last.status === "running" ? (
+              <>Backup running since {backup.last.at}{backup.lastGoodAt ? ` · last good one ${backup.lastGoodAt}` : ""}</>
+            ) : (
+              <>
+                Last backup failed at {backup.last.at}: {backup.last.error ?? "no reason recorded"}
+                {backup.lastGoodAt ? ` · last good one ${backup.lastGoodAt}` : " · no good backup yet"}
+              </>
+            )}
           </li>
         ) : null}
       </ul>
