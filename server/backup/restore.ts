@@ -215,8 +215,10 @@ export async function restoreIntoPglite(o: RestoreOptions & { dataDir: string })
   const livePglite = path.join(dataDir, "pglite");
   const liveMedia = path.join(dataDir, "media");
   // Held until the end: the site cannot start on DATA_DIR meanwhile, nor can a second restore (decision 043).
+  const hadDatabaseFolder = await hasFiles(livePglite);
   const lock = await lockDataDir(livePglite);
   const staging = path.join(dataDir, `.restore-${randomBytes(4).toString("hex")}`);
+  let restored = false;
   try {
     const used = (await pgliteHoldsData(livePglite)) || (await hasFiles(liveMedia));
     if (used && !o.replace) throw new TargetInUseError(`${dataDir} already holds a database with data. Restore into an empty DATA_DIR, or add --replace to put this backup in its place (the current database and media are kept aside in ${path.join(dataDir, "replaced-<time>")}).`);
@@ -270,9 +272,12 @@ export async function restoreIntoPglite(o: RestoreOptions & { dataDir: string })
     await fs.rm(path.join(dataDir, "image-cache"), { recursive: true, force: true });
     await fs.rename(path.join(staging, "pglite"), livePglite);
     await fs.rename(path.join(staging, "media"), liveMedia);
+    restored = true;
     return { manifest, rows: loaded.rows, tables: Object.keys(manifest.tables).length, media: manifest.media.length, mediaBytes: loaded.mediaBytes, keptAside };
   } finally {
     await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    // The lock made DATA_DIR/pglite; a restore that did not finish leaves no empty folder behind.
+    if (!restored && !hadDatabaseFolder) await fs.rmdir(livePglite).catch(() => undefined);
     await lock.release();
   }
 }

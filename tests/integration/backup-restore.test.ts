@@ -235,11 +235,15 @@ describe.each(drivers)("backups on %s", (kind) => {
     writeFileSync(damaged, flipped);
     const newer = path.join(dir, "newer.tar");
     await repackWithManifest(file, newer, (m) => ({ ...m, site: { ...m.site, version: "99.0.0" }, schema: { lastMigration: "0999_from_the_future", migrations: 1000 } }));
+    // Whole and matching hashes, but a count no load can meet: refused part way, after loading.
+    const miscounted = path.join(dir, "miscounted.tar");
+    await repackWithManifest(file, miscounted, (m) => ({ ...m, tables: { ...(m as unknown as { tables: Record<string, number> }).tables, teams: 999 } }));
     const folder = migrationsFolder();
     const cases: [string, RegExp][] = [
       [cut, /incomplete|cut short/],
       [damaged, /does not match its SHA-256|damaged/],
       [newer, /newer than this code/],
+      [miscounted, /teams \(\d+ rows, the manifest says 999\)/],
     ];
     try {
       // PGlite: an empty DATA_DIR stays empty; a used one stays as it was, even with --replace.
@@ -276,10 +280,22 @@ describe.each(drivers)("backups on %s", (kind) => {
           await restoreIntoPostgres({ file, databaseUrl: target.url, migrationsFolder: folder });
           const handle = await openDatabase({ databaseUrl: target.url, poolSize: 1 });
           const pgBefore = await tableHashes(handle.db);
-          for (const [bad, message] of cases) await expect(restoreIntoPostgres({ file: bad, databaseUrl: target.url, migrationsFolder: folder, replace: true })).rejects.toThrow(message);
+          // Refused before the target is touched (a failure after that, with --replace, leaves it empty: below).
+          for (const [bad, message] of cases.filter(([f]) => f !== miscounted)) await expect(restoreIntoPostgres({ file: bad, databaseUrl: target.url, migrationsFolder: folder, replace: true })).rejects.toThrow(message);
           await expect(restoreIntoPostgres({ file, databaseUrl: target.url, migrationsFolder: folder })).rejects.toThrow(TargetInUseError);
           expect(await tableHashes(handle.db)).toEqual(pgBefore);
           await handle.close();
+          // Into an empty database, a restore that fails part way leaves it empty.
+          const fresh = await createPostgresDatabase();
+          try {
+            await expect(restoreIntoPostgres({ file: miscounted, databaseUrl: fresh.url, migrationsFolder: folder })).rejects.toThrow(/the manifest says 999/);
+            const probe = await openDatabase({ databaseUrl: fresh.url, poolSize: 1 });
+            const tables = await queryRows<{ n: number }>(probe.db, sql`select count(*)::int as n from information_schema.tables where table_schema in ('public', 'drizzle')`);
+            await probe.close();
+            expect(tables[0].n).toBe(0);
+          } finally {
+            await fresh.drop();
+          }
         } finally {
           await target.drop();
         }
@@ -313,6 +329,21 @@ describe.each(drivers)("backups on %s", (kind) => {
       rmSync(full, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it.runIf(kind === "postgres")("says what to install when pg_dump is missing", async () => {
+    const dir = temp("no-pg-dump");
+    const saved = process.env.PG_DUMP;
+    process.env.PG_DUMP = path.join(dir, "pg_dump-not-installed");
+    try {
+      const backups = createBackups({ database: server.services.database, config: { ...server.config, BACKUP_DIR: dir }, migrationsFolder: migrationsFolder(), logger: createLogger("silent") });
+      await expect(backups.take("manual")).rejects.toThrow(/pg_dump was not found[\s\S]*apt-get install postgresql-client/);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.PG_DUMP;
+      else process.env.PG_DUMP = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it("keeps the newest good backup and removes scheduled ones older than BACKUP_KEEP days", async () => {
     const dir = temp("prune");
