@@ -14,26 +14,28 @@ import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { PassThrough, Readable, Transform } from "node:stream";
+import { PassThrough, Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
 import { isMediaKey } from "../media/media-storage";
 import { DATABASE_ENTRY, FORMAT_NAME, FORMAT_VERSION, MANIFEST_ENTRY, MEDIA_PREFIX, manifestSchema, siteVersion, type Manifest } from "./backup-format";
 import type { DatabaseSnapshot } from "./database-snapshot";
 
-/** A stream step that hashes and counts what passes through. */
-export function hashing(): { step: Transform; result(): { sha256: string; bytes: number } } {
+/** A pipeline step (an async generator) that hashes and counts what passes through it. */
+export function hashing(): { tap(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer>; result(): { sha256: string; bytes: number } } {
   const hash = createHash("sha256");
   let bytes = 0;
-  const step = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      done(null, chunk);
-    },
-  });
   let digest: string | undefined;
-  return { step, result: () => ({ sha256: (digest ??= hash.digest("hex")), bytes }) };
+  return {
+    async *tap(source) {
+      for await (const chunk of source) {
+        hash.update(chunk);
+        bytes += chunk.length;
+        yield chunk;
+      }
+    },
+    result: () => ({ sha256: (digest ??= hash.digest("hex")), bytes }),
+  };
 }
 
 /** Files up to this size are read whole: one read instead of a stream's several turns of the event loop. */
@@ -50,7 +52,7 @@ async function addEntry(pack: tar.Pack, name: string, size: number, source: Read
     return result;
   }
   const digest = hashing();
-  await pipeline(source, digest.step, pack.entry(header));
+  await pipeline(source, digest.tap, pack.entry(header));
   result = digest.result();
   if (result.bytes !== size) throw new Error(`${name} changed size while being copied (${size} -> ${result.bytes} bytes)`);
   return result;
@@ -167,7 +169,7 @@ async function consume(stream: Readable, into?: Buffer[]): Promise<{ sha256: str
   sink.on("data", (chunk: Buffer) => {
     if (into) into.push(chunk);
   });
-  await pipeline(stream, digest.step, sink);
+  await pipeline(stream, digest.tap, sink);
   return digest.result();
 }
 

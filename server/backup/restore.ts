@@ -15,7 +15,7 @@
  *    replaces DATA_DIR's only at the end (a replaced database is kept aside, not deleted);
  *    PostgreSQL's load transaction rolls back and the schema made for it is dropped.
  */
-import { createHash, randomBytes, type Hash } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
@@ -35,7 +35,7 @@ import { lockDataDir } from "../db/data-dir-lock";
 import { migrationJournal, migrationsUpTo, runMigrations } from "../db/migrate";
 import * as schema from "../db/schema";
 import { createMediaObjects } from "../media/media-objects";
-import { BadBackupError, checkArchive, readArchive } from "./backup-archive";
+import { BadBackupError, checkArchive, hashing, readArchive } from "./backup-archive";
 import { compareVersions, DATABASE_ENTRY, MANIFEST_ENTRY, MEDIA_PREFIX, siteVersion, TABLES_LEFT_OUT, type Manifest } from "./backup-format";
 import { readDataDump, quoteIdentifier, type DumpSink } from "./data-dump";
 
@@ -131,21 +131,12 @@ function loadingSink(target: LoadTarget, known: Map<string, Set<string>>): DumpS
 
 const NEWLINE = Buffer.from("\n");
 
-/** Hashes what `stream` yields on its way through. */
-async function* hashed(stream: AsyncIterable<Buffer>, digest: Hash): AsyncGenerator<Buffer> {
-  for await (const chunk of stream) {
-    digest.update(chunk);
-    yield chunk;
-  }
-}
-
 /** Writes the stream into `file`, returning its SHA-256 and size. */
 async function writeHashed(stream: Readable, file: string): Promise<{ sha256: string; bytes: number }> {
-  const digest = createHash("sha256");
+  const digest = hashing();
   await fs.mkdir(path.dirname(file), { recursive: true });
-  const out = createWriteStream(file, { flags: "wx", mode: 0o644 });
-  await pipeline(hashed(stream, digest), out);
-  return { sha256: digest.digest("hex"), bytes: out.bytesWritten };
+  await pipeline(stream, digest.tap, createWriteStream(file, { flags: "wx", mode: 0o644 }));
+  return digest.result();
 }
 
 /** Reads the archive a second time into `target` (inside its transaction) and checks it against the manifest. */
@@ -364,9 +355,9 @@ export async function restoreIntoPostgres(o: RestoreOptions & { databaseUrl: str
             };
           },
           putMedia: async (key, stream) => {
-            const digest = createHash("sha256");
-            const stored = await objects.write(pgDb, key, hashed(stream, digest));
-            return { sha256: digest.digest("hex"), bytes: stored.size };
+            const digest = hashing();
+            await objects.write(pgDb, key, digest.tap(stream));
+            return digest.result();
           },
         },
         say,
