@@ -173,9 +173,10 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
     await tx.execute(sql`select pg_advisory_xact_lock(7172015)`);
     const slide = revive(bannerSlides, snapshot.row);
     const current = await tx.select().from(bannerSlides).where(eq(bannerSlides.variant, slide.variant)).orderBy(asc(bannerSlides.position));
-    // The slide comes back as a new slide (a new id, migration 0023): a version may have put it back already.
+    // The slide comes back with its id (a page showing it names it so), unless a version put it back meanwhile: then as a new slide.
     const rows: Omit<typeof bannerSlides.$inferInsert, "variant" | "position">[] = current.map(({ variant: _v, position: _p, ...rest }) => rest);
-    rows.splice(Math.min(slide.position, rows.length), 0, { file: slide.file, alt: slide.alt, width: slide.width, height: slide.height, publishAt: slide.publishAt ?? PUBLISHED_ALWAYS });
+    const [taken] = slide.id ? await tx.select({ id: bannerSlides.id }).from(bannerSlides).where(eq(bannerSlides.id, slide.id)) : [];
+    rows.splice(Math.min(slide.position, rows.length), 0, { ...(slide.id && !taken ? { id: slide.id } : {}), file: slide.file, alt: slide.alt, width: slide.width, height: slide.height, publishAt: slide.publishAt ?? PUBLISHED_ALWAYS });
     await tx.delete(bannerSlides).where(eq(bannerSlides.variant, slide.variant));
     await tx.insert(bannerSlides).values(rows.map((r, position) => ({ ...r, variant: slide.variant, position })));
     return { ok: true, after: await tx.select().from(bannerSlides).where(eq(bannerSlides.variant, slide.variant)).orderBy(asc(bannerSlides.position)) };

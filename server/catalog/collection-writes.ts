@@ -389,12 +389,12 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
   /** A slide's typed fields, as its form sends them: what an edit conflict compares (its status is applied as chosen). */
   const slideFields = (s: { file: string; alt: string; width: number; height: number }) => ({ file: s.file, alt: s.alt, width: s.width, height: s.height });
 
+  /** A slide is named by its id (migration 0023), never by its place: a page may show an older order. */
   type SlideOp =
     | { kind: "add"; slide: BannerSlideInput }
-    /** `slideId`: the slide the form showed (migration 0023); `position` for forms without it. */
-    | { kind: "update"; position: number; slideId?: string; slide: BannerSlideInput }
-    | { kind: "move"; position: number; by: -1 | 1 }
-    | { kind: "remove"; position: number };
+    | { kind: "update"; slideId: string; slide: BannerSlideInput }
+    | { kind: "move"; slideId: string; by: -1 | 1 }
+    | { kind: "remove"; slideId: string };
 
   const bannerAdmin = {
     async list() {
@@ -405,18 +405,19 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
      * Adds a slide at the end, edits one, moves one up or down, or removes one.
      * `expectedVersion` is the variant's version the page showed (decision 029). After any change
      * since: a slide's edit is compared with that slide as it is now (found by its id wherever it
-     * moved) and refused, field by field, when they differ; a move or removal is refused with a
-     * plain message (positions may name other slides now) and the page shows the banner as it
-     * is; adding one at the end overwrites nothing and goes ahead.
+     * moved) and refused, field by field, when they differ; a move is refused with a plain
+     * message (its neighbours may be others now) and the page shows the banner as it is; a
+     * removal takes the slide the person saw and confirmed, by its id, wherever it is now; adding
+     * one at the end overwrites nothing and goes ahead.
      */
     edit(actor: Actor, variant: "desktop" | "mobile", op: SlideOp, expectedVersion?: string): Promise<Saved> {
       return change(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(7172015)`);
         const before = await slidesOf(tx, variant);
         const slides: Omit<typeof bannerSlides.$inferInsert, "variant" | "position">[] = before.map(({ variant: _v, position: _p, ...rest }) => rest);
-        const at = op.kind === "update" && op.slideId ? before.findIndex((s) => s.id === op.slideId) : "position" in op ? before.findIndex((s) => s.position === op.position) : -1;
+        const at = op.kind === "add" ? -1 : before.findIndex((s) => s.id === op.slideId);
         const current = slidesVersion(before);
-        const stale = op.kind !== "add" && expectedVersion !== undefined && expectedVersion !== current;
+        const stale = (op.kind === "update" || op.kind === "move") && expectedVersion !== undefined && expectedVersion !== current;
         if (stale && op.kind === "update" && at >= 0) {
           const refused = refusedAsConflict(expectedVersion, current, slideFields(op.slide), slideFields(before[at]));
           if (refused) return refused;

@@ -103,7 +103,7 @@ test("a banner slide's typed description asks before the page is left, and not o
   const page = await signedInAdmin(browser);
   await page.goto("/admin/banner");
   await waitForHydration(page);
-  const description = page.locator("#desktop-0-alt");
+  const description = page.getByRole("region", { name: /^desktop slides$/i }).getByRole("listitem").first().getByLabel("Description", { exact: true });
   const before = await description.inputValue();
   await description.fill(`${before} (edited)`);
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Teams" }).click();

@@ -180,9 +180,10 @@ describe.each(drivers)("the collection in the console on %s", (kind) => {
     expect(added.status).toBe(200);
     expect(await (await call(undefined, "/")).text()).toContain("A slide added by the console");
     const last = before.length;
-    await post("/admin/banner", { intent: "up", variant: "desktop", position: String(last) });
+    const addedId = (await slides())[last].id;
+    await post("/admin/banner", { intent: "up", variant: "desktop", slide: addedId });
     expect((await slides())[last - 1].alt).toBe("A slide added by the console");
-    await post("/admin/banner", { intent: "remove", variant: "desktop", position: String(last - 1), confirm: "yes" });
+    await post("/admin/banner", { intent: "remove", variant: "desktop", slide: addedId, confirm: "yes" });
     expect((await slides()).map((s) => s.alt)).toEqual(before.map((s) => s.alt));
     const entries = await server.services.database.db.select().from(auditLog).where(and(eq(auditLog.entityType, "banner"), eq(auditLog.entityId, "desktop")));
     expect(entries.map((e) => e.action).sort()).toEqual(["banner.add", "banner.move", "banner.remove"]);

@@ -156,18 +156,44 @@ describe.each(drivers)("the console's trash on %s", (kind) => {
     expect([taken!.slug, restored!.slug]).toEqual(["trash-twins", "trash-twins-2"]);
   });
 
-  it("a banner slide's Remove asks first; Restore puts it back at its place", async () => {
-    const slides = async () => (await server.services.admin.collection.banner.list()).mobile.map((slide) => slide.alt);
+  it("a banner slide's Remove asks first, naming the slide by its id; Restore puts it back at its place", async () => {
+    const list = async () => (await server.services.admin.collection.banner.list()).mobile;
+    const slides = async () => (await list()).map((slide) => slide.alt);
     const before = await slides();
-    const asked = await post("/admin/banner", { intent: "remove", variant: "mobile", position: "1" });
-    expect(asked.headers.get("location")).toBe("/admin/banner?remove=mobile-1");
-    expect(await (await call(curator.cookie, "/admin/banner?remove=mobile-1")).text()).toContain(`Move mobile slide 2 (${before[1]}) to the trash?`);
+    const second = (await list())[1];
+    const asked = await post("/admin/banner", { intent: "remove", variant: "mobile", slide: second.id });
+    expect(asked.headers.get("location")).toBe(`/admin/banner?remove=${second.id}`);
+    expect(await (await call(curator.cookie, `/admin/banner?remove=${second.id}`)).text()).toContain(`Move mobile slide 2 (${before[1]}) to the trash?`);
     expect(await slides()).toEqual(before);
-    const removed = await post("/admin/banner", { intent: "remove", variant: "mobile", position: "1", confirm: "yes" });
+    const removed = await post("/admin/banner", { intent: "remove", variant: "mobile", slide: second.id, confirm: "yes" });
     expect(await removed.text()).toContain("The mobile slide is in the Trash: restore it from there if that was a mistake.");
     expect(await slides()).toEqual(before.filter((_, i) => i !== 1));
     expect((await restore("mobile")).status).toBe(200);
     expect(await slides()).toEqual(before);
+  });
+
+  it("Remove from a page showing an older order removes the slide that page showed, and the question names it where it is now", async () => {
+    const banner = server.services.admin.collection.banner;
+    const { mobile, versions } = await banner.list();
+    expect(mobile.length).toBeGreaterThan(2);
+    const [first, second] = mobile;
+    // The page was opened; then a colleague moved slide 1 down (it is slide 2 now).
+    const actor = { userId: curator.userId, email: curator.email };
+    expect((await banner.edit(actor, "mobile", { kind: "move", slideId: first.id, by: 1 })).ok).toBe(true);
+    // "Remove slide 2" on the old page named `second`, which is slide 1 now.
+    const asked = await post("/admin/banner", { intent: "remove", variant: "mobile", slide: second.id, version: versions.mobile });
+    expect(asked.headers.get("location")).toBe(`/admin/banner?remove=${second.id}`);
+    expect(await (await call(curator.cookie, asked.headers.get("location")!)).text()).toContain(`Move mobile slide 1 (${second.alt}) to the trash?`);
+    await post("/admin/banner", { intent: "remove", variant: "mobile", slide: second.id, confirm: "yes" });
+    const after = (await banner.list()).mobile;
+    expect(after.map((s) => s.id)).toEqual([first.id, ...mobile.slice(2).map((s) => s.id)]);
+    // The question for a slide removed meanwhile says so and offers nothing to confirm.
+    const gone = await (await call(curator.cookie, `/admin/banner?remove=${second.id}`)).text();
+    expect(gone).toContain("That slide no longer exists.");
+    expect(gone).not.toContain("to the trash?");
+    expect((await restore("mobile")).status).toBe(200);
+    expect((await banner.edit(actor, "mobile", { kind: "move", slideId: first.id, by: -1 })).ok).toBe(true);
+    expect((await banner.list()).mobile.map((s) => s.id)).toEqual(mobile.map((s) => s.id));
   });
 
   it("housekeeping purges an entry after 30 days with its photos, audited, and not a day before", async () => {

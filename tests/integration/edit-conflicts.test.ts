@@ -197,7 +197,7 @@ describe.each(drivers)("edit conflicts on %s", (kind) => {
     expect(desktop.length).toBeGreaterThan(1);
     const added = await banner.edit(actor, "desktop", { kind: "add", slide: { variant: "desktop", file: desktop[0].file, alt: "Another slide", width: 1600, height: 600 } }, versions.desktop);
     expect(added.ok).toBe(true);
-    const moved = await banner.edit(actor, "desktop", { kind: "move", position: 0, by: 1 }, versions.desktop);
+    const moved = await banner.edit(actor, "desktop", { kind: "move", slideId: desktop[0].id, by: 1 }, versions.desktop);
     expect(moved).toMatchObject({ ok: false, message: "Someone else changed the desktop banner while you were editing it. Nothing was changed: here it is as it is now; make your change again." });
     const now = await banner.list();
     expect(now.desktop.map((s) => s.alt)).toEqual([...desktop.map((s) => s.alt), "Another slide"]);
@@ -243,7 +243,6 @@ describe.each(drivers)("edit conflicts on %s", (kind) => {
     const slideForm = (alt: string, version: string, extra: [string, string][] = []): [string, string][] => [
       ["intent", "update"],
       ["variant", "mobile"],
-      ["position", String(slide.position)],
       ["slide", slide.id],
       ["file", slide.file],
       ["alt", alt],
@@ -254,7 +253,7 @@ describe.each(drivers)("edit conflicts on %s", (kind) => {
     ];
     // The admin describes the slide anew, then moves it up; the curator's page still shows the banner before both.
     expect((await post(admin, "/admin/banner", slideForm("The admin description", start.versions.mobile))).status).toBe(200);
-    expect((await post(admin, "/admin/banner", [["intent", "up"], ["variant", "mobile"], ["position", String(slide.position)], ["version", (await banner.list()).versions.mobile]])).status).toBe(200);
+    expect((await post(admin, "/admin/banner", [["intent", "up"], ["variant", "mobile"], ["slide", slide.id], ["version", (await banner.list()).versions.mobile]])).status).toBe(200);
     const changed = await banner.list();
     const auditsBefore = (await audits("mobile")).length;
 
@@ -283,14 +282,14 @@ describe.each(drivers)("edit conflicts on %s", (kind) => {
     const banner = server.services.admin.collection.banner;
     const start = await banner.list();
     const slide = start.mobile[start.mobile.length - 1];
-    expect((await post(admin, "/admin/banner", [["intent", "remove"], ["confirm", "yes"], ["variant", "mobile"], ["position", String(slide.position)], ["version", start.versions.mobile]])).status).toBe(200);
+    expect((await post(admin, "/admin/banner", [["intent", "remove"], ["confirm", "yes"], ["variant", "mobile"], ["slide", slide.id], ["version", start.versions.mobile]])).status).toBe(200);
     const after = await banner.list();
-    const edit = await post(curator, "/admin/banner", [["intent", "update"], ["variant", "mobile"], ["position", String(slide.position)], ["slide", slide.id], ["file", slide.file], ["alt", "Words for a removed slide"], ["width", String(slide.width)], ["height", String(slide.height)], ["version", start.versions.mobile]]);
+    const edit = await post(curator, "/admin/banner", [["intent", "update"], ["variant", "mobile"], ["slide", slide.id], ["file", slide.file], ["alt", "Words for a removed slide"], ["width", String(slide.width)], ["height", String(slide.height)], ["version", start.versions.mobile]]);
     expect(edit.status).toBe(409);
     const html = await edit.text();
     expect(html).toContain("Someone else removed this mobile slide while you were editing it. Nothing was saved: add it again if it is still wanted.");
     expect(html).not.toContain('name="resolve:');
-    const move = await post(curator, "/admin/banner", [["intent", "down"], ["variant", "mobile"], ["position", "0"], ["version", start.versions.mobile]]);
+    const move = await post(curator, "/admin/banner", [["intent", "down"], ["variant", "mobile"], ["slide", start.mobile[0].id], ["version", start.versions.mobile]]);
     expect(move.status).toBe(409);
     expect(await move.text()).toContain("Someone else changed the mobile banner while you were editing it. Nothing was changed: here it is as it is now; make your change again.");
     expect((await banner.list()).versions.mobile).toBe(after.versions.mobile);

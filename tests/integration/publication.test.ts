@@ -177,10 +177,10 @@ describe.each(drivers)("drafts and scheduled publishing on %s", (kind) => {
     expect(await text("/")).not.toContain(slide.alt);
     expect(await text("/", member)).not.toContain(slide.alt);
     const { desktop } = await banner.list();
-    const position = desktop.find((s) => s.alt === slide.alt)!.position;
-    expect((await banner.edit(actor, "desktop", { kind: "update", position, slide: { ...slide, publication: { state: "published" } } })).ok).toBe(true);
+    const slideId = desktop.find((s) => s.alt === slide.alt)!.id;
+    expect((await banner.edit(actor, "desktop", { kind: "update", slideId, slide: { ...slide, publication: { state: "published" } } })).ok).toBe(true);
     expect(await text("/")).toContain(slide.alt);
-    expect((await banner.edit(actor, "desktop", { kind: "remove", position })).ok).toBe(true);
+    expect((await banner.edit(actor, "desktop", { kind: "remove", slideId })).ok).toBe(true);
   }, 120_000);
 
   it("keeps a scheduled record out until its time, then shows it everywhere without a save", async () => {

@@ -154,9 +154,9 @@ describe.each(drivers)("record versions on %s", (kind) => {
     const banner = server.services.admin.collection.banner;
     const start = await banner.list();
     const [first, second] = start.desktop;
-    const slideForm = (s: typeof first, alt: string, version: string) => ({ intent: "update", variant: "desktop", position: String(s.position), slide: s.id, file: s.file, alt, width: String(s.width), height: String(s.height), version });
+    const slideForm = (s: typeof first, alt: string, version: string) => ({ intent: "update", variant: "desktop", slide: s.id, file: s.file, alt, width: String(s.width), height: String(s.height), version });
     expect((await post("/admin/banner", slideForm(second, "A description to undo", start.versions.desktop))).status).toBe(200);
-    expect((await post("/admin/banner", { intent: "up", variant: "desktop", position: String(second.position), version: (await banner.list()).versions.desktop })).status).toBe(200);
+    expect((await post("/admin/banner", { intent: "up", variant: "desktop", slide: second.id, version: (await banner.list()).versions.desktop })).status).toBe(200);
 
     const versions = await server.services.admin.versions.list("banner", "desktop");
     expect(versions.map((v) => ({ id: v.id, by: v.by, changed: v.changed, current: v.current }))).toEqual([

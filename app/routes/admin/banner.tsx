@@ -53,20 +53,27 @@ export async function action({ request, context }: Route.ActionArgs) {
     return consoleAnswer({ ok: true, message: "Image uploaded: add it as a slide below.", values: typedValues(form) });
   }
   const variant = formText(form, "variant") === "mobile" ? "mobile" : "desktop";
-  const position = Number(formText(form, "position"));
   const banner = context.services.admin.collection.banner;
   const actor = actorOf(staff);
   const version = formVersion(form);
-  if (intent === "up" || intent === "down") return consoleAnswer(await banner.edit(actor, variant, { kind: "move", position, by: intent === "up" ? -1 : 1 }, version));
-  // Removing asks first (TrashConfirm.tsx); the removed slide waits in the Trash.
-  if (intent === "remove" && formText(form, "confirm") !== "yes") return redirect(`/admin/banner?remove=${variant}-${position}`);
-  if (intent === "remove") return consoleAnswer(await banner.edit(actor, variant, { kind: "remove", position }, version));
-  if (intent === "add" || intent === "update") {
+  if (intent === "add") {
     const checked = withPublication(context, form, bannerSlideSchema.safeParse(formObject(form)));
     if (!checked.ok) return checked.answer;
-    const slideId = uuidSchema.safeParse(formText(form, "slide"));
-    const op = intent === "add" ? ({ kind: "add", slide: checked.value } as const) : ({ kind: "update", position, slideId: slideId.success ? slideId.data : undefined, slide: checked.value } as const);
-    const saved = await banner.edit(actor, variant, op, version);
+    const saved = await banner.edit(actor, variant, { kind: "add", slide: checked.value }, version);
+    return consoleAnswer(saved.ok ? saved : { ...saved, values: typedValues(form) });
+  }
+  // Every other action names its slide by id, never by its place on a page that may be out of date.
+  const slide = uuidSchema.safeParse(formText(form, "slide"));
+  if (!slide.success) return consoleAnswer({ ok: false, message: "That slide no longer exists." });
+  const slideId = slide.data;
+  if (intent === "up" || intent === "down") return consoleAnswer(await banner.edit(actor, variant, { kind: "move", slideId, by: intent === "up" ? -1 : 1 }, version));
+  // Removing asks first (TrashConfirm.tsx), naming the slide by its id; the removed slide waits in the Trash.
+  if (intent === "remove" && formText(form, "confirm") !== "yes") return redirect(`/admin/banner?remove=${slideId}`);
+  if (intent === "remove") return consoleAnswer(await banner.edit(actor, variant, { kind: "remove", slideId }, version));
+  if (intent === "update") {
+    const checked = withPublication(context, form, bannerSlideSchema.safeParse(formObject(form)));
+    if (!checked.ok) return checked.answer;
+    const saved = await banner.edit(actor, variant, { kind: "update", slideId, slide: checked.value }, version);
     // Refused: the slide's form comes back as typed (its `slide` and `variant` say which form).
     return consoleAnswer(saved.ok ? saved : { ...saved, values: typedValues(form) });
   }
@@ -126,8 +133,10 @@ function Variant({
   /** What this variant's Add form sent (no `slide`: an upload, a refusal), shown in it again. */
   const added = result && "values" in result && result.values?.variant === variant && !result.values.slide ? result.values : undefined;
   return (
-    <section className="mb-10">
-      <h2 className="mb-3 text-xl font-bold capitalize">{variant} slides</h2>
+    <section className="mb-10" aria-labelledby={`${variant}-slides-heading`}>
+      <h2 id={`${variant}-slides-heading`} className="mb-3 text-xl font-bold capitalize">
+        {variant} slides
+      </h2>
       <ol className="space-y-4">
         {slides.map((s, i) => {
           const answer = answerFor(s);
@@ -140,14 +149,13 @@ function Variant({
             {/* A new banner version remounts the form: after a refused edit it shows what was typed. */}
             <Form method="post" className="grid gap-2 sm:grid-cols-4" key={version}>
               <input type="hidden" name="variant" value={variant} />
-              <input type="hidden" name="position" value={s.position} />
               <input type="hidden" name="slide" value={s.id} />
               <div className="sm:col-span-4">
                 <EditConflict result={answer} version={version} labels={SLIDE_LABELS} />
               </div>
-              <SlideFields slide={{ file: typed.file ?? s.file, alt: typed.alt ?? s.alt, width: typed.width ?? s.width, height: typed.height ?? s.height }} prefix={`${variant}-${s.position}`} />
+              <SlideFields slide={{ file: typed.file ?? s.file, alt: typed.alt ?? s.alt, width: typed.width ?? s.width, height: typed.height ?? s.height }} prefix={`${variant}-${s.id}`} />
               <div className="sm:col-span-4">
-                <PublishFields initial={s.publish} typed={typed} prefix={`${variant}-${s.position}-`} />
+                <PublishFields initial={s.publish} typed={typed} prefix={`${variant}-${s.id}-`} />
               </div>
               <div className="flex flex-wrap gap-2 sm:col-span-4">
                 <PrimaryButton name="intent" value="update">
@@ -217,14 +225,19 @@ function Variant({
   );
 }
 
-/** The slide a Remove button asked about (`?remove=desktop-2`), shown with the confirmation. */
+/**
+ * The slide a Remove button asked about (`?remove=<slide id>`), shown with the confirmation: the
+ * slide itself wherever it is now, or a plain note when it is gone.
+ */
 function RemoveConfirm({ desktop, mobile }: { desktop: Slide[]; mobile: Slide[] }) {
   const [params] = useSearchParams();
-  const [variant, position] = (params.get("remove") ?? "").split("-");
-  const slides = variant === "mobile" ? mobile : variant === "desktop" ? desktop : [];
-  const at = slides.findIndex((s) => String(s.position) === position);
-  if (at < 0) return null;
-  return <ConfirmTrash what={`${variant} slide ${at + 1} (${slides[at].alt})`} fields={{ intent: "remove", variant, position }} action="/admin/banner" cancelTo="/admin/banner" />;
+  const id = params.get("remove");
+  if (!id) return null;
+  for (const [variant, slides] of [["desktop", desktop], ["mobile", mobile]] as const) {
+    const at = slides.findIndex((s) => s.id === id);
+    if (at >= 0) return <ConfirmTrash what={`${variant} slide ${at + 1} (${slides[at].alt})`} fields={{ intent: "remove", variant, slide: id }} action="/admin/banner" cancelTo="/admin/banner" />;
+  }
+  return <ConsoleNotice result={{ ok: false, message: "That slide no longer exists." }} />;
 }
 
 export default function Banner({ loaderData }: Route.ComponentProps) {
