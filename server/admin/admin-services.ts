@@ -62,7 +62,7 @@ export function createAdminServices(deps: AdminDeps) {
     /** CSV export and import of exhibits and enshrinees (decision 034). */
     collectionCsv: createCollectionImport({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
     /** Bulk actions on the exhibit and enshrinee lists' chosen rows (decision 034). */
-    bulk: createBulkActions({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
+    bulk: createBulkActions({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange, restoreFromTrash: (actor, entryId) => deps.trash.restore(actor, entryId) }),
     preview: createPreview(deps.db),
     overview: createOverview({ db: deps.db, now: deps.now }),
     members: createMemberAdmin({ db: deps.db, membership: deps.membership, now: deps.now, requestPasswordReset: deps.requestPasswordReset }),

@@ -710,3 +710,23 @@ export const backupRuns = pgTable(
   },
   (t) => [index("backup_runs_started_at_idx").on(t.startedAt)],
 );
+
+/**
+ * A bulk action's undo (migration 0027, issue 35): the records one Apply changed, each with what
+ * to put back (and the version the action left, so a record changed since is not undone), or
+ * the trash entries a bulk "Move to the trash" made. Kept until housekeeping's next pass after
+ * its undo window.
+ */
+export const bulkBatches = pgTable(
+  "bulk_batches",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    actorId: uuid("actor_id").references(() => users.id, { onDelete: "cascade" }),
+    entity: text("entity", { enum: ["exhibit", "enshrinee"] }).notNull(),
+    action: text("action").notNull(),
+    items: jsonb("items").notNull(),
+    undoneAt: timestamp("undone_at", { withTimezone: true }),
+  },
+  (t) => [index("bulk_batches_at_idx").on(t.at)],
+);

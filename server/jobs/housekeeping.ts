@@ -27,7 +27,8 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "../db/client";
 import { queryRows } from "../db/client";
 import { IDEMPOTENCY_TTL_MS } from "../idempotency/idempotency";
-import { gifts, idempotencyKeys, outbox, passwordResetTokens, processedWebhookEvents, rateLimits, sessions } from "../db/schema";
+import { bulkBatches, gifts, idempotencyKeys, outbox, passwordResetTokens, processedWebhookEvents, rateLimits, sessions } from "../db/schema";
+import { UNDO_MINUTES } from "../catalog/bulk-actions";
 import type { Logger } from "../logger";
 import type { Reminders } from "../membership/reminders";
 import { createJobLoop } from "./scheduler";
@@ -65,6 +66,8 @@ export interface HousekeepingCounts {
   reminders: number;
   /** Trash entries past TRASH_DAYS purged with their media (decision 031). */
   trash: number;
+  /** Bulk actions past their undo window (issue 35). */
+  bulkUndo: number;
 }
 
 export type HousekeepingRun = { ran: true; counts: HousekeepingCounts } | { ran: false; reason: "another instance holds the lock" };
@@ -140,6 +143,7 @@ export function createHousekeeping({ database, logger, now = () => new Date(), r
         idempotencyKeys: await purge(tx, sql`${idempotencyKeys}`, sql`${idempotencyKeys.createdAt} <= ${before(IDEMPOTENCY_TTL_MS)}`),
         reminders: reminders ? await reminders.queueDue(tx) : 0,
         trash: purgedTrash.purged,
+        bulkUndo: await purge(tx, sql`${bulkBatches}`, sql`${bulkBatches.at} <= ${before(UNDO_MINUTES * 60_000)}`),
       } satisfies HousekeepingCounts;
       return { counts, files: purgedTrash.files };
     });

@@ -41,9 +41,30 @@ test("a CSV with a bad row is checked, corrected and imported; the new exhibits 
   await waitForHydration(page);
   await page.getByLabel(`Select ${first}`).check();
   await page.getByLabel(`Select ${second}`).check();
-  await page.getByLabel("With the selected rows").selectOption({ label: "Add to favorite stories" });
+  await page.getByLabel("With the rows").selectOption({ label: "Add to favorite stories" });
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByTestId("console-notice")).toHaveText("Added 2 exhibits to favorite stories.", { timeout: 30_000 });
   await expect(page.getByRole("row", { name: new RegExp(first) })).toContainText("Active · Favorite story");
   await expect(page.getByRole("row", { name: new RegExp(second) })).toContainText("Active · Favorite story");
+  // The answer clears the ticks.
+  await expect(page.getByLabel(`Select ${first}`)).not.toBeChecked();
+  await expect(page.getByLabel(`Select ${second}`)).not.toBeChecked();
+
+  // Moving to the trash asks first, naming the rows, where the person is looking; Undo brings them back.
+  await page.getByLabel("Select all on this page").check();
+  await expect(page.getByLabel(`Select ${second}`)).toBeChecked();
+  await page.getByLabel("With the rows").selectOption({ label: "Move to the trash" });
+  await page.getByRole("button", { name: "Apply" }).click();
+  const question = page.getByTestId("confirm-trash");
+  await expect(question.getByRole("heading")).toHaveText("Move these 2 exhibits to the trash?");
+  await expect(question.getByRole("heading")).toBeFocused();
+  await expect(question.getByRole("listitem")).toHaveText([first, second].sort());
+  await question.getByRole("button", { name: "Move to the trash" }).click();
+  await expect(page.getByTestId("console-notice")).toHaveText("Moved 2 exhibits to the trash. Restore them from the Trash if that was a mistake.");
+  await expect(page.getByTestId("bulk-answer")).toBeFocused();
+  await expect(page.getByRole("row", { name: new RegExp(first) })).toHaveCount(0);
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(page.getByTestId("console-notice")).toHaveText("Undone: 2 exhibits put back as they were.");
+  await expect(page.getByRole("row", { name: new RegExp(first) })).toContainText("Favorite story");
+  await expect(page.getByRole("row", { name: new RegExp(second) })).toContainText("Favorite story");
 });

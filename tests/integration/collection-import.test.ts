@@ -232,7 +232,7 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     expect(list).toMatch(/<input type="checkbox" form="bulk-actions" aria-label="Select [^"]+" class="h-4 w-4" name="ids" value="[0-9a-f-]{36}"\/>/);
   });
 
-  it("bulk actions make drafts and publish exhibits and enshrinees, and move them to the trash all or nothing", async () => {
+  it("bulk actions make drafts and publish exhibits and enshrinees, and move them to the trash after asking: a refused row is named and the rest go; Undo brings them back", async () => {
     const bulkOn = (list: string, fields: [string, string][]) => call(list, { method: "POST", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded" } });
     // Two exhibits no enshrinee links (those could not go to the trash).
     const linkedIds = db().select({ id: enshrineeExhibits.exhibitId }).from(enshrineeExhibits);
@@ -260,19 +260,78 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     expect(textOf(await imaDrafted.text())).toContain("Made 1 enshrinee drafts.");
     expect(JSON.stringify(await (await fetch(`${server.url}/api/enshrinees/`)).json())).not.toContain("Ima Importer");
 
-    // One exhibit an enshrinee still links refuses the whole move: nothing goes to the trash.
-    const [linked] = await db().select({ id: enshrineeExhibits.exhibitId }).from(enshrineeExhibits).limit(1);
-    const refused = await bulkOn("/admin/exhibits", [["action", "move-to-trash"], ...rows, ["ids", linked.id]]);
-    expect(refused.status).toBe(400);
-    expect(textOf(await refused.text())).toMatch(/unlink (that enshrinee|those enshrinees) first/);
+    // Moving to the trash asks first, naming the rows; nothing moves until the second post.
+    const [linked] = await db().select({ id: enshrineeExhibits.exhibitId, title: exhibits.title }).from(enshrineeExhibits).innerJoin(exhibits, eq(exhibits.id, enshrineeExhibits.exhibitId)).limit(1);
+    const asked = await bulkOn("/admin/exhibits", [["action", "move-to-trash"], ...rows, ["ids", linked.id]]);
+    expect(asked.status).toBe(200);
+    const question = textOf(await asked.text());
+    expect(question).toContain("Move these 3 exhibits to the trash?");
+    for (const c of [...chosen.map((c) => c.title), linked.title]) expect(question).toContain(c);
     expect((await db().select().from(exhibits).where(inArray(exhibits.id, [...ids, linked.id]))).length).toBe(3);
-    const trashed = await bulkOn("/admin/exhibits", [["action", "move-to-trash"], ...rows]);
-    expect(textOf(await trashed.text())).toContain("Moved 2 exhibits to the trash.");
+    // One exhibit an enshrinee still links stays, named with its reason; the others go.
+    const trashed = await bulkOn("/admin/exhibits", [["action", "move-to-trash"], ["confirm", "yes"], ...rows, ["ids", linked.id]]);
+    expect(trashed.status).toBe(200);
+    const trashedHtml = await trashed.text();
+    const answer = textOf(trashedHtml);
+    expect(answer).toContain("Moved 2 exhibits to the trash.");
+    expect(answer).toMatch(new RegExp(`Left as it was: ${linked.title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: .* unlink (that enshrinee|those enshrinees) first`));
     expect((await db().select().from(exhibits).where(inArray(exhibits.id, ids))).length).toBe(0);
+    expect((await db().select().from(exhibits).where(eq(exhibits.id, linked.id))).length).toBe(1);
     expect(await publicStatus(ids[0])).toBe(404);
     // Each one is in the Trash with its own audit row, and comes back from there.
     const trashPage = textOf(await (await call("/admin/trash")).text());
     for (const c of chosen) expect(trashPage).toContain(c.title);
     expect((await db().select().from(auditLog).where(and(eq(auditLog.action, "exhibit.delete"), inArray(auditLog.entityId, ids)))).length).toBe(2);
+    // Undo brings both back at once, from the answer's Undo button.
+    const batch = /name="batch" value="([0-9a-f-]{36})"/.exec(trashedHtml)![1];
+    expect(textOf(await (await bulkOn("/admin/exhibits", [["intent", "undo"], ["batch", batch]])).text())).toContain("Undone: 2 exhibits put back as they were.");
+    expect((await db().select().from(exhibits).where(inArray(exhibits.id, ids))).length).toBe(2);
+    expect(await publicStatus(ids[0])).toBe(200);
+    // An Apply that changed nothing offers nothing to undo.
+    expect(await (await bulkOn("/admin/exhibits", [["action", "publish"], ["ids", linked.id]])).text()).not.toContain('name="batch"');
+  });
+
+  it("a bulk action makes a new version of each record, so a form opened before it is refused; Undo puts the records back unless changed since", async () => {
+    const bulkOn = (fields: [string, string][], list = "/admin/exhibits") => call(list, { method: "POST", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const chosen = await db().select().from(exhibits).where(and(eq(exhibits.teamId, team.id), eq(exhibits.favoriteStory, false))).orderBy(asc(exhibits.id)).limit(2);
+    expect(chosen.length).toBe(2);
+    const rows = chosen.map((c): [string, string] => ["ids", c.id]);
+    const added = await bulkOn([["action", "add-to-favorites"], ...rows]);
+    const html = await added.text();
+    expect(textOf(html)).toContain("Added 2 exhibits to favorite stories.");
+    const after = await db().select().from(exhibits).where(inArray(exhibits.id, chosen.map((c) => c.id))).orderBy(asc(exhibits.id));
+    expect(after.map((a) => a.version)).toEqual(chosen.map((c) => c.version + 1));
+    // The edit form opened before the bulk action (its version) is refused, not saved over it.
+    const before = chosen[0];
+    const stale = await call(`/admin/exhibits/${before.id}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ version: String(before.version), teamId: before.teamId, categoryId: before.categoryId, title: before.title, shortTitle: before.shortTitle, year: String(before.year), descriptionHtml: before.descriptionHtml ?? "<p>Text.</p>", active: "on", thumbnail: before.thumbnail ?? "", thumbnailAlt: before.thumbnailAlt ?? "", matchingPhoto: before.matchingPhoto ?? "", matchingPhotoAlt: before.matchingPhotoAlt ?? "" }),
+    });
+    expect(stale.status).toBe(409);
+    expect((await db().select().from(exhibits).where(eq(exhibits.id, before.id)))[0].favoriteStory).toBe(true);
+
+    // Undo: one record changed since (its version moved on) stays as it is, named; the other is put back.
+    const batch = /name="batch" value="([0-9a-f-]{36})"/.exec(html)![1];
+    await db().update(exhibits).set({ version: sql`${exhibits.version} + 1` }).where(eq(exhibits.id, chosen[1].id));
+    const undone = textOf(await (await bulkOn([["intent", "undo"], ["batch", batch]])).text());
+    expect(undone).toContain("Undone: 1 exhibit put back as it was.");
+    expect(undone).toContain(`${chosen[1].title}: Someone changed it since: it was left as it is.`);
+    const now = await db().select().from(exhibits).where(inArray(exhibits.id, chosen.map((c) => c.id))).orderBy(asc(exhibits.id));
+    expect(now.map((e) => e.favoriteStory)).toEqual([false, true]);
+    expect(textOf(await (await bulkOn([["intent", "undo"], ["batch", batch]])).text())).toContain("That action was undone already.");
+    expect((await bulkOn([["intent", "undo"], ["batch", "00000000-0000-4000-8000-000000000000"]])).status).toBe(400);
+  });
+
+  it("applies to all that match the list's search, refusing more than one Apply takes", async () => {
+    const bulkOn = (list: string, fields: [string, string][]) => call(list, { method: "POST", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const matching = await db().select().from(exhibits).where(eq(exhibits.categoryId, other.id));
+    expect(matching.length).toBeGreaterThan(0);
+    const moved = await bulkOn(`/admin/exhibits?category=${other.id}`, [["scope", "matching"], ["action", "move-to-category"], ["category", category.id]]);
+    expect(textOf(await moved.text())).toContain(`Moved ${matching.length} exhibit${matching.length === 1 ? "" : "s"} to the category.`);
+    expect(await db().$count(exhibits, eq(exhibits.categoryId, other.id))).toBe(0);
+    // The list offers it, with the count.
+    const list = textOf(await (await call(`/admin/exhibits?category=${category.id}`)).text());
+    expect(list).toMatch(/All \d+ that match this search/);
   });
 });

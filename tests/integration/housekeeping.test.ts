@@ -94,7 +94,7 @@ describe.each(drivers)("housekeeping on %s", (kind) => {
     ]);
   }
 
-  const expectedCounts = { sessions: 1, rateLimits: 2, passwordResetTokens: 2, outboxDelivered: 1, outboxDead: 1, webhookEvents: 1, giftDrafts: 1, idempotencyKeys: 0, reminders: 0, trash: 0 };
+  const expectedCounts = { sessions: 1, rateLimits: 2, passwordResetTokens: 2, outboxDelivered: 1, outboxDead: 1, webhookEvents: 1, giftDrafts: 1, idempotencyKeys: 0, reminders: 0, trash: 0, bulkUndo: 0 };
 
   async function expectOnlyKeepersLeft() {
     expect(await keys(sessions, "token_hash")).toEqual(["session-live"]);
@@ -113,7 +113,7 @@ describe.each(drivers)("housekeeping on %s", (kind) => {
     expect(await housekeeping.runOnce()).toEqual({ ran: true, counts: expectedCounts });
     await expectOnlyKeepersLeft();
     // Nothing left to do: a second run deletes nothing.
-    expect(await housekeeping.runOnce()).toEqual({ ran: true, counts: { sessions: 0, rateLimits: 0, passwordResetTokens: 0, outboxDelivered: 0, outboxDead: 0, webhookEvents: 0, giftDrafts: 0, idempotencyKeys: 0, reminders: 0, trash: 0 } });
+    expect(await housekeeping.runOnce()).toEqual({ ran: true, counts: { sessions: 0, rateLimits: 0, passwordResetTokens: 0, outboxDelivered: 0, outboxDead: 0, webhookEvents: 0, giftDrafts: 0, idempotencyKeys: 0, reminders: 0, trash: 0, bulkUndo: 0 } });
   });
 
   it("runs on its schedule after start() and stops cleanly", async () => {
@@ -143,7 +143,7 @@ describe.each(drivers)("housekeeping on %s", (kind) => {
         createHousekeeping({ database: database.handle, logger, now: () => now }).runOnce(),
         createHousekeeping({ database: other, logger, now: () => now }).runOnce(),
       ]);
-      const total = { sessions: 0, rateLimits: 0, passwordResetTokens: 0, outboxDelivered: 0, outboxDead: 0, webhookEvents: 0, giftDrafts: 0, idempotencyKeys: 0, reminders: 0, trash: 0 };
+      const total = { sessions: 0, rateLimits: 0, passwordResetTokens: 0, outboxDelivered: 0, outboxDead: 0, webhookEvents: 0, giftDrafts: 0, idempotencyKeys: 0, reminders: 0, trash: 0, bulkUndo: 0 };
       for (const run of runs) if (run.ran) for (const [k, v] of Object.entries(run.counts)) total[k as keyof typeof total] += v;
       expect(total).toEqual(expectedCounts);
       await expectOnlyKeepersLeft();

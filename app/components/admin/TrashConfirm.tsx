@@ -4,7 +4,7 @@
  * (or the banner's `?remove=`), which shows this confirmation with a second button and a Cancel
  * link. Only the second button's post moves the record to the Trash.
  */
-import { useId } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Form, Link, useLocation, useRouteLoaderData, useSearchParams } from "react-router";
 import { DangerButton } from "./ConsoleUi";
 
@@ -14,22 +14,29 @@ function useTrashDays(): number {
   return layout?.trashDays ?? 30;
 }
 
-/** The confirmation itself: `fields` are posted with `confirm=yes` to `action`; Cancel goes back to `cancelTo`. */
-export function ConfirmTrash({ what, fields, action, cancelTo }: { what: string; fields: Record<string, string>; action: string; cancelTo: string }) {
+/**
+ * The confirmation itself: `fields` (a list is posted as repeated fields) are posted with
+ * `confirm=yes` to `action`; Cancel goes back to `cancelTo`. It takes the focus where it appears,
+ * so the question is where the person is looking.
+ */
+export function ConfirmTrash({ what, fields, action, cancelTo, children }: { what: string; fields: Record<string, string | string[]>; action: string; cancelTo: string; children?: ReactNode }) {
   const days = useTrashDays();
   const headingId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
   return (
     <section aria-labelledby={headingId} data-testid="confirm-trash" className="my-6 rounded border border-red-800 bg-red-50 p-4">
-      <h2 id={headingId} className="text-lg font-bold">
+      <h2 id={headingId} ref={heading} tabIndex={-1} className="text-lg font-bold outline-none">
         {`Move ${what} to the trash?`}
       </h2>
+      {children}
       <p className="mt-1">
         {`It leaves the website at once. It can be restored from the Trash for ${days} days; after that it is deleted for good, with its photos.`}
       </p>
       <Form method="post" action={action} className="mt-3 flex flex-wrap items-center gap-4">
-        {Object.entries(fields).map(([name, value]) => (
-          <input key={name} type="hidden" name={name} value={value} />
-        ))}
+        {Object.entries(fields).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => <input key={`${name}=${v}`} type="hidden" name={name} value={v} />))}
         <input type="hidden" name="confirm" value="yes" />
         <DangerButton>Move to the trash</DangerButton>
         <Link to={cancelTo} className="font-semibold text-blue-800 underline" replace>

@@ -20,9 +20,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { rows: withStatus(context, rows), total, query, bulkActions, search: searchOf(url), notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
 }
 
-/** The bulk actions on the chosen rows (decision 034). */
+/** The bulk actions on the chosen rows, or on all that match (decision 034, issue 35). */
 export async function action({ request, context }: Route.ActionArgs) {
-  return bulkAction(context, request, "enshrinee");
+  return bulkAction(context, request, "enshrinee", async (url, limit) => {
+    const { rows, total } = await context.services.admin.collection.enshrinees.list({ ...listQuery(url, SORTS, "lastName"), page: 1, pageSize: limit });
+    return { ids: rows.map((r) => r.id), total };
+  });
 }
 
 type Row = Route.ComponentProps["loaderData"]["rows"][number];
@@ -40,9 +43,9 @@ export default function Enshrinees({ loaderData, actionData }: Route.ComponentPr
   const { rows, total, query, bulkActions, search, notice } = loaderData;
   return (
     <section>
-      <CollectionListHeading kind="enshrinees" title="Enshrinees" add="Add an enshrinee" result={actionData ?? (notice ? { ok: true, message: notice } : null)} />
+      <CollectionListHeading kind="enshrinees" title="Enshrinees" add="Add an enshrinee" result={notice ? { ok: true, message: notice } : null} />
       <ListSearch q={query.q} label="Search enshrinees" />
-      <BulkActionsForm actions={bulkActions} />
+      <BulkActionsForm actions={bulkActions} total={total} result={actionData} />
       <AdminTable caption="Enshrinees" columns={bulkActions.length ? selectableColumns : nameColumns} rows={rows} rowKey={(r) => r.id} sortable={SORTS} sort={query} search={search} />
       <Pager page={query.page} pageSize={query.pageSize} total={total} search={search} />
     </section>

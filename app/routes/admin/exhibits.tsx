@@ -13,32 +13,38 @@ import { withStatus } from "./publication.server";
 
 const SORTS = ["title", "year", "team", "category"] as const;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireConsole(context, request, "collection");
-  const url = new URL(request.url);
-  const query = listQuery(url, SORTS, "title");
+/** The list's search, sort, page and filters, as the address gives them (the loader's and "all that match"'s). */
+function exhibitQuery(url: URL) {
   const team = url.searchParams.get("team") ?? "";
   const category = url.searchParams.get("category") ?? "";
   const state = url.searchParams.get("state") ?? "";
-  const collection = context.services.admin.collection;
-  const [{ rows, total }, teams, categories] = await Promise.all([
-    collection.exhibits.list({
-      ...query,
-      team: uuidSchema.safeParse(team).success ? team : undefined,
-      category: uuidSchema.safeParse(category).success ? category : undefined,
-      active: state === "active" ? true : state === "inactive" ? false : undefined,
-      publication: state === "draft" || state === "scheduled" ? state : undefined,
-    }),
-    collection.teams.options(),
-    collection.categories.options(),
-  ]);
-  const bulkActions = context.services.admin.bulk.actionsFor("exhibit");
-  return { rows: withStatus(context, rows), total, query, filter: { team, category, state }, teams, categories, bulkActions, search: searchOf(url), notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
+  const list = {
+    ...listQuery(url, SORTS, "title"),
+    team: uuidSchema.safeParse(team).success ? team : undefined,
+    category: uuidSchema.safeParse(category).success ? category : undefined,
+    active: state === "active" ? true : state === "inactive" ? false : undefined,
+    publication: state === "draft" || state === "scheduled" ? (state as "draft" | "scheduled") : undefined,
+  };
+  return { list, filter: { team, category, state } };
 }
 
-/** The bulk actions on the chosen rows (decision 034). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireConsole(context, request, "collection");
+  const url = new URL(request.url);
+  const { list, filter } = exhibitQuery(url);
+  const collection = context.services.admin.collection;
+  const [{ rows, total }, teams, categories] = await Promise.all([collection.exhibits.list(list), collection.teams.options(), collection.categories.options()]);
+  const bulkActions = context.services.admin.bulk.actionsFor("exhibit");
+  const { team: _t, category: _c, active: _a, publication: _p, ...query } = list;
+  return { rows: withStatus(context, rows), total, query, filter, teams, categories, bulkActions, search: searchOf(url), notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
+}
+
+/** The bulk actions on the chosen rows, or on all that match (decision 034, issue 35). */
 export async function action({ request, context }: Route.ActionArgs) {
-  return bulkAction(context, request, "exhibit");
+  return bulkAction(context, request, "exhibit", async (url, limit) => {
+    const { rows, total } = await context.services.admin.collection.exhibits.list({ ...exhibitQuery(url).list, page: 1, pageSize: limit });
+    return { ids: rows.map((r) => r.id), total };
+  });
 }
 
 type Row = Route.ComponentProps["loaderData"]["rows"][number];
@@ -59,7 +65,7 @@ export default function Exhibits({ loaderData, actionData }: Route.ComponentProp
   const { rows, total, query, filter, teams, categories, bulkActions, search, notice } = loaderData;
   return (
     <section>
-      <CollectionListHeading kind="exhibits" title="Exhibits" add="Add an exhibit" result={actionData ?? (notice ? { ok: true, message: notice } : null)} />
+      <CollectionListHeading kind="exhibits" title="Exhibits" add="Add an exhibit" result={notice ? { ok: true, message: notice } : null} />
       <ListSearch q={query.q} label="Search titles">
         <ChoiceSelect id="team" name="team" label="Team" empty="All teams" options={teams} defaultValue={filter.team} />
         <ChoiceSelect id="category" name="category" label="Category" empty="All categories" options={categories} defaultValue={filter.category} />
@@ -76,7 +82,7 @@ export default function Exhibits({ loaderData, actionData }: Route.ComponentProp
           </select>
         </div>
       </ListSearch>
-      <BulkActionsForm actions={bulkActions} categories={categories} />
+      <BulkActionsForm actions={bulkActions} categories={categories} total={total} result={actionData} />
       <AdminTable caption="Exhibits" columns={columns} rows={rows} rowKey={(r) => r.id} sortable={SORTS} sort={query} search={search} />
       <Pager page={query.page} pageSize={query.pageSize} total={total} search={search} />
     </section>
