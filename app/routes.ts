@@ -45,6 +45,7 @@ export default [
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),
     route("confirm-password", "routes/admin/confirm-password.tsx"),
+    route("stay-signed-in", "routes/admin/stay-signed-in.tsx"),
     route("staff", "routes/admin/staff.tsx"),
     route("audit", "routes/admin/audit.tsx"),
     route("teams", "routes/admin/teams.tsx"),

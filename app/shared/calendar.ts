@@ -42,9 +42,9 @@ export function startOfDayIn(date: string, timeZone: string): Date {
   return instantIn(date, 0, timeZone);
 }
 
-/** The instant `date` (YYYY-MM-DD) at `hour`:00 on the clocks of `timeZone`. */
-export function instantIn(date: string, hour: number, timeZone: string): Date {
-  const utcTime = Date.parse(`${date}T${String(hour).padStart(2, "0")}:00:00Z`);
+/** The instant `date` (YYYY-MM-DD) at `hour`:`minute` on the clocks of `timeZone`. */
+export function instantIn(date: string, hour: number, timeZone: string, minute = 0): Date {
+  const utcTime = Date.parse(`${date}T${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}:00Z`);
   const offsetAt = (t: number) => {
     let format = offsetFormats.get(timeZone);
     if (!format) {
@@ -59,14 +59,14 @@ export function instantIn(date: string, hour: number, timeZone: string): Date {
   return new Date(utcTime - offsetAt(guess));
 }
 
-/** The calendar day (YYYY-MM-DD) and the hour (0-23) of an instant on the clocks of `timeZone`. */
-export function dayAndHourIn(timeZone: string, at: Date): { day: string; hour: number } {
+/** The calendar day (YYYY-MM-DD), the hour (0-23) and the minute of an instant on the clocks of `timeZone`. */
+export function dayAndHourIn(timeZone: string, at: Date): { day: string; hour: number; minute: number } {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", hourCycle: "h23" })
+    new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );
-  return { day: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour) };
+  return { day: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour), minute: Number(parts.minute) };
 }
 
 /**

@@ -10,14 +10,14 @@ import { clockTimeIn, dayAndHourIn, instantIn, isCalendarDay } from "./calendar"
 export const PUBLICATION_STATES = ["draft", "scheduled", "published"] as const;
 export type PublicationState = (typeof PUBLICATION_STATES)[number];
 
-/** What staff chose: a draft, a museum-time date and hour, or published now (or still). */
+/** What staff chose: a draft, a museum-time date and time (to the minute), or published now (or still). */
 export type Publication = { state: "draft" } | { state: "scheduled"; at: Date } | { state: "published" };
 
 export const PUBLICATION_MESSAGES = {
   state: "Please choose Draft, Scheduled or Published.",
   date: "Please enter the date to publish on, as YYYY-MM-DD.",
-  hour: "Please choose the hour to publish at.",
-  past: "That time has passed: choose a later date or hour, or choose Published.",
+  time: "Please enter the time to publish at, as HH:MM (24-hour clock).",
+  past: "That time has passed: choose a later date or time, or choose Published.",
 } as const;
 
 /** The state of a stored `publish_at` at `now`. */
@@ -34,23 +34,35 @@ export function publicationLabel(publishAt: Date | null, now: Date, timeZone: st
   return "Published";
 }
 
+const twoDigits = (n: number) => String(n).padStart(2, "0");
+
 /** The form's initial values for a stored `publish_at` (a new record starts as Published, as before drafts existed). */
-export function publicationFields(publishAt: Date | null | undefined, now: Date, timeZone: string): { state: PublicationState; date: string; hour: number } {
+export function publicationFields(publishAt: Date | null | undefined, now: Date, timeZone: string): { state: PublicationState; date: string; time: string } {
   const state = publishAt === undefined ? "published" : publicationStateOf(publishAt, now);
   const tomorrow = dayAndHourIn(timeZone, new Date(now.getTime() + 86_400_000));
-  const at = state === "scheduled" ? dayAndHourIn(timeZone, publishAt!) : { day: tomorrow.day, hour: 9 };
-  return { state, date: at.day, hour: at.hour };
+  const at = state === "scheduled" ? dayAndHourIn(timeZone, publishAt!) : { day: tomorrow.day, hour: 9, minute: 0 };
+  return { state, date: at.day, time: `${twoDigits(at.hour)}:${twoDigits(at.minute)}` };
 }
 
 const formSchema = z.object({
   publication: z.enum(PUBLICATION_STATES),
   publishDate: z.optional(z.string().check(z.trim())),
-  publishHour: z.optional(z.string().check(z.trim())),
+  publishTime: z.optional(z.string().check(z.trim())),
 });
 
+/** "09:30" or "9:30" (a 24-hour clock, as a time input sends it) as hour and minute; a bare hour ("9", forms before minutes) too. */
+function timeOfDay(value: string): { hour: number; minute: number } | null {
+  const m = /^(\d{1,2})(?::(\d{2}))?$/.exec(value);
+  if (!m) return null;
+  const hour = Number(m[1]);
+  const minute = Number(m[2] ?? "0");
+  return hour <= 23 && minute <= 59 ? { hour, minute } : null;
+}
+
 /**
- * The publication a form sent (fields `publication`, `publishDate`, `publishHour`, the hour on the
- * museum's clock), or the message for each field that is wrong. A form without the fields (a
+ * The publication a form sent (fields `publication`, `publishDate`, `publishTime`, HH:MM on the
+ * museum's clock; `publishHour`, a bare hour, from forms before minutes), or the message for each
+ * field that is wrong. A form without the fields (a
  * client written before drafts existed) leaves the publication as it is: `value` undefined.
  */
 export function publicationFromForm(
@@ -63,16 +75,16 @@ export function publicationFromForm(
     return typeof v === "string" ? v : undefined;
   };
   if (form.get("publication") === null) return { ok: true, value: undefined };
-  const parsed = formSchema.safeParse({ publication: text("publication"), publishDate: text("publishDate"), publishHour: text("publishHour") });
+  const parsed = formSchema.safeParse({ publication: text("publication"), publishDate: text("publishDate"), publishTime: text("publishTime") ?? text("publishHour") });
   if (!parsed.success) return { ok: false, errors: { publication: PUBLICATION_MESSAGES.state } };
-  const { publication, publishDate = "", publishHour = "" } = parsed.data;
+  const { publication, publishDate = "", publishTime = "" } = parsed.data;
   if (publication !== "scheduled") return { ok: true, value: { state: publication } };
   const errors: Record<string, string> = {};
   if (!isCalendarDay(publishDate)) errors.publishDate = PUBLICATION_MESSAGES.date;
-  const hour = /^\d{1,2}$/.test(publishHour) ? Number(publishHour) : NaN;
-  if (!(hour >= 0 && hour <= 23)) errors.publishHour = PUBLICATION_MESSAGES.hour;
-  if (Object.keys(errors).length) return { ok: false, errors };
-  const at = instantIn(publishDate, hour, timeZone);
+  const time = timeOfDay(publishTime);
+  if (!time) errors.publishTime = PUBLICATION_MESSAGES.time;
+  if (Object.keys(errors).length || !time) return { ok: false, errors };
+  const at = instantIn(publishDate, time.hour, timeZone, time.minute);
   if (at.getTime() <= now.getTime()) return { ok: false, errors: { publishDate: PUBLICATION_MESSAGES.past } };
   return { ok: true, value: { state: "scheduled", at } };
 }

@@ -6,6 +6,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import { isTicketValid, type Viewer } from "../../app/shared/access";
+import { STAFF_IDLE_MINUTES } from "../../app/shared/console-areas";
 import type { MuseumCalendar } from "../membership/museum-calendar";
 import type { Database } from "../db/client";
 import { resendable } from "../db/ride-out";
@@ -14,7 +15,7 @@ import { sessions, users } from "../db/schema";
 export const SESSION_COOKIE = "museum_session";
 export const SESSION_DAYS = 30;
 /** A staff session (curator, admin) ends after this long without a request (decision 015). */
-export const STAFF_IDLE_MS = 30 * 60_000;
+export const STAFF_IDLE_MS = STAFF_IDLE_MINUTES * 60_000;
 /** How stale a staff session's last-seen time may get before a request writes it again. */
 const LAST_SEEN_GRANULARITY_MS = 60_000;
 

@@ -45,3 +45,31 @@ test("Remove slide 2 on a page opened before a colleague moved slide 1 down remo
   await mobileSlides(stale).first().getByRole("button", { name: "Move down slide 1" }).click();
   await expect.poll(() => slideNames(stale)).toEqual(before);
 });
+
+test("an edited form asks before the header's search or Sign out leaves it, and Stay keeps the typing", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const page = await signedInAdmin(browser);
+  await page.goto("/admin/teams");
+  await page.getByRole("table").getByRole("row").nth(1).getByRole("link").first().click();
+  await page.waitForURL(/\/admin\/teams\/[0-9a-f-]{36}$/);
+  await waitForHydration(page);
+  const name = page.getByLabel("Name", { exact: true });
+  const before = await name.inputValue();
+  await name.fill(`${before} (typed, not saved)`);
+  const dialog = page.getByRole("alertdialog", { name: "Leave without saving?" });
+
+  // The header's search, sent with Enter.
+  const search = page.getByRole("search", { name: "Site search" }).getByRole("searchbox").or(page.getByRole("search", { name: "Site search" }).getByRole("combobox")).first();
+  await search.fill("steelers");
+  await search.press("Enter");
+  await dialog.getByRole("button", { name: "Stay on this page" }).click();
+  await expect(page).toHaveURL(/\/admin\/teams\/[0-9a-f-]{36}$/);
+  await expect(name).toHaveValue(`${before} (typed, not saved)`);
+
+  // Sign out.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await dialog.getByRole("button", { name: "Stay on this page" }).click();
+  await expect(name).toHaveValue(`${before} (typed, not saved)`);
+  await page.goto("/admin");
+  await expect(page.getByText("What needs doing")).toBeVisible();
+});

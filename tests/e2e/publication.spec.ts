@@ -33,10 +33,11 @@ async function visitorAndMember(browser: Browser) {
   return { visitor, member };
 }
 
-async function saveStatus(admin: Page, id: string, label: RegExp, expected: RegExp) {
+async function saveStatus(admin: Page, id: string, label: RegExp, expected: RegExp, time?: string) {
   await admin.goto(`/admin/exhibits/${id}`);
   await waitForHydration(admin);
   await admin.getByRole("radio", { name: label }).check();
+  if (time) await admin.getByLabel(/^At \(time, museum time/).fill(time);
   await admin.getByRole("button", { name: "Save exhibit" }).click();
   await expect(admin.getByTestId("console-notice")).toHaveText("Saved.", { timeout: 15_000 });
   await expect(admin.getByTestId("publication-status")).toHaveText(expected);
@@ -69,10 +70,10 @@ test("staff draft and schedule an exhibit: visitors and members find it nowhere 
   await admin.getByRole("radio", { name: "Scheduled" }).check();
   await admin.getByLabel("Publish on (date, for Scheduled)").fill("2020-01-01");
   await admin.getByRole("button", { name: "Save exhibit" }).click();
-  await expect(admin.getByText("That time has passed: choose a later date or hour, or choose Published.")).toBeVisible({ timeout: 15_000 });
+  await expect(admin.getByText("That time has passed: choose a later date or time, or choose Published.")).toBeVisible({ timeout: 15_000 });
 
-  // Scheduled for tomorrow at 09:00, museum time (the fields' default).
-  await saveStatus(admin, exhibit._id, /^Scheduled$/, /^Now: Scheduled for \d{4}-\d{2}-\d{2} 09:00 E[SD]T$/);
+  // Scheduled for tomorrow (the date field's default) at 09:45, museum time: to the minute.
+  await saveStatus(admin, exhibit._id, /^Scheduled$/, /^Now: Scheduled for \d{4}-\d{2}-\d{2} 09:45 E[SD]T$/, "09:45");
   expect(await seen(visitor, exhibit)).toEqual(hidden);
   expect(await seen(member, exhibit)).toEqual(hidden);
 

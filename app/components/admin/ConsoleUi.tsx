@@ -12,8 +12,9 @@ export function ConsoleHeading({ children, actions }: { children: ReactNode; act
 }
 
 /** The answer of the last action: green when done, red when refused, read out by screen readers. */
-export function ConsoleNotice({ result }: { result?: { ok: boolean; message: string } | null }) {
-  if (!result?.message) return null;
+export function ConsoleNotice({ result }: { result?: { ok: boolean; message: string; deleteRefused?: boolean } | null }) {
+  // A refused delete is shown beside its button (DeleteRecord), where the person is.
+  if (!result?.message || result.deleteRefused) return null;
   return (
     <p
       role={result.ok ? "status" : "alert"}

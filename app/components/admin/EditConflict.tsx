@@ -23,6 +23,17 @@ export function typedChoice<T extends FieldValue | undefined>(result: unknown, f
   return f ? (f.mine as T) : fallback;
 }
 
+/**
+ * Whether a checkbox was ticked when the form was sent back (a refused save carries the typed
+ * `values`, in which a ticked box is "on" and an unticked one absent), else `fallback`.
+ */
+export function typedCheckbox(result: unknown, field: string, fallback: boolean): boolean {
+  const fromConflict = typedChoice<FieldValue | undefined>(result, field, undefined);
+  if (typeof fromConflict === "boolean") return fromConflict;
+  const values = result && typeof result === "object" && "values" in result ? (result as { values?: Record<string, string> }).values : undefined;
+  return values ? values[field] === "on" : fallback;
+}
+
 function shown(value: FieldValue, names: Record<string, string>): string {
   if (value === null || value === "") return "(empty)";
   if (value === true) return "Yes";

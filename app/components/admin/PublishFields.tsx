@@ -1,15 +1,16 @@
 /**
  * The publication of an exhibit, an enshrinee or a banner slide (decision 032): Draft, Scheduled
- * for a date and hour on the museum's clock, or Published. Plain radio buttons and inputs: the
- * form works without JavaScript; the date and hour are sent whatever is chosen and read only for
- * Scheduled. `prefix` keeps the ids unique when a page has several forms (the banner).
+ * for a date and time (to the minute) on the museum's clock, or Published. Plain radio buttons and
+ * inputs: the form works without JavaScript; the date and time are sent whatever is chosen and
+ * read only for Scheduled. `prefix` keeps the ids unique when a page has several forms (the banner).
  */
 import { PUBLICATION_STATES, type PublicationState } from "~/shared/publication";
 
 export interface PublishFieldsValue {
   state: PublicationState;
   date: string;
-  hour: number;
+  /** HH:MM, museum time. */
+  time: string;
   /** What is stored now, e.g. "Scheduled for 2026-12-01 09:00 EST"; null for a new record. */
   label: string | null;
   timeZone: string;
@@ -31,7 +32,7 @@ export function PublishFields({
   const id = (name: string) => `${prefix}${name}`;
   const state = (PUBLICATION_STATES as readonly string[]).includes(typed.publication ?? "") ? (typed.publication as PublicationState) : initial.state;
   const dateError = errors.publishDate;
-  const hourError = errors.publishHour;
+  const timeError = errors.publishTime;
   return (
     <fieldset className="space-y-2 rounded border border-stone-300 p-3" aria-describedby={id("publication-now")}>
       <legend className="px-1 font-semibold">Status</legend>
@@ -69,26 +70,22 @@ export function PublishFields({
           ) : null}
         </div>
         <div>
-          <label htmlFor={id("publishHour")} className="block text-sm font-semibold">
-            At (hour, museum time: {initial.timeZone})
+          <label htmlFor={id("publishTime")} className="block text-sm font-semibold">
+            At (time, museum time: {initial.timeZone})
           </label>
-          <select
-            id={id("publishHour")}
-            name="publishHour"
-            defaultValue={typed.publishHour ?? String(initial.hour)}
-            aria-invalid={hourError ? true : undefined}
-            aria-describedby={hourError ? id("publishHour-error") : undefined}
+          <input
+            id={id("publishTime")}
+            name="publishTime"
+            type="time"
+            step={60}
+            defaultValue={typed.publishTime ?? initial.time}
+            aria-invalid={timeError ? true : undefined}
+            aria-describedby={timeError ? id("publishTime-error") : undefined}
             className="w-full rounded border border-stone-500 bg-white px-3 py-2"
-          >
-            {Array.from({ length: 24 }, (_, h) => (
-              <option key={h} value={String(h)}>
-                {`${String(h).padStart(2, "0")}:00`}
-              </option>
-            ))}
-          </select>
-          {hourError ? (
-            <p id={id("publishHour-error")} className="text-sm font-semibold text-red-800">
-              {hourError}
+          />
+          {timeError ? (
+            <p id={id("publishTime-error")} className="text-sm font-semibold text-red-800">
+              {timeError}
             </p>
           ) : null}
         </div>

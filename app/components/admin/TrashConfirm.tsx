@@ -5,7 +5,7 @@
  * link. Only the second button's post moves the record to the Trash.
  */
 import { useEffect, useId, useRef, type ReactNode } from "react";
-import { Form, Link, useLocation, useRouteLoaderData, useSearchParams } from "react-router";
+import { Form, Link, useActionData, useLocation, useRouteLoaderData, useSearchParams } from "react-router";
 import { DangerButton } from "./ConsoleUi";
 
 /** TRASH_DAYS, as the console layout's loader hands it down. */
@@ -47,13 +47,30 @@ export function ConfirmTrash({ what, fields, action, cancelTo, children }: { wha
   );
 }
 
-/** An edit page's delete: the button, or once pressed (`?delete=confirm`) the confirmation. */
-export function DeleteRecord({ what, label }: { what: string; label: string }) {
+/**
+ * An edit page's delete: the button, or once pressed (`?delete=confirm`) the confirmation. A
+ * refused delete (the record is in use) says why right here, beside the button, and takes the
+ * focus: the page's own notice at the top would be out of view. `rule` says on the page when a
+ * record can be deleted with links and when not.
+ */
+export function DeleteRecord({ what, label, rule }: { what: string; label: string; rule?: string }) {
   const [params] = useSearchParams();
   const { pathname } = useLocation();
-  if (params.get("delete") === "confirm") return <ConfirmTrash what={what} fields={{ intent: "delete" }} action={pathname} cancelTo={pathname} />;
+  const answer = useActionData() as { deleteRefused?: boolean; message?: string } | undefined;
+  const refusal = useRef<HTMLParagraphElement>(null);
+  const refused = answer?.deleteRefused ? answer.message : undefined;
+  useEffect(() => {
+    refusal.current?.focus();
+  }, [answer]);
+  if (params.get("delete") === "confirm" && !refused) return <ConfirmTrash what={what} fields={{ intent: "delete" }} action={pathname} cancelTo={pathname} />;
   return (
-    <Form method="post" className="mt-8 border-t border-stone-300 pt-4">
+    <Form method="post" className="mt-8 space-y-2 border-t border-stone-300 pt-4">
+      {refused ? (
+        <p ref={refusal} tabIndex={-1} role="alert" data-testid="delete-refused" className="rounded border border-red-700 bg-red-50 px-4 py-3 text-red-900 outline-none">
+          {refused}
+        </p>
+      ) : null}
+      {rule ? <p className="text-sm text-stone-700">{rule}</p> : null}
       <DangerButton name="intent" value="delete">
         {label}
       </DangerButton>

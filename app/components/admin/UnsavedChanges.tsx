@@ -2,9 +2,10 @@
  * Unsaved changes (issue 24): wrapped around a console edit form, it notices typing (and the
  * rich-text editor, selects, checkboxes) and, until the form is saved, asks before the page is
  * left by a link, the back button (React Router's `useBlocker`) or closing or reloading the tab
- * (`beforeunload`, where the browser shows its own question). Sending any form of the page (save,
- * an image upload, delete, preview) is not leaving, except one marked `data-unsaved-leaves` (it
- * reloads the page without this form's changes: the browser asks); a save is done when the page comes back with
+ * (`beforeunload`, where the browser shows its own question). Sending a form inside it (save, an
+ * image upload, preview) is not leaving, except one marked `data-unsaved-leaves` (it reloads the
+ * page without this form's changes: the browser asks); a form outside it (the header's search,
+ * Sign out) leaves and asks first (issue 35); a save is done when the page comes back with
  * `?notice=saved`, or, for a form whose action answers in place, when `saved` is the answer of a
  * successful save (a new answer object each time). A change that fires no input event (a photo
  * dragged to a new place) tells it with `useMarkEdited()`.
@@ -22,6 +23,7 @@ export function useMarkEdited(): () => void {
 export function UnsavedChanges({ children, saved }: { children: ReactNode; saved?: { ok: boolean } | null }) {
   const edited = useRef(false);
   const submitting = useRef(false);
+  const guarded = useRef<HTMLDivElement>(null);
   const navigation = useNavigation();
   const location = useLocation();
 
@@ -45,6 +47,8 @@ export function UnsavedChanges({ children, saved }: { children: ReactNode; saved
       if ((submitter?.formTarget || form.target) === "_blank") return;
       // A form that reloads the page without this one's changes (the exhibit photo upload) leaves it: the browser asks.
       if (form.hasAttribute("data-unsaved-leaves")) return;
+      // A form elsewhere on the page (the header's search, Sign out) leaves it: asked like a link.
+      if (!guarded.current?.contains(form)) return;
       submitting.current = true;
     };
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
@@ -72,7 +76,7 @@ export function UnsavedChanges({ children, saved }: { children: ReactNode; saved
   }, []);
 
   return (
-    <div onInput={markEdited} onChange={markEdited} data-unsaved-guard="">
+    <div ref={guarded} onInput={markEdited} onChange={markEdited} data-unsaved-guard="">
       <MarkEdited.Provider value={markEdited}>{children}</MarkEdited.Provider>
       {blocker.state === "blocked" ? (
         <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/50 p-4">

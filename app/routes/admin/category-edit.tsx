@@ -50,7 +50,7 @@ export default function CategoryEdit({ loaderData }: Route.ComponentProps) {
         </Form>
       </UnsavedChanges>
       {c ? (
-        <DeleteRecord what={c.categoryName} label="Delete this category" />
+        <DeleteRecord what={c.categoryName} label="Delete this category" rule="A category with exhibits cannot be deleted: move or delete its exhibits first." />
       ) : null}
       {"versions" in loaderData && c ? <VersionHistory versions={loaderData.versions} base={`/admin/categories/${c.id}`} /> : null}
     </section>

@@ -97,7 +97,7 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
               </li>
             ))}
           </ul>
-          <DeleteRecord what={e.fullName} label="Delete this enshrinee" />
+          <DeleteRecord what={e.fullName} label="Delete this enshrinee" rule="Their links to exhibits go to the Trash with them and come back if they are restored. (An exhibit that enshrinees link to cannot be deleted until they are unlinked.)" />
         </>
       ) : null}
       {"versions" in loaderData && e ? <VersionHistory versions={loaderData.versions} base={`/admin/enshrinees/${e.id}`} /> : null}

@@ -7,7 +7,7 @@
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/exhibit-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
-import { EditConflict, typedChoice } from "~/components/admin/EditConflict";
+import { EditConflict, typedCheckbox, typedChoice } from "~/components/admin/EditConflict";
 import { VersionHistory } from "~/components/admin/VersionHistory";
 import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PrimaryButton, PreviewButton, PreviewLink } from "~/components/admin/ConsoleUi";
 import { RICH_TEXT_HINT, RichTextField } from "~/components/admin/RichTextField";
@@ -43,7 +43,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     // Deleting asks first (TrashConfirm.tsx): without the confirmation's `confirm=yes`, the page asks.
     if (formText(form, "confirm") !== "yes") return redirect(`/admin/exhibits/${id}?delete=confirm`);
     const done = await exhibits.remove(actorOf(staff), id);
-    return done.ok ? redirect("/admin/exhibits?notice=deleted") : consoleAnswer(done, 409);
+    return done.ok ? redirect("/admin/exhibits?notice=deleted") : consoleAnswer({ ...done, deleteRefused: true }, 409);
   }
   const parsed = exhibitSchema.safeParse(formObject(form, ["enshrineeIds"]));
   const checked = withPublication(context, form, parsed);
@@ -144,10 +144,10 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
           <fieldset className="flex flex-wrap gap-6">
             <legend className="sr-only">Flags</legend>
             <label className="flex items-center gap-2">
-              <input type="checkbox" name="active" defaultChecked={typedChoice(result, "active", x?.active ?? false)} /> Active (shown on the category page)
+              <input type="checkbox" name="active" defaultChecked={typedCheckbox(result, "active", x?.active ?? true)} /> Active (shown on the category page)
             </label>
             <label className="flex items-center gap-2">
-              <input type="checkbox" name="favoriteStory" defaultChecked={typedChoice(result, "favoriteStory", x?.favoriteStory ?? false)} /> Favorite story
+              <input type="checkbox" name="favoriteStory" defaultChecked={typedCheckbox(result, "favoriteStory", x?.favoriteStory ?? false)} /> Favorite story
             </label>
           </fieldset>
           <fieldset>
@@ -177,7 +177,7 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
         </Form>
       </UnsavedChanges>
       {x ? (
-        <DeleteRecord what={x.title} label="Delete this exhibit" />
+        <DeleteRecord what={x.title} label="Delete this exhibit" rule="An exhibit that enshrinees link to cannot be deleted: untick them under Enshrinees above and save first. (An enshrinee can be deleted with their links: the Trash keeps them.)" />
       ) : null}
       {"versions" in loaderData && x ? <VersionHistory versions={loaderData.versions} base={`/admin/exhibits/${x.id}`} covers="A version covers the fields above and the linked enshrinees; the photos are kept as the Photos page arranges them." /> : null}
     </section>

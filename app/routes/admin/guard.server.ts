@@ -47,7 +47,8 @@ export async function requireRecentPassword(context: AppLoadContext, request: Re
 }
 
 /** An action's answer shaped for the console's forms; `conflict` when the record changed since the form was opened (decision 029). */
-export type ConsoleResult = { ok: boolean; message: string; errors?: Record<string, string>; values?: Record<string, string>; conflict?: EditConflict };
+/** `deleteRefused`: a delete was refused (the record is in use): the page shows why beside its delete button (TrashConfirm.tsx). */
+export type ConsoleResult = { ok: boolean; message: string; errors?: Record<string, string>; values?: Record<string, string>; conflict?: EditConflict; deleteRefused?: boolean };
 
 /** A refused form's text fields, sent back so the page shows them as typed (also without JavaScript). */
 export function typedValues(form: FormData): Record<string, string> {

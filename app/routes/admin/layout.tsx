@@ -6,6 +6,7 @@
 import { Form, Link, Outlet } from "react-router";
 import type { Route } from "./+types/layout";
 import { ConsoleNav } from "~/components/admin/ConsoleNav";
+import { SessionClock } from "~/components/admin/SessionClock";
 import consoleStylesheet from "~/console.css?url";
 import { requireConsole } from "./guard.server";
 
@@ -47,6 +48,7 @@ export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {
           <Outlet />
         </div>
       </div>
+      <SessionClock />
     </div>
   );
 }

@@ -82,7 +82,7 @@ export async function saveOrDeleteRecord<Input>(o: {
     // Deleting asks first (TrashConfirm.tsx): without the confirmation's `confirm=yes`, the page asks.
     if (formText(form, "confirm") !== "yes") return redirect(`${o.listPath}/${id}?delete=confirm`);
     const done = await o.records.remove(actorOf(staff), id);
-    return done.ok ? redirect(`${o.listPath}?notice=deleted`) : consoleAnswer(done, 409);
+    return done.ok ? redirect(`${o.listPath}?notice=deleted`) : consoleAnswer({ ...done, deleteRefused: true }, 409);
   }
   const parsed = o.schema.safeParse(formObject(form));
   let input: Input;

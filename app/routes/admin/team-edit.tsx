@@ -97,7 +97,7 @@ export default function TeamEdit({ loaderData }: Route.ComponentProps) {
         </Form>
       </UnsavedChanges>
       {t ? (
-        <DeleteRecord what={t.name} label="Delete this team" />
+        <DeleteRecord what={t.name} label="Delete this team" rule="A team with exhibits cannot be deleted: move or delete its exhibits first." />
       ) : null}
       {"versions" in loaderData && t ? <VersionHistory versions={loaderData.versions} base={`/admin/teams/${t.id}`} /> : null}
     </section>

@@ -1,0 +1,71 @@
+/**
+ * The staff session's clock (issue 35): a staff session ends after STAFF_IDLE_MINUTES without a
+ * request (decision 015). A few minutes before, the console says so, with "Stay signed in" (one
+ * request that counts as activity); once it has ended, it says that what was typed is kept in
+ * this browser (UnsavedChanges.tsx) and offered back after signing in again. Every page load,
+ * form answer and fetch of the console counts as activity, as it does on the server.
+ */
+import { useEffect, useRef, useState } from "react";
+import { Link, useFetcher, useFetchers, useLocation, useNavigation } from "react-router";
+import { STAFF_IDLE_MINUTES, STAFF_IDLE_WARNING_MINUTES } from "~/shared/console-areas";
+
+const MINUTE = 60_000;
+
+export function SessionClock() {
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const location = useLocation();
+  const stay = useFetcher();
+  const lastContact = useRef(Date.now());
+  const [left, setLeft] = useState(STAFF_IDLE_MINUTES * MINUTE);
+
+  // Each answer from the server (a page, a form's answer, a fetch) restarts the count, as on the server.
+  const busy = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle");
+  useEffect(() => {
+    if (busy) return;
+    lastContact.current = Date.now();
+    setLeft(STAFF_IDLE_MINUTES * MINUTE);
+  }, [busy, location.key]);
+
+  useEffect(() => {
+    const tick = () => setLeft(STAFF_IDLE_MINUTES * MINUTE - (Date.now() - lastContact.current));
+    const timer = setInterval(tick, 10_000);
+    // A tab put to sleep counts the time it slept.
+    document.addEventListener("visibilitychange", tick);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", tick);
+    };
+  }, []);
+
+  if (left > STAFF_IDLE_WARNING_MINUTES * MINUTE) return null;
+  const here = `${location.pathname}${location.search}`;
+  if (left <= 0) {
+    return (
+      <div role="alert" data-testid="session-ended" className="fixed inset-x-0 bottom-0 z-40 border-t-4 border-red-800 bg-red-50 p-4 text-red-900">
+        <p className="mx-auto max-w-3xl">
+          <strong>Your session has ended</strong> after {STAFF_IDLE_MINUTES} minutes without activity. Anything you save now is kept in this browser and offered back on this page after you{" "}
+          <Link to={`/login?redirectTo=${encodeURIComponent(here)}`} className="font-semibold underline" reloadDocument>
+            sign in again
+          </Link>
+          .
+        </p>
+      </div>
+    );
+  }
+  const minutes = Math.max(1, Math.ceil(left / MINUTE));
+  return (
+    <div role="alertdialog" aria-labelledby="session-ending-title" data-testid="session-ending" className="fixed inset-x-0 bottom-0 z-40 border-t-4 border-gold bg-white p-4 shadow-lg">
+      <div className="mx-auto flex max-w-3xl flex-wrap items-center gap-4">
+        <p id="session-ending-title" className="flex-1">
+          {`Your session ends in ${minutes} minute${minutes === 1 ? "" : "s"} without activity. Unsaved typing stays on this page.`}
+        </p>
+        <stay.Form method="post" action="/admin/stay-signed-in">
+          <button type="submit" className="rounded bg-ink px-4 py-2 font-semibold text-gold hover:bg-steel">
+            Stay signed in
+          </button>
+        </stay.Form>
+      </div>
+    </div>
+  );
+}
