@@ -6,14 +6,16 @@
  * search, sitemap) needs a "deleted" filter. Restore inserts the rows again under the same ids,
  * in one transaction, and says plainly what it needs first when something it depends on is gone.
  * The media a trashed record named stay untouched; housekeeping purges entries older than
- * TRASH_DAYS and then their media (the originals in PostgreSQL in the purge's transaction, this
- * instance's disk copy after it commits, like a removed photo). Restores and purges are audited.
+ * TRASH_DAYS and then their media that no other record names (server/media/media-release.ts: the
+ * originals in PostgreSQL in the purge's transaction, this instance's disk copy after it commits,
+ * like a removed photo). Restores and purges are audited.
  */
-import { and, asc, desc, eq, getTableColumns, inArray, lte, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, lte, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { queryRows, type Database } from "../db/client";
+import type { Database } from "../db/client";
 import { bannerSlides, categories, enshrineeExhibits, enshrinees, exhibitPhotos, exhibits, teams, trash, type TrashKind } from "../db/schema";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
+import { releaseOriginals, removeDiskCopies } from "../media/media-release";
 import type { MediaStorage } from "../media/media-storage";
 import { commitChange, freeSlug, type Tx } from "./collection-tx";
 import { PUBLISHED_ALWAYS } from "./publication";
@@ -182,19 +184,6 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
     return { ok: true, after: await tx.select().from(bannerSlides).where(eq(bannerSlides.variant, slide.variant)).orderBy(asc(bannerSlides.position)) };
   }
 
-  /** Whether some record (live or another trash entry) still names `key`. */
-  async function stillNamed(tx: Database, key: string, purging: string[]): Promise<boolean> {
-    const [row] = await queryRows<{ named: boolean }>(
-      tx,
-      sql`select exists(select 1 from ${teams} where ${teams.logo} = ${key})
-          or exists(select 1 from ${exhibits} where ${exhibits.thumbnail} = ${key} or ${exhibits.matchingPhoto} = ${key})
-          or exists(select 1 from ${exhibitPhotos} where ${exhibitPhotos.file} = ${key})
-          or exists(select 1 from ${bannerSlides} where ${bannerSlides.file} = ${key})
-          or exists(select 1 from ${trash} where ${trash.media} @> jsonb_build_array(${key}::text) and ${notInArray(trash.id, purging)}) as named`,
-    );
-    return Boolean(row?.named);
-  }
-
   return {
     days,
 
@@ -228,10 +217,8 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
       const due = await tx.select().from(trash).where(lte(trash.deletedAt, cutoff)).orderBy(asc(trash.deletedAt)).limit(PURGE_BATCH).for("update", { skipLocked: true });
       if (!due.length) return { purged: 0, files: [] };
       const ids = due.map((e) => e.id);
-      const files: string[] = [];
-      for (const key of new Set(due.flatMap((e) => e.media))) if (!(await stillNamed(tx, key, ids))) files.push(key);
       await tx.delete(trash).where(inArray(trash.id, ids));
-      await storage.forget(tx, files);
+      const files = await releaseOriginals(tx, storage, due.flatMap((e) => e.media));
       for (const entry of due) {
         await recordAudit(tx, HOUSEKEEPING_ACTOR, { action: `${entry.kind}.purge`, entityType: entry.kind, entityId: entry.recordId, summary: `Purged ${NOUN[entry.kind]} ${entry.label} from the trash after ${days} days`, before: entry.snapshot }, at);
       }
@@ -239,9 +226,7 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
     },
 
     /** This instance's copies of purged originals, once the purge committed. */
-    async removeFiles(files: string[]): Promise<void> {
-      await Promise.all(files.map((f) => storage.remove(f).catch(() => undefined)));
-    },
+    removeFiles: (files: string[]) => removeDiskCopies(storage, files),
   };
 }
 
