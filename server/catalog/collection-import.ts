@@ -4,7 +4,8 @@
  * order mark) with a header row of the export's own columns; teams, categories and an exhibit's
  * enshrinees are named, not numbered. A row with an `id` that exists updates that record, any
  * other row creates one (with that id when given, so an export imports back into an empty
- * database to the same records).
+ * database to the same records), except the id of a record in the Trash, which is refused
+ * (collection-trash.ts `idsInTrash`).
  *
  * `check` is the dry run: every row's outcome (would create, would update, error) and every
  * error by row number and column name, nothing written. `run` plans the same file again inside
@@ -20,6 +21,7 @@ import { categories, enshrineeExhibits, enshrinees, exhibits, teams } from "../d
 import { recordAudits, type Actor, type AuditEntry } from "../audit/audit-trail";
 import { plainTextOf, sanitizeRichText } from "./rich-text";
 import { PUBLISHED_ALWAYS } from "./publication";
+import { idsInTrash } from "./collection-trash";
 import { biographyColumns } from "./collection-writes";
 import { inChangeTransaction, type ChangeDeps, type Reader } from "./bulk-actions";
 
@@ -255,6 +257,11 @@ function tally(report: ImportReport): ImportReport {
   return report;
 }
 
+/** A row whose id belongs to a record in the Trash (collection-trash.ts `idsInTrash` says why it is refused). */
+function inTrash(noun: "exhibit" | "enshrinee", label: string): CellError {
+  return { column: "id", message: `An ${noun} with this id is in the Trash (${label}): restore it from the Trash, or leave the id empty to import this row as a new ${noun}.` };
+}
+
 /** Ids taken twice in the file: the later rows are errors. */
 function repeatedIds(sheet: Sheet): Map<number, number> {
   const first = new Map<string, number>();
@@ -289,6 +296,7 @@ async function planExhibits(db: Reader, sheet: Sheet): Promise<Plan<ExhibitValue
   const slugFor = slugger(slugs);
   const ids = sheet.records.map((r) => r.cells.id?.trim().toLowerCase() ?? "").filter((id) => z.string().uuid().safeParse(id).success);
   const existing = await existingById(db, exhibits, ids);
+  const trashed = await idsInTrash(db, "exhibit", ids);
   const links = new Map<string, string[]>();
   await inChunks([...existing.keys()], 1000, async (chunk) => {
     for (const l of await db.select().from(enshrineeExhibits).where(inArray(enshrineeExhibits.exhibitId, chunk))) links.set(l.exhibitId, [...(links.get(l.exhibitId) ?? []), l.enshrineeId]);
@@ -316,6 +324,10 @@ async function planExhibits(db: Reader, sheet: Sheet): Promise<Plan<ExhibitValue
     }
     const id = value.id.toLowerCase() || crypto.randomUUID();
     const before = existing.get(id) ?? null;
+    if (!before && trashed.has(id)) {
+      report.rows.push({ row: record.row, outcome: "error", label, errors: [inTrash("exhibit", trashed.get(id)!)] });
+      continue;
+    }
     const html = value.description_html ? sanitizeRichText(value.description_html) : null;
     writes.push({
       values: {
@@ -349,6 +361,7 @@ async function planEnshrinees(db: Reader, sheet: Sheet): Promise<Plan<EnshrineeV
   const slugFor = slugger(await db.select({ id: enshrinees.id, slug: enshrinees.slug }).from(enshrinees));
   const ids = sheet.records.map((r) => r.cells.id?.trim().toLowerCase() ?? "").filter((id) => z.string().uuid().safeParse(id).success);
   const existing = await existingById(db, enshrinees, ids);
+  const trashed = await idsInTrash(db, "enshrinee", ids);
   const repeats = repeatedIds(sheet);
   const writes: Plan<EnshrineeValues>["writes"] = [];
   for (const record of sheet.records) {
@@ -361,6 +374,10 @@ async function planEnshrinees(db: Reader, sheet: Sheet): Promise<Plan<EnshrineeV
     }
     const id = value.id.toLowerCase() || crypto.randomUUID();
     const before = existing.get(id) ?? null;
+    if (!before && trashed.has(id)) {
+      report.rows.push({ row: record.row, outcome: "error", label, errors: [inTrash("enshrinee", trashed.get(id)!)] });
+      continue;
+    }
     // A formatted biography is cleaned like the console's (its plain text is what search reads).
     const biography = value.biography_html ? biographyColumns(value.biography_html) : { biography: value.biography, biographyHtml: null };
     writes.push({ values: { id, slug: slugFor(value.full_name, id), fullName: value.full_name, firstName: value.first_name, lastName: value.last_name, ...biography, publishAt: value.publish_at }, before });

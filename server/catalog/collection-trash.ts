@@ -5,15 +5,19 @@
  * real rows are deleted in the same transaction, so no reader of the collection (pages, API,
  * search, sitemap) needs a "deleted" filter. Restore inserts the rows again under the same ids,
  * in one transaction, and says plainly what it needs first when something it depends on is gone.
+ * Links between an exhibit and an enshrinee come back whichever of the two is restored first:
+ * a link whose other side still waits in the trash is written into that entry's snapshot.
  * The media a trashed record named stay untouched; housekeeping purges entries older than
- * TRASH_DAYS and then their media (the originals in PostgreSQL in the purge's transaction, this
- * instance's disk copy after it commits, like a removed photo). Restores and purges are audited.
+ * TRASH_DAYS and then their media that no other record names (server/media/media-release.ts: the
+ * originals in PostgreSQL in the purge's transaction, this instance's disk copy after it commits,
+ * like a removed photo). Restores and purges are audited.
  */
-import { and, asc, desc, eq, getTableColumns, inArray, lte, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, lte, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { queryRows, type Database } from "../db/client";
+import type { Database } from "../db/client";
 import { bannerSlides, categories, enshrineeExhibits, enshrinees, exhibitPhotos, exhibits, teams, trash, type TrashKind } from "../db/schema";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
+import { releaseOriginals, removeDiskCopies } from "../media/media-release";
 import type { MediaStorage } from "../media/media-storage";
 import { commitChange, freeSlug, type Tx } from "./collection-tx";
 import { PUBLISHED_ALWAYS } from "./publication";
@@ -82,6 +86,23 @@ export async function trashRecord(tx: Tx, actor: Actor, kind: TrashableKind, id:
   return { ok: true, id, message: `${row.fullName} moved to the trash.` };
 }
 
+/**
+ * The records of `kind` among `ids` that wait in the trash, by id with their label. A create path
+ * that takes an id from outside (the CSV import) refuses these (issue 35 point 9): a new record
+ * under a trashed record's id would leave that entry restorable never again, only purgeable, and
+ * would later be overwritten or duplicated by it. Refusing (rather than quietly giving the row a
+ * new id) tells the person the record is in the Trash, where Restore brings it back whole, with
+ * its photos and links; a row meant as a new record imports with its id cell left empty.
+ */
+export async function idsInTrash(tx: Pick<Database, "select">, kind: TrashableKind, ids: string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = await tx.select({ recordId: trash.recordId, label: trash.label }).from(trash).where(and(eq(trash.kind, kind), inArray(trash.recordId, ids.slice(i, i + 1000))));
+    for (const r of rows) found.set(r.recordId, r.label);
+  }
+  return found;
+}
+
 /** Keeps a banner slide the banner editor is removing (its rows are rewritten by the editor, in `tx`). */
 export async function trashBannerSlide(tx: Tx, actor: Actor, slide: typeof bannerSlides.$inferSelect, at: Date): Promise<void> {
   await addEntry(tx, actor, { kind: "banner", recordId: slide.variant, label: `${slide.variant === "desktop" ? "Desktop" : "Mobile"} slide: ${slide.alt}`, snapshot: { row: slide }, media: ownMedia([slide.file], UPLOADED_PUBLIC) }, at);
@@ -129,9 +150,37 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
     return waiting ? `Restore the ${kind} ${waiting.label} first.` : `Its ${kind} no longer exists, so it cannot be restored.`;
   }
 
-  /** Said after a restore whose links could not all come back (the other side was deleted meanwhile). */
-  const lostLinks = (wanted: number, kept: number, other: string) =>
-    wanted > kept ? ` ${wanted - kept} linked ${other}${wanted - kept === 1 ? " is" : "s are"} no longer there, so ${wanted - kept === 1 ? "that link" : "those links"} did not come back.` : "";
+  /**
+   * The links of a restored record whose other side waits in the trash: written into that entry's
+   * snapshot, so they come back when it is restored, whichever of the two is restored first
+   * (issue 35 point 9). Returns how many of `otherIds` wait in the trash.
+   */
+  async function keepWaitingLinks(tx: Tx, otherKind: "exhibit" | "enshrinee", otherIds: string[], id: string): Promise<number> {
+    if (!otherIds.length) return 0;
+    const field = otherKind === "exhibit" ? "enshrineeIds" : "exhibitIds";
+    const entries = await tx.select({ id: trash.id, recordId: trash.recordId, snapshot: trash.snapshot }).from(trash).where(and(eq(trash.kind, otherKind), inArray(trash.recordId, otherIds))).for("update");
+    for (const entry of entries) {
+      const snapshot = entry.snapshot as Record<string, unknown>;
+      const linked = Array.isArray(snapshot[field]) ? (snapshot[field] as string[]) : [];
+      if (!linked.includes(id)) await tx.update(trash).set({ snapshot: { ...snapshot, [field]: [...linked, id].sort() } }).where(eq(trash.id, entry.id));
+    }
+    return new Set(entries.map((e) => e.recordId)).size;
+  }
+
+  /** Re-creates a restored record's links to the live records among `wanted`; keeps those waiting in the trash for later; says what did not come back. */
+  async function restoreLinks(tx: Tx, kind: "exhibit" | "enshrinee", id: string, wanted: string[]): Promise<{ kept: string[]; note: string }> {
+    const other = kind === "exhibit" ? enshrinees : exhibits;
+    const otherKind = kind === "exhibit" ? "enshrinee" : "exhibit";
+    const live = wanted.length ? (await tx.select({ id: other.id }).from(other).where(inArray(other.id, wanted))).map((r) => r.id) : [];
+    if (live.length) await tx.insert(enshrineeExhibits).values(live.map((o) => (kind === "exhibit" ? { enshrineeId: o, exhibitId: id } : { enshrineeId: id, exhibitId: o }))).onConflictDoNothing();
+    const waiting = await keepWaitingLinks(tx, otherKind, wanted.filter((o) => !live.includes(o)), id);
+    const gone = wanted.length - live.length - waiting;
+    const count = (n: number) => `${n} linked ${otherKind}${n === 1 ? " is" : "s are"}`;
+    const note =
+      (waiting ? ` ${count(waiting)} in the Trash: ${waiting === 1 ? "that link comes" : "those links come"} back when ${waiting === 1 ? "it is" : "they are"} restored.` : "") +
+      (gone > 0 ? ` ${count(gone)} no longer there, so ${gone === 1 ? "that link" : "those links"} did not come back.` : "");
+    return { kept: live.sort(), note };
+  }
 
   async function restoreRows(tx: Tx, entry: typeof trash.$inferSelect): Promise<{ ok: true; after: unknown; note?: string } | { ok: false; message: string }> {
     const snapshot = entry.snapshot as { row: Row; photos?: Row[]; enshrineeIds?: string[]; exhibitIds?: string[] };
@@ -154,20 +203,15 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
       if (!after) return { ok: false, message: "An exhibit with this id exists already." };
       const photos = (snapshot.photos ?? []).map((p) => revive(exhibitPhotos, p));
       if (photos.length) await tx.insert(exhibitPhotos).values(photos);
-      const wanted = snapshot.enshrineeIds ?? [];
-      const known = wanted.length ? await tx.select({ id: enshrinees.id }).from(enshrinees).where(inArray(enshrinees.id, wanted)) : [];
-      if (known.length) await tx.insert(enshrineeExhibits).values(known.map((e) => ({ enshrineeId: e.id, exhibitId: id })));
-      return { ok: true, after: { ...after, photos, enshrineeIds: known.map((e) => e.id).sort() }, note: lostLinks(wanted.length, known.length, "enshrinee") };
+      const links = await restoreLinks(tx, "exhibit", id, snapshot.enshrineeIds ?? []);
+      return { ok: true, after: { ...after, photos, enshrineeIds: links.kept }, note: links.note };
     }
     if (entry.kind === "enshrinee") {
       const row = revive(enshrinees, snapshot.row);
       const [after] = await tx.insert(enshrinees).values({ ...row, id, slug: await freeSlug(tx, enshrinees, row.fullName, id) }).onConflictDoNothing().returning();
       if (!after) return { ok: false, message: "An enshrinee with this id exists already." };
-      // Links come back to the exhibits that still exist.
-      const wanted = snapshot.exhibitIds ?? [];
-      const known = wanted.length ? await tx.select({ id: exhibits.id }).from(exhibits).where(inArray(exhibits.id, wanted)) : [];
-      if (known.length) await tx.insert(enshrineeExhibits).values(known.map((e) => ({ enshrineeId: id, exhibitId: e.id })));
-      return { ok: true, after: { ...after, exhibitIds: known.map((e) => e.id).sort() }, note: lostLinks(wanted.length, known.length, "exhibit") };
+      const links = await restoreLinks(tx, "enshrinee", id, snapshot.exhibitIds ?? []);
+      return { ok: true, after: { ...after, exhibitIds: links.kept }, note: links.note };
     }
     // A banner slide goes back at its old place (or the end), the others moving down one.
     await tx.execute(sql`select pg_advisory_xact_lock(7172015)`);
@@ -180,19 +224,6 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
     await tx.delete(bannerSlides).where(eq(bannerSlides.variant, slide.variant));
     await tx.insert(bannerSlides).values(rows.map((r, position) => ({ ...r, variant: slide.variant, position })));
     return { ok: true, after: await tx.select().from(bannerSlides).where(eq(bannerSlides.variant, slide.variant)).orderBy(asc(bannerSlides.position)) };
-  }
-
-  /** Whether some record (live or another trash entry) still names `key`. */
-  async function stillNamed(tx: Database, key: string, purging: string[]): Promise<boolean> {
-    const [row] = await queryRows<{ named: boolean }>(
-      tx,
-      sql`select exists(select 1 from ${teams} where ${teams.logo} = ${key})
-          or exists(select 1 from ${exhibits} where ${exhibits.thumbnail} = ${key} or ${exhibits.matchingPhoto} = ${key})
-          or exists(select 1 from ${exhibitPhotos} where ${exhibitPhotos.file} = ${key})
-          or exists(select 1 from ${bannerSlides} where ${bannerSlides.file} = ${key})
-          or exists(select 1 from ${trash} where ${trash.media} @> jsonb_build_array(${key}::text) and ${notInArray(trash.id, purging)}) as named`,
-    );
-    return Boolean(row?.named);
   }
 
   return {
@@ -228,10 +259,8 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
       const due = await tx.select().from(trash).where(lte(trash.deletedAt, cutoff)).orderBy(asc(trash.deletedAt)).limit(PURGE_BATCH).for("update", { skipLocked: true });
       if (!due.length) return { purged: 0, files: [] };
       const ids = due.map((e) => e.id);
-      const files: string[] = [];
-      for (const key of new Set(due.flatMap((e) => e.media))) if (!(await stillNamed(tx, key, ids))) files.push(key);
       await tx.delete(trash).where(inArray(trash.id, ids));
-      await storage.forget(tx, files);
+      const files = await releaseOriginals(tx, storage, due.flatMap((e) => e.media));
       for (const entry of due) {
         await recordAudit(tx, HOUSEKEEPING_ACTOR, { action: `${entry.kind}.purge`, entityType: entry.kind, entityId: entry.recordId, summary: `Purged ${NOUN[entry.kind]} ${entry.label} from the trash after ${days} days`, before: entry.snapshot }, at);
       }
@@ -239,9 +268,7 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
     },
 
     /** This instance's copies of purged originals, once the purge committed. */
-    async removeFiles(files: string[]): Promise<void> {
-      await Promise.all(files.map((f) => storage.remove(f).catch(() => undefined)));
-    },
+    removeFiles: (files: string[]) => removeDiskCopies(storage, files),
   };
 }
 

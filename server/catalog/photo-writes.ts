@@ -3,7 +3,8 @@
  * the thumbnail and the matching photo, removal. Files are cleaned and stored first
  * (server/media/); the rows, the audit entry and the change notification then commit together,
  * and when anything fails the files written for that upload are removed again, so a
- * half-finished upload leaves nothing behind. A removed photo's file goes after its row. With
+ * half-finished upload leaves nothing behind. A removed photo's file goes after its row, unless
+ * another record still names it (server/media/media-release.ts). With
  * DATABASE_URL the originals are written into (and deleted from) PostgreSQL inside those same
  * transactions (decision 024).
  */
@@ -11,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { exhibitPhotos, exhibits } from "../db/schema";
+import { releaseOriginals, removeDiskCopies } from "../media/media-release";
 import type { MediaStorage } from "../media/media-storage";
 import { cleanPhoto, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, PhotoRejected } from "../media/photo-upload";
 import { recordAudit, refusedAsConflict, type Actor, type Saved } from "../audit/audit-trail";
@@ -178,20 +180,23 @@ export function createPhotoWrites({ db, storage, now = () => new Date(), notifyC
 
     /** Removes one photo (and clears the thumbnail or matching photo if it was that one), then its file. */
     async remove(actor: Actor, exhibitId: string, file: string, expectedVersion?: number): Promise<Saved> {
+      let released: string[] = [];
       const result = await commit(exhibitId, async (tx, before) => {
         if (!before.photos.some((p) => p.file === file)) return { ok: false, message: "That photo is already gone." };
         if (expectedVersion !== undefined && expectedVersion !== before.version)
           return { ok: false, message: "Someone else saved this exhibit while you were looking at its photos. Nothing was removed: here they are as they are now.", conflict: { version: String(before.version), fields: [] } };
         await rewrite(tx, exhibitId, before.photos.filter((p) => p.file !== file));
-        if (file.startsWith(`exhibits/${exhibitId}/`)) await storage.forget(tx, [file]);
         if (before.thumbnail === file) await tx.update(exhibits).set({ thumbnail: "", thumbnailAlt: "" }).where(eq(exhibits.id, exhibitId));
         if (before.matchingPhoto === file) await tx.update(exhibits).set({ matchingPhoto: null, matchingPhotoAlt: null }).where(eq(exhibits.id, exhibitId));
+        // Files of the console's own uploads may go; seeded files may be shared, so they stay. Either
+        // way not while another record (an exhibit's thumbnail, a trash entry...) still names it.
+        if (file.startsWith(`exhibits/${exhibitId}/`)) released = await releaseOriginals(tx, storage, [file]);
         const after = await state(tx, exhibitId);
         await recordAudit(tx, actor, { action: "exhibit.photos.remove", entityType: "exhibit", entityId: exhibitId, summary: `Removed a photo of ${before.title}`, before, after }, now());
         return { ok: true, id: exhibitId, message: "Photo removed." };
       });
-      // Files of the console's own uploads go with their row; seeded files may be shared, so they stay.
-      if (result.ok && file.startsWith(`exhibits/${exhibitId}/`)) await storage.remove(file).catch(() => undefined);
+      // The disk copy goes after its row: a page rendered meanwhile still finds it.
+      if (result.ok) await removeDiskCopies(storage, released);
       return result;
     },
   };

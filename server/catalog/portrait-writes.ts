@@ -4,12 +4,13 @@
  * re-encoded without EXIF/GPS, refused when not an image) and stored under
  * portraits/<enshrinee id>/. The row, the audit entry and the change notification commit
  * together (with DATABASE_URL the original goes into PostgreSQL in that same transaction,
- * decision 024); a replaced or removed portrait's file goes after its row, and an upload that
- * fails leaves nothing behind.
+ * decision 024); a replaced or removed portrait's file goes after its row (unless another record
+ * still names it: server/media/media-release.ts), and an upload that fails leaves nothing behind.
  */
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { enshrinees } from "../db/schema";
+import { releaseOriginals, removeDiskCopies } from "../media/media-release";
 import type { MediaStorage } from "../media/media-storage";
 import { storeCleanPhoto } from "./photo-writes";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
@@ -40,18 +41,18 @@ export function createPortraitWrites({ db, storage, now = () => new Date(), noti
   async function write(actor: Actor, id: string, action: string, summary: (name: string) => string, fn: (tx: Tx, before: Portrait) => Promise<{ portrait: string | null; portraitAlt: string | null }>) {
     const result = await db.transaction(async (tx) => {
       const before = await state(tx, id, true);
-      if (!before) return { saved: { ok: false, message: "This enshrinee no longer exists." } as Saved, dropped: null };
+      if (!before) return { saved: { ok: false, message: "This enshrinee no longer exists." } as Saved, dropped: [] };
       const values = await fn(tx, before);
       await tx.update(enshrinees).set(values).where(eq(enshrinees.id, id));
-      const dropped = before.portrait !== values.portrait && ownFile(id, before.portrait) ? before.portrait : null;
-      if (dropped) await storage.forget(tx, [dropped]);
+      // The replaced file goes unless another record (an exhibit's thumbnail, a trash entry...) still names it.
+      const dropped = before.portrait !== values.portrait && ownFile(id, before.portrait) ? await releaseOriginals(tx, storage, [before.portrait]) : [];
       await recordAudit(tx, actor, { action, entityType: "enshrinee", entityId: id, summary: summary(before.fullName), before, after: { ...before, ...values } }, now());
       await notifyChange(tx as unknown as Database);
       return { saved: { ok: true, id, message: "" } as Saved, dropped };
     });
     if (result.saved.ok) await notifyChange();
     // The old file goes after its row: a page rendered meanwhile still finds it.
-    if (result.dropped) await storage.remove(result.dropped).catch(() => undefined);
+    await removeDiskCopies(storage, result.dropped);
     return result.saved;
   }
 

@@ -121,14 +121,60 @@ describe.each(drivers)("the console's trash on %s", (kind) => {
     expect((await restore(enshrineeId)).status).toBe(200);
     expect((await call(member, page)).status).toBe(200);
     expect((await server.services.admin.collection.enshrinees.get(enshrineeId))!.exhibits.map((e) => e.id)).toEqual([seeded.id]);
-    // A link whose exhibit went meanwhile cannot come back, and the restore says so.
-    const gone = await idFrom(post("/admin/exhibits/new", exhibitForm({ title: "A Linked Exhibit", enshrineeIds: enshrineeId })));
+    // Restored before the exhibit it was linked to (issue 35 point 9): the link waits, and comes back with the exhibit.
+    const waiting = await idFrom(post("/admin/exhibits/new", exhibitForm({ title: "A Linked Exhibit", enshrineeIds: enshrineeId })));
     expect((await post(`/admin/enshrinees/${enshrineeId}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
-    expect((await post(`/admin/exhibits/${gone}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
-    expect(await (await restore(enshrineeId)).text()).toContain("Enshrinee Terry Trash restored. 1 linked exhibit is no longer there, so that link did not come back.");
+    expect((await post(`/admin/exhibits/${waiting}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
+    expect(await (await restore(enshrineeId)).text()).toContain("Enshrinee Terry Trash restored. 1 linked exhibit is in the Trash: that link comes back when it is restored.");
     expect((await server.services.admin.collection.enshrinees.get(enshrineeId))!.exhibits.map((e) => e.id)).toEqual([seeded.id]);
-    expect((await restore(gone)).status).toBe(200);
+    expect(await (await restore(waiting)).text()).toContain("Exhibit A Linked Exhibit restored.");
     expect(await db().select().from(trash)).toEqual([]);
+    const linkedNow = async () => ((await (await call(undefined, `/api/enshrinees/${enshrineeId}`)).json()) as { exhibits: { _id: string }[] }).exhibits.map((e) => e._id).sort();
+    expect(await linkedNow()).toEqual([seeded.id, waiting].sort());
+    expect(await (await call(member, page)).text()).toContain("A Linked Exhibit");
+
+    // And in the other order: the exhibit first, then the enshrinee.
+    expect((await post(`/admin/enshrinees/${enshrineeId}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
+    expect((await post(`/admin/exhibits/${waiting}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
+    expect(await (await restore(waiting)).text()).toContain("Exhibit A Linked Exhibit restored.");
+    expect(await (await restore(enshrineeId)).text()).toContain("Enshrinee Terry Trash restored.");
+    expect(await linkedNow()).toEqual([seeded.id, waiting].sort());
+
+    // A link whose exhibit was purged meanwhile cannot come back, and the restore says so.
+    expect((await post(`/admin/enshrinees/${enshrineeId}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
+    expect((await post(`/admin/exhibits/${waiting}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
+    await db().delete(trash).where(eq(trash.recordId, waiting));
+    expect(await (await restore(enshrineeId)).text()).toContain("Enshrinee Terry Trash restored. 1 linked exhibit is no longer there, so that link did not come back.");
+    expect(await linkedNow()).toEqual([seeded.id]);
+  });
+
+  it("an import row cannot take the id of a record in the trash: the dry run names the trash, nothing is created, and Restore still works", async () => {
+    const ghost = await idFrom(post("/admin/exhibits/new", exhibitForm({ title: "An Imported Ghost" })));
+    expect((await post(`/admin/exhibits/${ghost}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
+    const header = "id,title,short_title,team,category,year,active,favorite_story,description,description_html,thumbnail,thumbnail_alt,matching_photo,matching_photo_alt,enshrinees,publish_at";
+    const csv = `${header}\n${ghost},A Ghost Overwritten,Ghost,${team.name},Trash Tests,1980,yes,no,Imported over the trash.,,,,,,,\n`;
+    const importing = (intent: "check" | "import") => {
+      const form = new FormData();
+      form.append("intent", intent);
+      form.append("file", new Blob([csv], { type: "text/csv" }), "exhibits.csv");
+      return call(curator.cookie, "/admin/exhibits/import", { method: "POST", body: form });
+    };
+    const message = "Row 2, id: An exhibit with this id is in the Trash (An Imported Ghost): restore it from the Trash, or leave the id empty to import this row as a new exhibit.";
+    for (const intent of ["check", "import"] as const) {
+      const answer = await importing(intent);
+      expect(answer.status).toBe(400);
+      expect((await answer.text()).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ")).toContain(message);
+    }
+    expect((await call(undefined, `/api/exhibits/${ghost}`)).status).toBe(404);
+    expect(await (await restore(ghost)).text()).toContain("Exhibit An Imported Ghost restored.");
+    expect(((await (await call(undefined, `/api/exhibits/${ghost}`)).json()) as { title: string }).title).toBe("An Imported Ghost");
+
+    // The same for enshrinees.
+    const person = await idFrom(post("/admin/enshrinees/new", { fullName: "Gus Ghost", firstName: "Gus", lastName: "Ghost", biography: "" }));
+    expect((await post(`/admin/enshrinees/${person}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
+    const report = await server.services.admin.collectionCsv.check("enshrinees", new TextEncoder().encode(`id,full_name,first_name,last_name\n${person},Gus Overwritten,Gus,Overwritten\n`));
+    expect(report.rows).toEqual([{ row: 2, outcome: "error", label: "Gus Overwritten", errors: [{ column: "id", message: "An enshrinee with this id is in the Trash (Gus Ghost): restore it from the Trash, or leave the id empty to import this row as a new enshrinee." }] }]);
+    expect((await restore(person)).status).toBe(200);
   });
 
   it("a team with exhibits is still refused; an exhibit whose team is in the trash says to restore the team first", async () => {
