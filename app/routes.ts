@@ -38,6 +38,7 @@ export default [
   route("account/deleted", "routes/account-deleted.tsx"),
   route("account/reminders", "routes/account-reminders.tsx"),
   route("email/unsubscribe", "routes/email-unsubscribe.tsx"),
+  route("staff/invitation", "routes/staff-invitation.tsx"),
   route("sitemap.xml", "routes/sitemap.tsx"),
   route("robots.txt", "routes/robots.tsx"),
   route("__error-probe", "routes/error-probe.tsx"),

@@ -21,6 +21,7 @@ import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors } from "~/lib/use-form-errors";
 import { redirectMembers } from "~/lib/guards.server";
 import type { HydrationHandle } from "~/lib/hydration";
+import { actingRole } from "~/shared/console-areas";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Not on the page answering this page's own form (decision 036): the new member sees the message first.
@@ -80,7 +81,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Staff go to the console (the page the console's guard sent them from, else /admin), never to
   // the membership payment page: a staff account's membership status is not theirs to settle here.
   const back = new URL(request.url).searchParams.get("redirectTo");
-  if ((await accounts.findById(result.userId))?.role !== "member") return redirect(back && /^\/admin(?:[/?]|$)/.test(back) ? back : "/admin", { headers });
+  // A deactivated staff account that is also a member's signs in as the member it is (decision 049).
+  const user = await accounts.findById(result.userId);
+  if (user && actingRole(user) !== "member") return redirect(back && /^\/admin(?:[/?]|$)/.test(back) ? back : "/admin", { headers });
   // The page this answer comes with shows the new session's header, as the script's reload of the layout does.
   context.viewer = await sessions.viewerFor(result.token);
   const { status, account } = result;

@@ -29,6 +29,16 @@ export const CONSOLE_AREAS = {
 
 export type ConsoleArea = keyof typeof CONSOLE_AREAS;
 
+/**
+ * The role an account's sessions act with (issue 35, decision 049): its own while active; a
+ * deactivated staff account that is also a member's acts as a member (her access and ticket
+ * stay, only the console closes); one that is not a member's has no session at all (null).
+ */
+export function actingRole<R extends string>(account: { role: R; deactivatedAt: Date | null; memberAccount: boolean }): R | "member" | null {
+  if (account.role === "member" || !account.deactivatedAt) return account.role;
+  return account.memberAccount ? "member" : null;
+}
+
 
 export function mayOpen(role: string | null | undefined, area: ConsoleArea): boolean {
   return (CONSOLE_AREAS[area] as readonly string[]).includes(role ?? "");

@@ -76,6 +76,7 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   // The account's own forms that check the current password (issue 13).
   "routes/account-email": PASSWORD_FORM,
   "routes/account-email-confirm": PRIVATE,
+  "routes/staff-invitation": PASSWORD_FORM,
   "routes/account-password": PASSWORD_FORM,
   "routes/account-data": PRIVATE,
   "routes/account-delete": PASSWORD_FORM,

@@ -113,6 +113,7 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, calendar, 
             passwordHash,
             emailOptIn: input.emailOptIn,
             termsAcceptedAt: now(),
+            memberAccount: true,
           })
           .returning();
         if (input.emailOptIn) {

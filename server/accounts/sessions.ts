@@ -11,6 +11,7 @@ import type { MuseumCalendar } from "../membership/museum-calendar";
 import type { Database } from "../db/client";
 import { resendable } from "../db/ride-out";
 import { sessions, users } from "../db/schema";
+import { actingRole } from "../../app/shared/console-areas";
 
 export const SESSION_COOKIE = "museum_session";
 export const SESSION_DAYS = 30;
@@ -64,6 +65,7 @@ export function createSessionStore({ db, secret, calendar, writeCount, changes }
       role: users.role,
       validThrough: users.validThrough,
       deactivatedAt: users.deactivatedAt,
+      memberAccount: users.memberAccount,
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
     })
@@ -142,13 +144,20 @@ export function createSessionStore({ db, secret, calendar, writeCount, changes }
       if (known && before !== null && known.version === before && known.expiresAt > now()) return withTicket(known.viewer);
       const [row] = await viewerByTokenHash.execute({ tokenHash, now: now() });
       if (!row) return null;
-      const { deactivatedAt, lastSeenAt, expiresAt, ...viewer } = row;
+      const { deactivatedAt, memberAccount, lastSeenAt, expiresAt, ...account } = row;
+      // A deactivated staff account that is also a member's is a member again; any other has no session (decision 049).
+      const role = actingRole({ role: account.role, deactivatedAt, memberAccount });
+      if (role === null) {
+        await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+        return null;
+      }
+      const viewer = { ...account, role };
       // Kept only if nothing changed while it was read: a change committed meanwhile may not be in it.
       if (remembered && viewer.role === "member" && before !== null && before === version()) remembered.set(tokenHash, { version: before, expiresAt, viewer });
       if (viewer.role !== "member") {
-        // Staff sessions end after 30 minutes idle; a deactivated staff account has none (decision 015).
+        // Staff sessions end after 30 minutes idle (decision 015).
         const idle = now().getTime() - lastSeenAt.getTime();
-        if (deactivatedAt || idle > STAFF_IDLE_MS) {
+        if (idle > STAFF_IDLE_MS) {
           await db.delete(sessions).where(eq(sessions.tokenHash, hash(token)));
           return null;
         }

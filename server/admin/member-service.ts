@@ -8,7 +8,7 @@
 import { and, asc, count, desc, eq, gt, gte, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { isTicketValid } from "../../app/shared/access";
 import type { Database } from "../db/client";
-import { complimentaryTickets, payments, users } from "../db/schema";
+import { complimentaryTickets, isMemberAccount, payments, users } from "../db/schema";
 import type { Membership } from "../membership/membership-service";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 
@@ -37,7 +37,7 @@ export function createMemberAdmin({ db, membership, now = () => new Date(), requ
   const { today } = membership;
 
   function where(query: Pick<MemberQuery, "q" | "state">): SQL {
-    const conditions: SQL[] = [eq(users.role, "member")];
+    const conditions: SQL[] = [isMemberAccount()];
     const q = query.q?.trim();
     if (q) {
       const words = q.split(/\s+/);
@@ -64,6 +64,8 @@ export function createMemberAdmin({ db, membership, now = () => new Date(), requ
     validThrough: users.validThrough,
     createdAt: users.createdAt,
     emailOptIn: users.emailOptIn,
+    /** "member", or the staff role of a member who is also on the staff (issue 35). */
+    role: users.role,
   };
 
   function stateOf(validThrough: string | null): MemberState {
@@ -107,7 +109,7 @@ export function createMemberAdmin({ db, membership, now = () => new Date(), requ
     },
 
     async get(id: string) {
-      const [user] = await db.select(columns).from(users).where(and(eq(users.id, id), eq(users.role, "member"))).limit(1);
+      const [user] = await db.select(columns).from(users).where(and(eq(users.id, id), isMemberAccount())).limit(1);
       if (!user) return null;
       const [paymentRows, comps] = await Promise.all([
         db.select().from(payments).where(eq(payments.userId, id)).orderBy(desc(payments.createdAt)),
@@ -118,7 +120,7 @@ export function createMemberAdmin({ db, membership, now = () => new Date(), requ
 
     /** Sends the member a password reset link (the site's own reset request, through the outbox). */
     async sendPasswordReset(actor: Actor, id: string): Promise<Saved> {
-      const [user] = await db.select({ email: users.email }).from(users).where(and(eq(users.id, id), eq(users.role, "member"))).limit(1);
+      const [user] = await db.select({ email: users.email }).from(users).where(and(eq(users.id, id), isMemberAccount())).limit(1);
       if (!user) return { ok: false, message: "No such member." };
       await requestPasswordReset(user.email);
       await recordAudit(db, actor, { action: "member.password-reset", entityType: "member", entityId: id, summary: `Sent a password reset link to ${user.email}` }, now());

@@ -3,17 +3,23 @@
  * one-time link to choose a password, role changes, deactivation, and the password asked again
  * before sensitive actions. A one-time link is a password-reset token with a longer life, so
  * the site's own reset page (/password/reset) sets the password; no default password exists.
+ *
+ * A member's own account is never made staff by an invitation (issue 35, decision 049): she gets
+ * a link to /staff/invitation, and the role is hers only when she accepts it there, signed in as
+ * herself. Her ticket, payments and member page stay hers; deactivating her staff access closes
+ * the console only, and she signs in as the member she is.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, inArray, isNull, max, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, max, ne, sql } from "drizzle-orm";
 import type { StaffRole } from "../../app/shared/console-areas";
 import type { Database } from "../db/client";
-import { auditLog, passwordResetTokens, sessions, users } from "../db/schema";
+import { auditLog, passwordResetTokens, sessions, staffInvitations, users } from "../db/schema";
 import { clockTimeIn } from "../../app/shared/calendar";
 import { verifyPassword } from "../accounts/passwords";
 import { enqueue } from "../outbox/outbox";
 import { recordAudit, type Actor } from "../audit/audit-trail";
-import { staffInvitationEmail } from "../mail/templates";
+import { staffInvitationEmail, staffMemberInvitationEmail } from "../mail/templates";
+import { STAFF_MESSAGES } from "../../app/shared/messages";
 import type { EditConflict } from "../../app/shared/edit-conflict";
 
 /** How long an invitation's (or the first admin's) one-time link stays valid. */
@@ -43,8 +49,19 @@ export interface StaffMember {
   role: StaffRole;
   deactivatedAt: Date | null;
   lastSeenAt: Date | null;
-  /** Invited and no password chosen yet: the invitation's link has not been used. */
+  /** Invited and no password chosen yet, or a member's invitation not accepted yet: the link has not been used. */
   pending: boolean;
+  /** Also a member's own account: stays under Members; deactivating leaves her member access. */
+  memberAccount: boolean;
+  /** A member's invitation not accepted yet: `role` is the role offered, none is held. */
+  invitation: boolean;
+}
+
+/** An invitation a member may accept, as /staff/invitation shows it. */
+export interface OpenInvitation {
+  userId: string;
+  email: string;
+  role: StaffRole;
 }
 
 export function createStaffService({ db, publicUrl, now = () => new Date(), onEnqueued, timeZone = "UTC" }: StaffDeps) {
@@ -72,6 +89,37 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
     );
   }
 
+  /** A member's invitation (through the outbox): a link to /staff/invitation she follows signed in as herself. */
+  async function sendMemberInvitation(tx: Tx, actor: Actor, user: typeof users.$inferSelect, role: StaffRole) {
+    await tx.update(staffInvitations).set({ usedAt: now() }).where(and(eq(staffInvitations.userId, user.id), isNull(staffInvitations.usedAt)));
+    const token = randomBytes(32).toString("base64url");
+    await tx.insert(staffInvitations).values({ tokenHash: sha256(token), userId: user.id, role, invitedBy: actor.email, expiresAt: new Date(now().getTime() + INVITE_TTL_MS) });
+    const link = `${publicUrl}/staff/invitation?token=${token}`;
+    await enqueue(tx, { kind: "email", payload: staffMemberInvitationEmail(user.email, user, { role, link }) }, now());
+  }
+
+  /** The latest invitation of a member not yet accepted, withdrawn or replaced (expired ones too: "Send again" renews them). */
+  async function unusedInvitation(tx: Pick<Database, "select">, userId: string) {
+    const [row] = await tx
+      .select()
+      .from(staffInvitations)
+      .where(and(eq(staffInvitations.userId, userId), isNull(staffInvitations.usedAt)))
+      .orderBy(desc(staffInvitations.createdAt))
+      .limit(1);
+    return row;
+  }
+
+  /** The open invitation behind `token` with its account, the row locked when `tx` locks. */
+  async function openInvitation(tx: Pick<Database, "select">, token: string) {
+    const [row] = await tx
+      .select({ userId: users.id, email: users.email, role: staffInvitations.role, accountRole: users.role })
+      .from(staffInvitations)
+      .innerJoin(users, eq(users.id, staffInvitations.userId))
+      .where(and(eq(staffInvitations.tokenHash, sha256(token)), isNull(staffInvitations.usedAt), gt(staffInvitations.expiresAt, now())))
+      .limit(1);
+    return row;
+  }
+
   const staffView = (u: typeof users.$inferSelect) => ({ email: u.email, firstName: u.firstName, lastName: u.lastName, role: u.role, deactivatedAt: u.deactivatedAt });
 
   return {
@@ -83,7 +131,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
       return db.transaction(async (tx) => {
         const existing = await findByEmail(tx, input.email);
         const [user] = existing
-          ? await tx.update(users).set({ role: "admin", deactivatedAt: null }).where(eq(users.id, existing.id)).returning()
+          ? await tx.update(users).set({ role: "admin", deactivatedAt: null, memberAccount: existing.memberAccount || existing.role === "member" }).where(eq(users.id, existing.id)).returning()
           : await tx
               .insert(users)
               .values({ email: input.email.trim(), firstName: input.firstName, lastName: input.lastName, passwordHash: NO_PASSWORD, role: "admin" })
@@ -110,37 +158,56 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
           deactivatedAt: users.deactivatedAt,
           lastSeenAt: max(sessions.lastSeenAt),
           pending: sql<boolean>`${users.passwordHash} = ${NO_PASSWORD}`,
+          memberAccount: users.memberAccount,
+          invitation: sql<boolean>`false`,
         })
         .from(users)
         .leftJoin(sessions, eq(sessions.userId, users.id))
         .where(inArray(users.role, ["curator", "admin"]))
         .groupBy(users.id)
         .orderBy(desc(users.role), users.email);
-      return rows as StaffMember[];
+      // Members invited and not accepted yet: listed with the role offered, holding none.
+      const invited = await db
+        .selectDistinctOn([staffInvitations.userId], {
+          id: users.id,
+          email: users.email,
+          firstName: users.firstName,
+          lastName: users.lastName,
+          role: staffInvitations.role,
+        })
+        .from(staffInvitations)
+        .innerJoin(users, eq(users.id, staffInvitations.userId))
+        .where(and(isNull(staffInvitations.usedAt), eq(users.role, "member")))
+        .orderBy(staffInvitations.userId, desc(staffInvitations.createdAt));
+      return [
+        ...(rows as StaffMember[]),
+        ...invited
+          .map((r) => ({ ...r, deactivatedAt: null, lastSeenAt: null, pending: true, memberAccount: true, invitation: true }))
+          .sort((a, b) => a.email.localeCompare(b.email)),
+      ];
     },
 
     /**
-     * Invites a staff member: a new account without a password, or an existing member's account,
-     * gets the role; the email (through the outbox) carries the one-time link.
+     * Invites a staff member: a new account without a password gets the role, and the email
+     * (through the outbox) carries the one-time link to choose it. A member's own account gets
+     * an invitation to accept instead, and nothing about it changes until she does.
      */
     async invite(actor: Actor, input: { email: string; firstName: string; lastName: string; role: StaffRole }): Promise<StaffOutcome> {
       const result = await db.transaction(async (tx: Tx) => {
         const existing = await findByEmail(tx, input.email);
         if (existing && existing.role !== "member") return { ok: false as const, message: `${existing.email} is already on the staff.` };
-        const [user] = existing
-          ? await tx.update(users).set({ role: input.role, deactivatedAt: null }).where(eq(users.id, existing.id)).returning()
-          : await tx
-              .insert(users)
-              .values({ email: input.email.trim(), firstName: input.firstName, lastName: input.lastName, passwordHash: NO_PASSWORD, role: input.role })
-              .returning();
-        await sendInvitation(tx, user, input.role, Boolean(existing));
-        await recordAudit(
-          tx,
-          actor,
-          { action: "staff.invite", entityType: "staff", entityId: user.id, summary: `Invited ${user.email} as ${input.role}`, before: existing ? staffView(existing) : undefined, after: staffView(user) },
-          now(),
-        );
-        return { ok: true as const, message: `Invitation sent to ${user.email}.` };
+        if (existing) {
+          await sendMemberInvitation(tx, actor, existing, input.role);
+          await recordAudit(tx, actor, { action: "staff.invite", entityType: "staff", entityId: existing.id, summary: `Invited member ${existing.email} to accept ${input.role} access` }, now());
+          return { ok: true as const, message: STAFF_MESSAGES.memberInvited(existing.email) };
+        }
+        const [user] = await tx
+          .insert(users)
+          .values({ email: input.email.trim(), firstName: input.firstName, lastName: input.lastName, passwordHash: NO_PASSWORD, role: input.role })
+          .returning();
+        await sendInvitation(tx, user, input.role, false);
+        await recordAudit(tx, actor, { action: "staff.invite", entityType: "staff", entityId: user.id, summary: `Invited ${user.email} as ${input.role}`, after: staffView(user) }, now());
+        return { ok: true as const, message: STAFF_MESSAGES.invitationSent(user.email) };
       });
       if (result.ok) onEnqueued?.();
       return result;
@@ -152,8 +219,14 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
      */
     async resendInvitation(actor: Actor, userId: string): Promise<StaffOutcome> {
       const result = await db.transaction(async (tx: Tx) => {
-        const [user] = await tx.select().from(users).where(and(eq(users.id, userId), ne(users.role, "member"))).for("update");
-        if (!user) return { ok: false as const, message: "No such staff member." };
+        const [user] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
+        const invitation = user?.role === "member" ? await unusedInvitation(tx, user.id) : undefined;
+        if (user && invitation) {
+          await sendMemberInvitation(tx, actor, user, invitation.role);
+          await recordAudit(tx, actor, { action: "staff.invite", entityType: "staff", entityId: user.id, summary: `Sent the invitation to member ${user.email} again` }, now());
+          return { ok: true as const, message: `Invitation sent again to ${user.email}.` };
+        }
+        if (!user || user.role === "member") return { ok: false as const, message: "No such staff member." };
         if (user.passwordHash !== NO_PASSWORD) return { ok: false as const, message: `${user.email} has already chosen a password: there is no invitation to send again.` };
         if (user.deactivatedAt) return { ok: false as const, message: `${user.email} is deactivated: reactivate the account first.` };
         await tx.update(passwordResetTokens).set({ usedAt: now() }).where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
@@ -163,6 +236,53 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
       });
       if (result.ok) onEnqueued?.();
       return result;
+    },
+
+    /** Withdraws a member's invitation not accepted yet: its link stops working. */
+    async withdrawInvitation(actor: Actor, userId: string): Promise<StaffOutcome> {
+      return db.transaction(async (tx: Tx) => {
+        const withdrawn = await tx
+          .update(staffInvitations)
+          .set({ usedAt: now() })
+          .where(and(eq(staffInvitations.userId, userId), isNull(staffInvitations.usedAt)))
+          .returning({ userId: staffInvitations.userId });
+        const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+        if (!user || withdrawn.length === 0) return { ok: false, message: "There is no invitation to withdraw." };
+        await recordAudit(tx, actor, { action: "staff.withdraw", entityType: "staff", entityId: userId, summary: `Withdrew the invitation to ${user.email}` }, now());
+        return { ok: true, message: STAFF_MESSAGES.invitationWithdrawn(user.email) };
+      });
+    },
+
+    /** The open invitation behind an emailed token (not used, withdrawn, replaced or expired), or null. */
+    async checkInvitation(token: string): Promise<OpenInvitation | null> {
+      const row = await openInvitation(db, token);
+      return row ? { userId: row.userId, email: row.email, role: row.role } : null;
+    },
+
+    /**
+     * A member accepts her invitation, signed in as herself (`userId`): the role is hers from now
+     * on, her account stays a member's, and her sessions count their idle time from now (a staff
+     * session ends after 30 minutes idle, and she may have been signed in for days). Audited as her.
+     */
+    async acceptInvitation(token: string, userId: string): Promise<{ ok: true; role: StaffRole } | { ok: false; reason: "invalid" | "other_account" }> {
+      return db.transaction(async (tx: Tx) => {
+        const invitation = await openInvitation(tx, token);
+        if (!invitation) return { ok: false, reason: "invalid" };
+        if (invitation.userId !== userId) return { ok: false, reason: "other_account" };
+        const [before] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
+        await tx.update(staffInvitations).set({ usedAt: now() }).where(and(eq(staffInvitations.userId, userId), isNull(staffInvitations.usedAt)));
+        // Someone on the staff already (an admin made her staff meanwhile) keeps the role she has.
+        if (before.role !== "member") return { ok: true, role: before.role as StaffRole };
+        const [after] = await tx.update(users).set({ role: invitation.role, memberAccount: true, deactivatedAt: null }).where(eq(users.id, userId)).returning();
+        await tx.update(sessions).set({ lastSeenAt: now() }).where(eq(sessions.userId, userId));
+        await recordAudit(
+          tx,
+          { userId, email: after.email },
+          { action: "staff.accept", entityType: "staff", entityId: userId, summary: `${after.email} accepted ${invitation.role} access`, before: staffView(before), after: staffView(after) },
+          now(),
+        );
+        return { ok: true, role: invitation.role };
+      });
     },
 
     /**
@@ -197,21 +317,25 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
       });
     },
 
-    /** Deactivates a staff account: its sessions end at once and it can no longer open the console. */
+    /**
+     * Deactivates a staff account: it can no longer open the console. An account that is not a
+     * member's loses its sessions at once; a member's keeps them, as the member she is again.
+     */
     async setActive(actor: Actor, userId: string, active: boolean): Promise<StaffOutcome> {
       if (userId === actor.userId) return { ok: false, message: "You cannot deactivate your own account." };
       return db.transaction(async (tx: Tx) => {
         const [before] = await tx.select().from(users).where(and(eq(users.id, userId), ne(users.role, "member"))).for("update");
         if (!before) return { ok: false, message: "No such staff member." };
         const [after] = await tx.update(users).set({ deactivatedAt: active ? null : now() }).where(eq(users.id, userId)).returning();
-        if (!active) await tx.delete(sessions).where(eq(sessions.userId, userId));
+        if (!active && !before.memberAccount) await tx.delete(sessions).where(eq(sessions.userId, userId));
         await recordAudit(
           tx,
           actor,
           { action: active ? "staff.reactivate" : "staff.deactivate", entityType: "staff", entityId: userId, summary: `${active ? "Reactivated" : "Deactivated"} ${after.email}`, before: staffView(before), after: staffView(after) },
           now(),
         );
-        return { ok: true, message: `${after.email} ${active ? "reactivated" : "deactivated"}.` };
+        if (active) return { ok: true, message: `${after.email} reactivated.` };
+        return { ok: true, message: before.memberAccount ? STAFF_MESSAGES.deactivatedMember(after.email) : STAFF_MESSAGES.deactivated(after.email) };
       });
     },
 

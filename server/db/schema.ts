@@ -189,8 +189,17 @@ export const users = pgTable(
     validThrough: date("valid_through", { mode: "string" }),
     /** Staff roles open the console (/admin): admin does everything, curator the collection and the inbox. */
     role: text("role", { enum: USER_ROLES }).notNull().default("member"),
-    /** Set when an admin deactivated this staff account: no console, no sessions. */
+    /**
+     * Set when an admin deactivated this staff account: no console; no sessions either, unless
+     * the account is also a member's (then it acts as a member again: issue 35, decision 049).
+     */
     deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
+    /**
+     * The account is (also) a member's own: signed up, or a member who accepted a staff
+     * invitation. Whatever its staff role, it stays under Members with its ticket and payments,
+     * and deactivating its staff access leaves its member access as it was (migration 0026).
+     */
+    memberAccount: boolean("member_account").notNull().default(false),
     /** Whether the ticket's expiry reminders are sent (decision 017, section 5); off from /account or the email's link. */
     reminderEmails: boolean("reminder_emails").notNull().default(true),
     createdAt: createdAt(),
@@ -207,6 +216,9 @@ export const users = pgTable(
     index("users_last_name_idx").on(t.lastName),
   ],
 );
+
+/** A member's own account, whatever its staff role (issue 35): what Members lists and a complimentary ticket is for. */
+export const isMemberAccount = () => sql`(${users.role} = 'member' or ${users.memberAccount})`;
 
 export const sessions = pgTable(
   "sessions",
@@ -226,19 +238,42 @@ export const sessions = pgTable(
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
+/** The first columns of every table of emailed one-time links: the token's hash and the account it is for. */
+const emailedTokenColumns = () => ({
+  /** SHA-256 of the emailed token; the token itself is never stored. */
+  tokenHash: text("token_hash").primaryKey(),
+  userId: uuid("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+});
+
 export const passwordResetTokens = pgTable(
   "password_reset_tokens",
   {
-    /** SHA-256 of the emailed token; the token itself is never stored. */
-    tokenHash: text("token_hash").primaryKey(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ...emailedTokenColumns(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
+);
+
+/**
+ * A staff invitation sent to a member's own account (issue 35, decision 049): the role is hers
+ * only once she follows the link signed in as herself and accepts; until then nothing changes.
+ */
+export const staffInvitations = pgTable(
+  "staff_invitations",
+  {
+    ...emailedTokenColumns(),
+    role: text("role", { enum: ["curator", "admin"] }).notNull(),
+    invitedBy: text("invited_by").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** Accepted, withdrawn, or replaced by a later invitation. */
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("staff_invitations_user_idx").on(t.userId)],
 );
 
 /**
@@ -248,11 +283,7 @@ export const passwordResetTokens = pgTable(
 export const emailChangeTokens = pgTable(
   "email_change_tokens",
   {
-    /** SHA-256 of the emailed token; the token itself is never stored. */
-    tokenHash: text("token_hash").primaryKey(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    ...emailedTokenColumns(),
     newEmail: text("new_email").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),

@@ -257,6 +257,29 @@ export function staffInvitationEmail(to: string, user: Person, i: { role: string
 }
 
 /**
+ * A staff invitation to a member's own account (issue 35): nothing changes until she follows the
+ * link signed in as herself and accepts; her ticket and payments stay hers either way.
+ */
+export function staffMemberInvitationEmail(to: string, user: Person, i: { role: string; link: string }): EmailJob {
+  return letter({
+    to,
+    purpose: "staff-invite",
+    subject: `You are invited to the staff of the ${SITE_SHORT_NAME} website`,
+    body: [
+      `You are invited to ${i.role} access to the museum website's staff console, for your member account in the name of:`,
+      "",
+      nameLine(user),
+      "",
+      "Nothing changes until you accept. Follow this link (valid 72 hours), sign in with your usual password if asked, and accept:",
+      "",
+      i.link,
+      "",
+      "Your ticket, payments and member account stay yours, whatever you decide.",
+    ],
+  });
+}
+
+/**
  * A visitor's message, to the museum. Only the subject comes from our own list; everything the
  * visitor typed is quoted: the name between quotation marks, the message line by line after "> ".
  */

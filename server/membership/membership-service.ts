@@ -20,7 +20,7 @@ import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
 import type { Logger } from "../logger";
-import { complimentaryTickets, paymentIncidents, payments, users } from "../db/schema";
+import { complimentaryTickets, isMemberAccount, paymentIncidents, payments, users } from "../db/schema";
 import { enqueue } from "../outbox/outbox";
 import type { PaymentProvider } from "../payments/provider";
 import type { MuseumCalendar } from "./museum-calendar";
@@ -101,11 +101,11 @@ export function createMembership({ db, calendar, provider, ticketDays, priceCent
     tx: Tx,
     userId: string,
     days: number,
-    options: { role?: "member"; record?: (validThrough: string, user: GrantedTo) => Promise<boolean> } = {},
+    options: { memberAccount?: true; record?: (validThrough: string, user: GrantedTo) => Promise<boolean> } = {},
   ): Promise<{ granted: boolean; user: GrantedTo; validThrough: string } | null> {
     const [user] = await queryRows<GrantedTo>(
       tx,
-      sql`select email, first_name as "firstName", last_name as "lastName", valid_through::text as "validThrough" from ${users} where id = ${userId} ${options.role ? sql`and role = ${options.role}` : sql``} for update`,
+      sql`select email, first_name as "firstName", last_name as "lastName", valid_through::text as "validThrough" from ${users} where id = ${userId} ${options.memberAccount ? sql`and ${isMemberAccount()}` : sql``} for update`,
     );
     if (!user) return null;
     const validThrough = ticketValidThrough(user.validThrough, today(), days);
@@ -276,7 +276,7 @@ export function createMembership({ db, calendar, provider, ticketDays, priceCent
       if (!isUuid(userId)) return Promise.resolve({ ok: false, message: "No such member." });
       return db.transaction(async (t) => {
         const tx = t as unknown as Database;
-        const grant = await grantDays(tx, userId, days, { role: "member" });
+        const grant = await grantDays(tx, userId, days, { memberAccount: true });
         if (!grant) return { ok: false, message: "No such member." };
         const { user, validThrough } = grant;
         await tx.insert(complimentaryTickets).values({ userId, days, reason, grantedBy: actor.email, validThroughAfter: validThrough, createdAt: now() });

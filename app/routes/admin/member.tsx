@@ -91,6 +91,12 @@ export default function Member({ loaderData }: Route.ComponentProps) {
         <dd data-testid="member-valid-through">{m.validThrough ?? "—"}</dd>
         <dt className="font-semibold">Joined</dt>
         <dd>{m.createdAt}</dd>
+        {m.role !== "member" ? (
+          <>
+            <dt className="font-semibold">Staff</dt>
+            <dd data-testid="member-staff-role">{`also on the staff as ${m.role}`}</dd>
+          </>
+        ) : null}
       </dl>
       <Form method="post" className="mb-8">
         <PrimaryButton name="intent" value="reset">

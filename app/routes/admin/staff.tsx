@@ -3,8 +3,13 @@
  * a password, through the outbox), role changes (password asked again after 10 minutes), and
  * deactivation; an invitation whose password is not chosen yet shows "Invitation pending" with
  * "Send again" (a fresh link). Each written to the audit log in the same transaction.
+ *
+ * A member's address gets an invitation she accepts herself (issue 35, decision 049), listed as
+ * pending with "Send again" and "Withdraw". Deactivating asks first, without JavaScript too: the
+ * button posts `intent=deactivate`; without `confirm=yes` the action sends the page back with
+ * `?deactivate=<id>`, which shows the question with a second button and a Cancel link.
  */
-import { Form, useActionData, useNavigation } from "react-router";
+import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/staff";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
@@ -16,13 +21,17 @@ import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireR
 import { fieldErrors } from "~/shared/form-errors";
 import { formVersion, resolvedForm } from "./edit-conflict.server";
 import { EditConflict } from "~/components/admin/EditConflict";
+import { STAFF_MESSAGES } from "~/shared/messages";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "staff");
   const members = await context.services.admin.staff.list();
   const clock = museumClock(context);
+  const asked = new URL(request.url).searchParams.get("deactivate");
+  const toDeactivate = members.find((m) => m.id === asked && !m.invitation && !m.deactivatedAt && m.id !== staff.userId);
   return {
     me: staff.userId,
+    confirmDeactivate: toDeactivate ? { id: toDeactivate.id, email: toDeactivate.email } : null,
     staff: members.map((m) => ({ ...m, deactivatedAt: m.deactivatedAt?.toISOString() ?? null, lastSeenAt: m.lastSeenAt ? clock.minute(new Date(m.lastSeenAt)) : null })),
   };
 }
@@ -51,6 +60,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return consoleAnswer(changed.ok ? changed : { ...changed, values: typedValues(form) });
   }
   if (intent === "resend") return consoleAnswer(await service.resendInvitation(actorOf(staff), id.data));
+  if (intent === "withdraw") return consoleAnswer(await service.withdrawInvitation(actorOf(staff), id.data));
+  // Deactivating asks first: the page comes back with the question and a second button.
+  if (intent === "deactivate" && formText(form, "confirm") !== "yes") return redirect(`/admin/staff?deactivate=${id.data}`);
   if (intent === "deactivate" || intent === "reactivate") {
     return consoleAnswer(await service.setActive(actorOf(staff), id.data, intent === "reactivate"));
   }
@@ -75,6 +87,8 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
       cell: ({ row }) =>
         row.original.id === loaderData.me ? (
           row.original.role
+        ) : row.original.invitation ? (
+          `${row.original.role} (offered)`
         ) : (
           <Form method="post" className="flex flex-wrap items-center gap-2" key={row.original.role}>
             <input type="hidden" name="intent" value="role" />
@@ -104,7 +118,7 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
           "Deactivated"
         ) : row.original.pending ? (
           <span>
-            Invitation pending
+            {row.original.invitation ? "Invitation pending: a member account, not on the staff until accepted" : "Invitation pending"}
             <Form method="post" className="mt-1">
               <input type="hidden" name="userId" value={row.original.id} />
               <button type="submit" name="intent" value="resend" className="font-semibold text-blue-800 underline">
@@ -116,6 +130,7 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
           "Active"
         ),
     }),
+    col.display({ id: "member", header: "Member account", cell: ({ row }) => (row.original.memberAccount ? "yes" : "no") }),
     col.display({
       id: "lastSeen",
       header: "Last seen",
@@ -127,6 +142,13 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
       cell: ({ row }) =>
         row.original.id === loaderData.me ? (
           "you"
+        ) : row.original.invitation ? (
+          <Form method="post">
+            <input type="hidden" name="userId" value={row.original.id} />
+            <DangerButton name="intent" value="withdraw">
+              Withdraw invitation<span className="sr-only"> to {row.original.email}</span>
+            </DangerButton>
+          </Form>
         ) : (
           <Form method="post">
             <input type="hidden" name="userId" value={row.original.id} />
@@ -142,6 +164,7 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
     <section>
       <ConsoleHeading>Staff</ConsoleHeading>
       <ConsoleNotice result={result} />
+      {loaderData.confirmDeactivate && !result ? <ConfirmDeactivate {...loaderData.confirmDeactivate} /> : null}
       <AdminTable caption="Staff accounts" columns={columns} rows={loaderData.staff} rowKey={(r) => r.id} />
       <h2 className="mt-8 mb-3 text-xl font-bold">Invite a staff member</h2>
       <p className="mb-3 text-sm">They get an email with a one-time link (valid 72 hours) to choose their password.</p>
@@ -171,6 +194,28 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
         </div>
       </Form>
       </UnsavedChanges>
+    </section>
+  );
+}
+
+/** The question before a deactivation (`?deactivate=<id>`): only its second button deactivates. */
+function ConfirmDeactivate({ id, email }: { id: string; email: string }) {
+  return (
+    <section aria-labelledby="confirm-deactivate-heading" data-testid="confirm-deactivate" className="my-6 rounded border border-red-800 bg-red-50 p-4">
+      <h2 id="confirm-deactivate-heading" className="text-lg font-bold">
+        {STAFF_MESSAGES.deactivateQuestion(email)}
+      </h2>
+      <p className="mt-1">{STAFF_MESSAGES.deactivateExplained}</p>
+      <Form method="post" action="/admin/staff" className="mt-3 flex flex-wrap items-center gap-4">
+        <input type="hidden" name="userId" value={id} />
+        <input type="hidden" name="confirm" value="yes" />
+        <DangerButton name="intent" value="deactivate">
+          Deactivate<span className="sr-only"> {email}</span>
+        </DangerButton>
+        <Link to="/admin/staff" className="font-semibold text-blue-800 underline" replace>
+          Cancel
+        </Link>
+      </Form>
     </section>
   );
 }
