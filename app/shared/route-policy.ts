@@ -91,6 +91,8 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/admin/dashboard": CONSOLE,
   // The console's password check before sensitive actions is a password guess like a login.
   "routes/admin/confirm-password": PASSWORD_FORM,
+  // "Stay signed in" of the session clock: a request that counts as activity.
+  "routes/admin/stay-signed-in": CONSOLE,
   "routes/admin/staff": CONSOLE,
   "routes/admin/audit": CONSOLE,
   "routes/admin/teams": CONSOLE,

@@ -4,7 +4,7 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { waitForHydration } from "./helpers";
-import { signedInAdmin } from "./people";
+import { ADMIN_EMAIL, PASSWORD, signedInAdmin } from "./people";
 
 test.describe.configure({ mode: "serial" });
 
@@ -72,4 +72,60 @@ test("an edited form asks before the header's search or Sign out leaves it, and 
   await expect(name).toHaveValue(`${before} (typed, not saved)`);
   await page.goto("/admin");
   await expect(page.getByText("What needs doing")).toBeVisible();
+});
+
+test("a few minutes before the session ends the console warns, with Stay signed in; a save after it ended keeps the typing, offered back after signing in again", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const page = await signedInAdmin(browser);
+  await page.clock.install();
+  await page.goto("/admin/exhibits");
+  await page.getByRole("table").getByRole("row").nth(1).getByRole("link").first().click();
+  await page.waitForURL(/\/admin\/exhibits\/[0-9a-f-]{36}$/);
+  const exhibitPath = new URL(page.url()).pathname;
+  await waitForHydration(page);
+  await page.getByTestId("rich-text-editor").waitFor();
+
+  // 25 minutes without a request: the warning; Stay signed in asks the server and it goes.
+  await page.clock.fastForward("25:01");
+  const warning = page.getByTestId("session-ending");
+  await expect(warning).toContainText("Your session ends in 5 minutes without activity.");
+  await warning.getByRole("button", { name: "Stay signed in" }).click();
+  await expect(warning).toHaveCount(0);
+  // 30 minutes on: it has ended (as far as this page knows).
+  await page.clock.fastForward("30:01");
+  await expect(page.getByTestId("session-ended")).toContainText("Your session has ended");
+
+  // The session really ends (its cookie is gone); the typing is saved into the void...
+  const title = page.getByLabel("Title", { exact: true });
+  const typedTitle = `${await title.inputValue()} (typed after the session ended)`;
+  await title.fill(typedTitle);
+  await page.getByTestId("rich-text-editor").click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("A sentence typed after the session ended.");
+  await page.context().clearCookies();
+  await page.getByRole("button", { name: "Save exhibit" }).click();
+  await page.waitForURL((url) => url.pathname === "/login");
+
+  // ...and offered back on the page after signing in again.
+  await waitForHydration(page);
+  await page.getByLabel("Email address").fill(ADMIN_EMAIL);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Login Now" }).click();
+  await page.waitForURL((url) => url.pathname === exhibitPath, { timeout: 15_000 });
+  await waitForHydration(page);
+  const offer = page.getByTestId("kept-typing");
+  await expect(offer).toContainText("was not saved: your session had ended before it arrived");
+  await expect(title).not.toHaveValue(typedTitle);
+  await offer.getByRole("button", { name: "Put it back" }).click();
+  await expect(title).toHaveValue(typedTitle);
+  await expect(page.getByTestId("rich-text-editor")).toContainText("A sentence typed after the session ended.");
+  await page.getByRole("button", { name: "Save exhibit" }).click();
+  await page.waitForURL(/\?notice=saved$/, { timeout: 15_000 });
+  await expect(title).toHaveValue(typedTitle);
+  await expect(page.getByTestId("kept-typing")).toHaveCount(0);
+  // Put the title back for the specs after this one.
+  await title.fill(typedTitle.replace(" (typed after the session ended)", ""));
+  await page.getByRole("button", { name: "Save exhibit" }).click();
+  await page.waitForURL(/\?notice=saved$/, { timeout: 15_000 });
 });

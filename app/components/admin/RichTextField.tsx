@@ -6,6 +6,7 @@
  */
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { inputProps } from "./ConsoleUi";
+import { PUT_BACK_EVENT } from "./kept-typing";
 
 /** What the field's hint says (the same allowed HTML everywhere). */
 export const RICH_TEXT_HINT =
@@ -16,15 +17,32 @@ const RichTextEditor = lazy(() => import("./RichTextEditor"));
 
 export function RichTextField({ name, label, initial, error, rows = 12 }: { name: string; label: string; initial: string; error?: string; rows?: number }) {
   const textarea = useRef<HTMLTextAreaElement>(null);
-  const [editorFrom, setEditorFrom] = useState<string | null>(null);
+  const wrapper = useRef<HTMLDivElement>(null);
+  const [editorFrom, setEditorFrom] = useState<{ html: string; key: number } | null>(null);
   useEffect(() => {
-    setEditorFrom(textarea.current?.value ?? initial);
+    setEditorFrom((was) => ({ html: textarea.current?.value ?? initial, key: (was?.key ?? 0) + 1 }));
   }, [initial]);
+  // Typing kept in the browser, put back (kept-typing.ts): the editor starts again from it.
+  useEffect(() => {
+    const element = wrapper.current;
+    const onPutBack = (event: Event) => {
+      const html = String((event as CustomEvent<string>).detail);
+      if (textarea.current) textarea.current.value = html;
+      setEditorFrom((was) => ({ html, key: (was?.key ?? 0) + 1 }));
+    };
+    element?.addEventListener(PUT_BACK_EVENT, onPutBack);
+    return () => element?.removeEventListener(PUT_BACK_EVENT, onPutBack);
+  }, []);
   const plain = <textarea ref={textarea} {...inputProps(name, error, true)} defaultValue={initial} rows={rows} />;
-  if (editorFrom === null) return plain;
   return (
-    <Suspense fallback={plain}>
-      <RichTextEditor name={name} initialHtml={editorFrom} label={label} describedBy={`${name}-hint`} />
-    </Suspense>
+    <div ref={wrapper} data-rich-text={name}>
+      {editorFrom === null ? (
+        plain
+      ) : (
+        <Suspense fallback={plain}>
+          <RichTextEditor key={editorFrom.key} name={name} initialHtml={editorFrom.html} label={label} describedBy={`${name}-hint`} />
+        </Suspense>
+      )}
+    </div>
   );
 }

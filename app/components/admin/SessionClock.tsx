@@ -11,25 +11,33 @@ import { STAFF_IDLE_MINUTES, STAFF_IDLE_WARNING_MINUTES } from "~/shared/console
 
 const MINUTE = 60_000;
 
+/** What the clock shows: nothing, the minutes left before the end, or that the session ended. */
+type Phase = "quiet" | "ended" | number;
+
+function phaseAt(lastContact: number, now: number): Phase {
+  const left = STAFF_IDLE_MINUTES * MINUTE - (now - lastContact);
+  if (left <= 0) return "ended";
+  return left > STAFF_IDLE_WARNING_MINUTES * MINUTE ? "quiet" : Math.max(1, Math.ceil(left / MINUTE));
+}
+
 export function SessionClock() {
   const navigation = useNavigation();
   const fetchers = useFetchers();
   const location = useLocation();
   const stay = useFetcher();
-  const lastContact = useRef(Date.now());
-  const [left, setLeft] = useState(STAFF_IDLE_MINUTES * MINUTE);
+  const lastContact = useRef(0);
+  const [phase, setPhase] = useState<Phase>("quiet");
 
   // Each answer from the server (a page, a form's answer, a fetch) restarts the count, as on the server.
   const busy = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle");
   useEffect(() => {
-    if (busy) return;
-    lastContact.current = Date.now();
-    setLeft(STAFF_IDLE_MINUTES * MINUTE);
+    if (!busy) lastContact.current = Date.now();
   }, [busy, location.key]);
 
   useEffect(() => {
-    const tick = () => setLeft(STAFF_IDLE_MINUTES * MINUTE - (Date.now() - lastContact.current));
-    const timer = setInterval(tick, 10_000);
+    // Once a second: a render only when what is shown changes (the same phase is no update).
+    const tick = () => setPhase(phaseAt(lastContact.current, Date.now()));
+    const timer = setInterval(tick, 1000);
     // A tab put to sleep counts the time it slept.
     document.addEventListener("visibilitychange", tick);
     return () => {
@@ -38,9 +46,9 @@ export function SessionClock() {
     };
   }, []);
 
-  if (left > STAFF_IDLE_WARNING_MINUTES * MINUTE) return null;
+  if (phase === "quiet") return null;
   const here = `${location.pathname}${location.search}`;
-  if (left <= 0) {
+  if (phase === "ended") {
     return (
       <div role="alert" data-testid="session-ended" className="fixed inset-x-0 bottom-0 z-40 border-t-4 border-red-800 bg-red-50 p-4 text-red-900">
         <p className="mx-auto max-w-3xl">
@@ -53,7 +61,7 @@ export function SessionClock() {
       </div>
     );
   }
-  const minutes = Math.max(1, Math.ceil(left / MINUTE));
+  const minutes = phase;
   return (
     <div role="alertdialog" aria-labelledby="session-ending-title" data-testid="session-ending" className="fixed inset-x-0 bottom-0 z-40 border-t-4 border-gold bg-white p-4 shadow-lg">
       <div className="mx-auto flex max-w-3xl flex-wrap items-center gap-4">

@@ -10,8 +10,10 @@
  * successful save (a new answer object each time). A change that fires no input event (a photo
  * dragged to a new place) tells it with `useMarkEdited()`.
  */
-import { createContext, useCallback, useContext, useEffect, useRef, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { useBlocker, useLocation, useNavigation, type BlockerFunction } from "react-router";
+import { useHydrated } from "~/lib/use-hydrated";
+import { forgetTyping, keepTyping, keptTypingFor, putBack } from "./kept-typing";
 
 const MarkEdited = createContext<() => void>(() => undefined);
 
@@ -28,7 +30,10 @@ export function UnsavedChanges({ children, saved }: { children: ReactNode; saved
   const location = useLocation();
 
   useEffect(() => {
-    if (navigation.state === "idle") submitting.current = false;
+    if (navigation.state !== "idle") return;
+    // The server answered this page (a save, a refusal shown as typed): the kept typing has done its job.
+    if (submitting.current) forgetTyping();
+    submitting.current = false;
   }, [navigation.state]);
 
   useEffect(() => {
@@ -50,6 +55,8 @@ export function UnsavedChanges({ children, saved }: { children: ReactNode; saved
       // A form elsewhere on the page (the header's search, Sign out) leaves it: asked like a link.
       if (!guarded.current?.contains(form)) return;
       submitting.current = true;
+      // Kept in this tab until the answer comes back: if the session ended, it is offered back after signing in.
+      keepTyping(window.location.pathname, guarded.current, form);
     };
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
       if (!edited.current || submitting.current) return;
@@ -77,6 +84,7 @@ export function UnsavedChanges({ children, saved }: { children: ReactNode; saved
 
   return (
     <div ref={guarded} onInput={markEdited} onChange={markEdited} data-unsaved-guard="">
+      <KeptTypingOffer area={guarded} />
       <MarkEdited.Provider value={markEdited}>{children}</MarkEdited.Provider>
       {blocker.state === "blocked" ? (
         <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/50 p-4">
@@ -100,13 +108,55 @@ export function UnsavedChanges({ children, saved }: { children: ReactNode; saved
               <button type="button" autoFocus onClick={() => blocker.reset()} className="rounded bg-ink px-4 py-2 font-semibold text-gold hover:bg-steel">
                 Stay on this page
               </button>
-              <button type="button" onClick={() => blocker.proceed()} className="rounded border border-red-800 px-4 py-2 font-semibold text-red-800 hover:bg-red-50">
+              <button
+                type="button"
+                onClick={() => {
+                  forgetTyping();
+                  blocker.proceed();
+                }} className="rounded border border-red-800 px-4 py-2 font-semibold text-red-800 hover:bg-red-50">
                 Leave without saving
               </button>
             </div>
           </div>
         </div>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * The offer of typing kept in this browser for this page (kept-typing.ts): shown when a form sent
+ * from here never got its answer (the session had ended), with Put it back and Discard.
+ */
+function KeptTypingOffer({ area }: { area: React.RefObject<HTMLDivElement | null> }) {
+  const hydrated = useHydrated();
+  const { pathname } = useLocation();
+  const [done, setDone] = useState(false);
+  const kept = hydrated && !done ? keptTypingFor(pathname) : null;
+  if (!kept) return null;
+  const at = new Date(kept.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const finish = () => {
+    forgetTyping();
+    setDone(true);
+  };
+  return (
+    <div role="alert" data-testid="kept-typing" className="mb-4 rounded border border-amber-700 bg-amber-50 px-4 py-3">
+      <p className="mb-2">{`What you typed here at ${at} was not saved: your session had ended before it arrived. It was kept in this browser.`}</p>
+      <div className="flex flex-wrap gap-3">
+        <button
+          type="button"
+          className="rounded bg-ink px-3 py-1 font-semibold text-gold"
+          onClick={() => {
+            if (area.current) putBack(area.current, kept);
+            finish();
+          }}
+        >
+          Put it back
+        </button>
+        <button type="button" className="rounded border border-ink px-3 py-1" onClick={finish}>
+          Discard it
+        </button>
+      </div>
     </div>
   );
 }
