@@ -8,6 +8,12 @@
 /** A field's value as a form sends it: text, a number, a checkbox, a list of checkboxes, or nothing. */
 export type FieldValue = string | number | boolean | string[] | null;
 
+/** A piece of a long text's word-level difference: the other person's words `added`, the person's own `removed`. */
+export interface TextChange {
+  text: string;
+  change: "same" | "added" | "removed";
+}
+
 export interface ConflictField {
   /** The form field's name. */
   field: string;
@@ -15,12 +21,19 @@ export interface ConflictField {
   mine: FieldValue;
   /** What is saved now. */
   theirs: FieldValue;
+  /** For a long text: the word-level difference from the person's text to the one saved now. */
+  difference?: TextChange[];
 }
 
 export interface EditConflict {
   /** The record's version now: the form carries it when saved again. */
   version: string;
   fields: ConflictField[];
+  /**
+   * Fields merged without a question (issue 35): only the other person changed them, or they
+   * changed other paragraphs of a long text. Their value (`theirs`) goes with the next save.
+   */
+  taken?: { field: string; theirs: FieldValue }[];
 }
 
 export const CONFLICT_MESSAGE = "Someone else saved this record while you were editing it. Nothing was saved: choose, field by field, what to keep.";

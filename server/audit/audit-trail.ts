@@ -31,7 +31,8 @@ export interface AuditEntry {
  * when the record changed since the form was opened, `conflict`: nothing was written, and the
  * fields that differ are listed for the person to choose (decision 029).
  */
-export type Saved = { ok: true; id: string; message: string } | { ok: false; message: string; errors?: Record<string, string>; conflict?: EditConflict };
+/** `merged`: fields of a stale save that took another person's change (collection-writes.ts staleSave, issue 35). */
+export type Saved = { ok: true; id: string; message: string; merged?: string[] } | { ok: false; message: string; errors?: Record<string, string>; conflict?: EditConflict };
 
 /**
  * The refusal of a save started from `expected` when the record is at `current`: null when the

@@ -11,9 +11,10 @@ import { createHash } from "node:crypto";
 import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Database } from "../db/client";
-import { bannerSlides, categories, enshrineeExhibits, enshrinees, exhibitPhotos, exhibits, teams } from "../db/schema";
+import { auditLog, bannerSlides, categories, enshrineeExhibits, enshrinees, exhibitPhotos, exhibits, teams } from "../db/schema";
 import { recordAudit, refusedAsConflict, type Actor, type Saved } from "../audit/audit-trail";
-import type { FieldValue } from "../../app/shared/edit-conflict";
+import { CONFLICT_MESSAGE, type FieldValue } from "../../app/shared/edit-conflict";
+import { mergeEdit, textDifference } from "./edit-merge";
 import { plainTextOf, sanitizeRichText } from "./rich-text";
 import { commitChange, freeSlug, type Tx } from "./collection-tx";
 import { trashBannerSlide, trashRecord } from "./collection-trash";
@@ -97,17 +98,69 @@ export interface BannerSlideInput {
 /** `%term%` for ILIKE, with the user's own wildcards taken literally. */
 const likeTerm = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** The long texts merged paragraph by paragraph rather than as one value (edit-merge.ts). */
+const LONG_TEXTS: ReadonlySet<string> = new Set(["descriptionHtml", "biography", "description"]);
+
 /**
- * The refusal of a save whose form started from `expected` when `before` (locked) is at another
- * version and differs from `input` (decision 029); null when the save may go ahead.
+ * A save whose form started from version `expected` while `before` (locked) is at another one
+ * (decision 029): merged with what was saved since when the record as the form showed it
+ * (`base`, from the audit log) is known (issue 35, decision 050): the input to save, with the
+ * fields whose value came from the other save; else, when both changed a field differently, the
+ * refusal, with those fields to choose and the merged ones to carry along. A form that started
+ * from the current version saves as it is.
  */
-export function staleSave(expected: number | undefined, before: { version: number } & object, input: object): Saved | null {
+export function staleSave<I extends object>(expected: number | undefined, before: { version: number } & object, input: I, base?: object): { refused: Saved } | { input: I; taken: string[] } {
+  if (expected === undefined || expected === before.version) return { input, taken: [] };
   const row = before as unknown as Record<string, unknown>;
   // A draft/schedule choice (decision 032) is not a column: it is applied as chosen, not compared.
   const { publication: _publication, ...fields } = input as Record<string, unknown>;
   const mine = fields as Record<string, FieldValue>;
-  const theirs = Object.fromEntries(Object.keys(mine).map((k) => [k, (row[k] ?? null) as FieldValue]));
-  return refusedAsConflict(expected, before.version, mine, theirs);
+  const pick = (record: Record<string, unknown>) => Object.fromEntries(Object.keys(mine).map((k) => [k, (record[k] ?? null) as FieldValue]));
+  const theirs = pick(row);
+  const outcome = mergeEdit(mine, theirs, base ? pick(base as Record<string, unknown>) : undefined, LONG_TEXTS);
+  if (outcome.conflicts.length === 0) return { input: { ...input, ...outcome.merged }, taken: outcome.taken };
+  const textOf = (v: FieldValue) => (typeof v === "string" ? v : null);
+  const fieldsInConflict = outcome.conflicts.map((field) => {
+    const m = textOf(mine[field]);
+    const t = textOf(theirs[field]);
+    return { field, mine: mine[field], theirs: theirs[field], ...(LONG_TEXTS.has(field) && m !== null && t !== null ? { difference: textDifference(m, t) } : {}) };
+  });
+  const taken = outcome.taken.map((field) => ({ field, theirs: outcome.merged[field] }));
+  return { refused: { ok: false, message: CONFLICT_MESSAGE, conflict: { version: String(before.version), fields: fieldsInConflict, ...(taken.length ? { taken } : {}) } } };
+}
+
+/**
+ * The record as it was at `version` (what a form opened then showed), from the audit log: the
+ * save that made that version, or the first change's `before` for the version before it.
+ */
+async function stateAtVersion(tx: Pick<Database, "select">, kind: "team" | "category" | "exhibit" | "enshrinee", id: string, version: number | undefined, current: number): Promise<Record<string, unknown> | undefined> {
+  if (version === undefined || version === current) return undefined;
+  const at = (side: typeof auditLog.after | typeof auditLog.before) =>
+    tx
+      .select({ state: side })
+      .from(auditLog)
+      // A photo write's rows hold the version before its bump (photo-writes.ts): they name no version.
+      .where(and(eq(auditLog.entityType, kind), eq(auditLog.entityId, id), sql`${side}->>'version' = ${String(version)}`, sql`${auditLog.action} not like '%.photos.%'`))
+      .orderBy(desc(auditLog.at))
+      .limit(1);
+  const [made] = await at(auditLog.after);
+  if (made?.state) return made.state as Record<string, unknown>;
+  const [earlier] = await at(auditLog.before);
+  return (earlier?.state as Record<string, unknown> | undefined) ?? undefined;
+}
+
+/** What a saved answer says when fields were merged with another person's save. */
+const mergedNote = (taken: string[]) => (taken.length ? { merged: taken } : {});
+
+/** An exhibit as its edit form shows it: a seeded text (plain only) as the editor's HTML, enshrinees sorted. */
+function exhibitAsShown<T extends { descriptionHtml?: unknown; description?: unknown; enshrineeIds?: unknown }>(x: T): T {
+  const ids = Array.isArray(x.enshrineeIds) ? [...(x.enshrineeIds as string[])].sort() : [];
+  return { ...x, descriptionHtml: typeof x.descriptionHtml === "string" ? x.descriptionHtml : sanitizeRichText(String(x.description ?? "")), enshrineeIds: ids };
+}
+
+/** An enshrinee as its edit form shows it: the biography's HTML (a plain one as paragraphs), not its plain text (issue 35). */
+function enshrineeAsShown<T extends { biographyHtml?: unknown; biography?: unknown }>(e: T): T {
+  return { ...e, biography: typeof e.biographyHtml === "string" && e.biographyHtml ? e.biographyHtml : sanitizeRichText(String(e.biography ?? "")) };
 }
 
 function order(column: AnyPgColumn, dir: "asc" | "desc" | undefined) {
@@ -150,18 +203,19 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
       const [row] = await db.select().from(teams).where(eq(teams.id, id)).limit(1);
       return row ?? null;
     },
-    save(actor: Actor, id: string | null, input: TeamInput, expectedVersion?: number): Promise<Saved> {
+    save(actor: Actor, id: string | null, typed: TeamInput, expectedVersion?: number): Promise<Saved> {
       return change(async (tx) => {
         const [before] = id ? await tx.select().from(teams).where(eq(teams.id, id)).for("update") : [undefined];
         if (id && !before) return { ok: false, message: "This team no longer exists." };
-        const refused = before && staleSave(expectedVersion, before, input);
-        if (refused) return refused;
+        const stale = before ? staleSave(expectedVersion, before, typed, await stateAtVersion(tx, "team", before.id, expectedVersion, before.version)) : { input: typed, taken: [] };
+        if ("refused" in stale) return stale.refused;
+        const input = stale.input;
         const slug = await freeSlug(tx, teams, input.name, id);
         const [after] = before
           ? await tx.update(teams).set({ ...input, slug, version: before.version + 1 }).where(eq(teams.id, before.id)).returning()
           : await tx.insert(teams).values({ id: crypto.randomUUID(), slug, ...input }).returning();
         await recordAudit(tx, actor, { action: before ? "team.update" : "team.create", entityType: "team", entityId: after.id, summary: `${before ? "Edited" : "Created"} team ${after.name}`, before, after }, now());
-        return { ok: true, id: after.id, message: `Team ${after.name} saved.` };
+        return { ok: true, id: after.id, message: `Team ${after.name} saved.`, ...mergedNote(stale.taken) };
       });
     },
     /** Moves the team to the trash (collection-trash.ts), refused while something depends on it. */
@@ -197,18 +251,19 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
       const [row] = await db.select().from(categories).where(eq(categories.id, id)).limit(1);
       return row ?? null;
     },
-    save(actor: Actor, id: string | null, input: CategoryInput, expectedVersion?: number): Promise<Saved> {
+    save(actor: Actor, id: string | null, typed: CategoryInput, expectedVersion?: number): Promise<Saved> {
       return change(async (tx) => {
         const [before] = id ? await tx.select().from(categories).where(eq(categories.id, id)).for("update") : [undefined];
         if (id && !before) return { ok: false, message: "This category no longer exists." };
-        const refused = before && staleSave(expectedVersion, before, input);
-        if (refused) return refused;
+        const stale = before ? staleSave(expectedVersion, before, typed, await stateAtVersion(tx, "category", before.id, expectedVersion, before.version)) : { input: typed, taken: [] };
+        if ("refused" in stale) return stale.refused;
+        const input = stale.input;
         const slug = await freeSlug(tx, categories, input.categoryName, id);
         const [after] = before
           ? await tx.update(categories).set({ ...input, slug, version: before.version + 1 }).where(eq(categories.id, before.id)).returning()
           : await tx.insert(categories).values({ id: crypto.randomUUID(), slug, ...input }).returning();
         await recordAudit(tx, actor, { action: before ? "category.update" : "category.create", entityType: "category", entityId: after.id, summary: `${before ? "Edited" : "Created"} category ${after.categoryName}`, before, after }, now());
-        return { ok: true, id: after.id, message: `Category ${after.categoryName} saved.` };
+        return { ok: true, id: after.id, message: `Category ${after.categoryName} saved.`, ...mergedNote(stale.taken) };
       });
     },
     /** Moves the category to the trash (collection-trash.ts), refused while something depends on it. */
@@ -267,20 +322,21 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
       );
     },
     get: (id: string) => exhibitRecord(db, id),
-    save(actor: Actor, id: string | null, input: ExhibitInput, expectedVersion?: number): Promise<Saved> {
+    save(actor: Actor, id: string | null, typed: ExhibitInput, expectedVersion?: number): Promise<Saved> {
       return change(async (tx) => {
         if (id) await tx.select({ id: exhibits.id }).from(exhibits).where(eq(exhibits.id, id)).for("update");
         const before = id ? await exhibitRecord(tx, id) : null;
         if (id && !before) return { ok: false, message: "This exhibit no longer exists." };
-        const mine = { ...input, descriptionHtml: sanitizeRichText(input.descriptionHtml), enshrineeIds: [...input.enshrineeIds].sort() };
-        // A seeded exhibit has plain text only: the form showed it as such.
-        const shown = before && { ...before, descriptionHtml: before.descriptionHtml ?? sanitizeRichText(before.description) };
-        const refused = shown && staleSave(expectedVersion, shown, mine);
-        if (refused) return refused;
+        const mine = { ...typed, descriptionHtml: sanitizeRichText(typed.descriptionHtml), enshrineeIds: [...typed.enshrineeIds].sort() };
+        // Compared as the form showed them: a seeded exhibit has plain text only.
+        const base = before ? await stateAtVersion(tx, "exhibit", before.id, expectedVersion, before.version) : undefined;
+        const stale = before ? staleSave(expectedVersion, exhibitAsShown(before), mine, base && exhibitAsShown(base)) : { input: mine, taken: [] };
+        if ("refused" in stale) return stale.refused;
+        const input = stale.input;
         const [team] = await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, input.teamId));
         const [category] = await tx.select({ id: categories.id }).from(categories).where(eq(categories.id, input.categoryId));
         if (!team || !category) return { ok: false, message: "Please choose a team and a category that exist.", errors: { ...(team ? {} : { teamId: "Please choose a team" }), ...(category ? {} : { categoryId: "Please choose a category" }) } };
-        const descriptionHtml = mine.descriptionHtml;
+        const descriptionHtml = sanitizeRichText(input.descriptionHtml);
         const { enshrineeIds, publication, ...fields } = input;
         const values = {
           ...fields,
@@ -298,7 +354,7 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         if (known.length) await tx.insert(enshrineeExhibits).values(known.map((e) => ({ enshrineeId: e.id, exhibitId })));
         const after = await exhibitRecord(tx, exhibitId);
         await recordAudit(tx, actor, { action: before ? "exhibit.update" : "exhibit.create", entityType: "exhibit", entityId: exhibitId, summary: `${before ? "Edited" : "Created"} exhibit ${input.title}`, before, after }, now());
-        return { ok: true, id: exhibitId, message: `Exhibit ${input.title} saved.` };
+        return { ok: true, id: exhibitId, message: `Exhibit ${input.title} saved.`, ...mergedNote(stale.taken) };
       });
     },
     /** Moves the exhibit to the trash (collection-trash.ts), refused while something depends on it. */
@@ -341,12 +397,16 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         .orderBy(asc(exhibits.year), asc(exhibits.title));
       return { ...row, exhibits: linked };
     },
-    save(actor: Actor, id: string | null, input: EnshrineeInput, expectedVersion?: number): Promise<Saved> {
+    save(actor: Actor, id: string | null, typed: EnshrineeInput, expectedVersion?: number): Promise<Saved> {
       return change(async (tx) => {
         const [before] = id ? await tx.select().from(enshrinees).where(eq(enshrinees.id, id)).for("update") : [undefined];
         if (id && !before) return { ok: false, message: "This enshrinee no longer exists." };
-        const refused = before && staleSave(expectedVersion, before, input);
-        if (refused) return refused;
+        // Compared as the form showed it: the biography's HTML, never its plain text (issue 35).
+        const mine = { ...typed, biography: sanitizeRichText(typed.biography) };
+        const base = before ? await stateAtVersion(tx, "enshrinee", before.id, expectedVersion, before.version) : undefined;
+        const stale = before ? staleSave(expectedVersion, enshrineeAsShown(before), mine, base && enshrineeAsShown(base)) : { input: typed, taken: [] };
+        if ("refused" in stale) return stale.refused;
+        const input = stale.input;
         const slug = await freeSlug(tx, enshrinees, input.fullName, id);
         const { publication, ...fields } = input;
         const values = { ...fields, ...biographyColumns(input.biography), ...(publication ? { publishAt: publishAtFor(publication, before?.publishAt, now()) } : {}), slug };
@@ -354,7 +414,7 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
           ? await tx.update(enshrinees).set({ ...values, version: before.version + 1 }).where(eq(enshrinees.id, before.id)).returning()
           : await tx.insert(enshrinees).values({ id: crypto.randomUUID(), ...values }).returning();
         await recordAudit(tx, actor, { action: before ? "enshrinee.update" : "enshrinee.create", entityType: "enshrinee", entityId: after.id, summary: `${before ? "Edited" : "Created"} enshrinee ${after.fullName}`, before, after }, now());
-        return { ok: true, id: after.id, message: `${after.fullName} saved.` };
+        return { ok: true, id: after.id, message: `${after.fullName} saved.`, ...mergedNote(stale.taken) };
       });
     },
     /** Moves the enshrinee to the trash with their links (collection-trash.ts); the exhibits stay. */

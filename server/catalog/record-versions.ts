@@ -136,6 +136,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 function fieldValue(kind: VersionedKind, state: Snapshot, field: string): unknown {
   if (kind === "exhibit" && field === "descriptionHtml") return state.descriptionHtml ?? state.description ?? "";
   if (kind === "exhibit" && field === "enshrineeIds") return [...((state.enshrineeIds as string[] | undefined) ?? [])].sort();
+  // An enshrinee's biography is its HTML (the plain text is derived from it): a restore keeps the formatting (issue 35).
+  if (kind === "enshrinee" && field === "biography") return typeof state.biographyHtml === "string" && state.biographyHtml ? state.biographyHtml : (state.biography ?? "");
   if (kind === "exhibit" && field === "photos") return ((state.photos as { file: string; alt: string }[] | undefined) ?? []).map((p) => ({ file: p.file, alt: p.alt }));
   return state[field];
 }

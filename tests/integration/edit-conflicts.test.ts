@@ -1,7 +1,8 @@
 /**
- * Edit conflicts (issue 24, decision 029), on both databases: two console saves started from the
- * same version of a record: the second is refused with 409, the message and the fields that
- * differ, and writes nothing; saved again with the person's choices ("keep mine" / "take
+ * Edit conflicts (issue 24, decision 029; merging, issue 35, decision 050), on both databases:
+ * two console saves started from the same version of a record: when they changed different fields
+ * (or different paragraphs of a text) the second is merged and saved, saying so; else it is
+ * refused with 409, the message and the fields both changed, and writes nothing; saved again with the person's choices ("keep mine" / "take
  * theirs") and the current version, it keeps what they chose. Photo arrangements and text edits
  * of one exhibit race the same way; so do banner slides and staff roles.
  */
@@ -22,6 +23,7 @@ describe.each(drivers)("edit conflicts on %s", (kind) => {
   let curator: StaffAccount;
   const post = (who: StaffAccount, p: string, fields: [string, string][]) =>
     fetch(`${server.url}${p}`, { method: "POST", redirect: "manual", body: new URLSearchParams(fields), headers: { cookie: who.cookie, "content-type": "application/x-www-form-urlencoded" } });
+  const call = (who: StaffAccount, p: string) => fetch(`${server.url}${p}`, { redirect: "manual", headers: { cookie: who.cookie } });
   const exhibit = async (id: string) => (await server.services.admin.collection.exhibits.get(id))!;
   /** The exhibit's edit form as the page fills it in, with `changes` typed over it. */
   const exhibitForm = async (id: string, changes: Record<string, string>, version?: number): Promise<[string, string][]> => {
@@ -51,13 +53,32 @@ describe.each(drivers)("edit conflicts on %s", (kind) => {
   }, 180_000);
   afterAll(() => server?.close());
 
-  it("refuses the later of two exhibit saves from one version, writing nothing, then keeps what each person chose", async () => {
+  it("merges two saves from one version that changed different fields, saying so; the text's other paragraphs too", async () => {
+    const id = await createPhotoTestExhibit(server.services, admin, "Merge Exhibit", 1971);
+    const three = "<p>The first paragraph.</p><p>The second paragraph.</p><p>The third paragraph.</p>";
+    expect((await post(admin, `/admin/exhibits/${id}`, await exhibitForm(id, { descriptionHtml: three }))).status).toBe(302);
+    const start = await exhibit(id);
+    expect(start.version).toBe(2);
+    // The admin and the curator both opened version 2; the admin changes the year and the third paragraph, the curator the title and the first.
+    const adminForm = await exhibitForm(id, { year: "1972", descriptionHtml: three.replace("The third paragraph.", "The third paragraph, the admin's.") });
+    const curatorForm = await exhibitForm(id, { title: "Merge Exhibit, Renamed", descriptionHtml: three.replace("The first paragraph.", "The curator rewrote the first paragraph.") });
+    expect((await post(admin, `/admin/exhibits/${id}`, adminForm)).status).toBe(302);
+
+    const merged = await post(curator, `/admin/exhibits/${id}`, curatorForm);
+    expect(merged.status).toBe(302);
+    expect(merged.headers.get("location")).toBe(`/admin/exhibits/${id}?notice=merged`);
+    const after = await exhibit(id);
+    expect(after).toMatchObject({ title: "Merge Exhibit, Renamed", year: 1972, version: 4 });
+    expect(after.descriptionHtml).toBe("<p>The curator rewrote the first paragraph.</p><p>The second paragraph.</p><p>The third paragraph, the admin's.</p>");
+    expect(await (await call(curator, `/admin/exhibits/${id}?notice=merged`)).text()).toContain("Saved, together with what someone else saved meanwhile");
+  });
+
+  it("refuses only the fields both changed differently, showing a long text's difference word by word, and carries the rest merged; then keeps what each person chose", async () => {
     const id = await createPhotoTestExhibit(server.services, admin, "Conflict Exhibit", 1971);
     const start = await exhibit(id);
-    expect(start.version).toBe(1);
-    // The admin and the curator both opened version 1.
-    const adminForm = await exhibitForm(id, { year: "1972", descriptionHtml: "<p>Members-only words about the photos.</p><p>A new sentence.</p>" });
-    const curatorForm = await exhibitForm(id, { title: "Conflict Exhibit, Renamed" });
+    // Both change the title and the same paragraph; only the admin changes the year.
+    const adminForm = await exhibitForm(id, { title: "Conflict Exhibit, the admin's", year: "1972", descriptionHtml: "<p>Members-only words about the photos.</p><p>A new sentence.</p>" });
+    const curatorForm = await exhibitForm(id, { title: "Conflict Exhibit, Renamed", descriptionHtml: "<p>Members-only words, the curator's.</p>" });
     const first = await post(admin, `/admin/exhibits/${id}`, adminForm);
     expect(first.status).toBe(302);
     const auditsBefore = (await audits(id)).length;
@@ -66,31 +87,34 @@ describe.each(drivers)("edit conflicts on %s", (kind) => {
     expect(second.status).toBe(409);
     const html = await second.text();
     expect(html).toContain(MESSAGE);
-    // Field by field: the curator's title, and the year and text the admin saved, each with the choice.
-    for (const field of ["title", "year", "descriptionHtml"]) expect(html).toContain(`name="resolve:${field}"`);
-    for (const field of ["shortTitle", "teamId", "thumbnail"]) expect(html).not.toContain(`name="resolve:${field}"`);
+    // The title and the text to choose; the year (only the admin changed it) is already combined, shown as it is now.
+    for (const field of ["title", "descriptionHtml"]) expect(html).toContain(`name="resolve:${field}"`);
+    for (const field of ["year", "shortTitle", "teamId", "thumbnail"]) expect(html).not.toContain(`name="resolve:${field}"`);
+    expect(html).toMatch(/data-testid="conflict-taken"[^>]*>Already combined[^<]*: Year\./);
+    expect(html).toMatch(/name="year"[^>]*value="1972"/);
     expect(html).toContain("Conflict Exhibit, Renamed");
-    expect(html).toContain("A new sentence.");
+    // The text's difference, word by word: the admin's words added, the curator's own removed.
+    expect(html).toMatch(/<ins[^>]*>[^<]*A new sentence\.[^<]*<\/ins>/);
+    expect(html).toMatch(/<del[^>]*>[^<]*curator[^<]*<\/del>/);
     expect(html).toContain('name="version" value="2"');
     // Nothing written: the record is the admin's, with no new audit row.
     const after = await exhibit(id);
-    expect(after).toMatchObject({ title: "Conflict Exhibit", year: 1972, version: 2 });
-    expect(after.descriptionHtml).toContain("A new sentence.");
+    expect(after).toMatchObject({ title: "Conflict Exhibit, the admin's", year: 1972, version: 2 });
     expect(await audits(id)).toHaveLength(auditsBefore);
 
-    // The curator keeps their title and takes the admin's year and text, with version 2.
+    // The curator keeps their title and takes the admin's text, with version 2 (the year as the page shows it now).
     const resolved = await post(curator, `/admin/exhibits/${id}`, [
-      ...curatorForm.filter(([k]) => k !== "version"),
+      ...curatorForm.filter(([k]) => k !== "version" && k !== "year"),
+      ["year", "1972"],
       ["version", "2"],
       ["resolve:title", "mine"],
-      ["theirs:title", JSON.stringify("Conflict Exhibit")],
-      ["resolve:year", "theirs"],
-      ["theirs:year", "1972"],
+      ["theirs:title", JSON.stringify(after.title)],
       ["resolve:descriptionHtml", "theirs"],
       ["theirs:descriptionHtml", JSON.stringify(after.descriptionHtml)],
     ]);
     expect(resolved.status).toBe(302);
     expect(await exhibit(id)).toMatchObject({ title: "Conflict Exhibit, Renamed", year: 1972, descriptionHtml: after.descriptionHtml, version: 3 });
+    void start;
   });
 
   it("refuses a stale team, category and enshrinee save with 409 and leaves the record as it was", async () => {
@@ -116,7 +140,7 @@ describe.each(drivers)("edit conflicts on %s", (kind) => {
     expect((await post(curator, `/admin/categories/${categoryId}`, [["categoryName", "Conflict Category B"], ["sortOrder", "5"], ["version", "1"]])).status).toBe(409);
     expect(await server.services.admin.collection.categories.get(categoryId)).toMatchObject({ categoryName: "Conflict Category A", version: 2 });
 
-    const person = (biography: string): [string, string][] => [["fullName", "Pat Conflict"], ["firstName", "Pat"], ["lastName", "Conflict"], ["biography", biography], ["version", "1"]];
+    const person = (biography: string, version = "1", fullName = "Pat Conflict"): [string, string][] => [["fullName", fullName], ["firstName", "Pat"], ["lastName", "Conflict"], ["biography", biography], ["version", version]];
     const created = await post(admin, "/admin/enshrinees/new", person("Born here."));
     const enshrineeId = /\/admin\/enshrinees\/([0-9a-f-]{36})/.exec(created.headers.get("location") ?? "")![1];
     expect((await post(admin, `/admin/enshrinees/${enshrineeId}`, person("Born here. Played here."))).status).toBe(302);
@@ -126,6 +150,14 @@ describe.each(drivers)("edit conflicts on %s", (kind) => {
     expect(html).toContain('name="resolve:biography"');
     expect(html).not.toContain('name="resolve:fullName"');
     expect(await server.services.admin.collection.enshrinees.get(enshrineeId)).toMatchObject({ biography: "Born here. Played here.", version: 2 });
+
+    // A formatted biography nobody else touched is no conflict: a stale save of the name alone merges.
+    expect((await post(admin, `/admin/enshrinees/${enshrineeId}`, person("<p>Born <strong>here</strong>.</p>", "2"))).status).toBe(302);
+    const renamed = await post(admin, `/admin/enshrinees/${enshrineeId}`, person("<p>Born <strong>here</strong>.</p>", "3", "Pat Q. Conflict"));
+    expect(renamed.status).toBe(302);
+    const otherTab = await post(curator, `/admin/enshrinees/${enshrineeId}`, person("<p>Born <strong>here</strong>.</p><p>Coached here.</p>", "3"));
+    expect(otherTab.status).toBe(302);
+    expect(await server.services.admin.collection.enshrinees.get(enshrineeId)).toMatchObject({ fullName: "Pat Q. Conflict", biographyHtml: "<p>Born <strong>here</strong>.</p><p>Coached here.</p>", version: 5 });
   });
 
   it("a stale save that differs from the record in no field goes ahead (nothing to lose)", async () => {
@@ -153,8 +185,8 @@ describe.each(drivers)("edit conflicts on %s", (kind) => {
       ["version", String(version)],
     ];
 
-    it("arranging the photos makes a new version: a text edit from before it that changes the thumbnail is refused", async () => {
-      const textForm = await exhibitForm(id, { thumbnail: files[0], thumbnailAlt: "Photo 1", title: "Photo Race, Retitled" });
+    it("arranging the photos makes a new version: a text edit from before it that changes the thumbnail as well is refused", async () => {
+      const textForm = await exhibitForm(id, { thumbnail: files[0], thumbnailAlt: "Photo 1, the curator's", title: "Photo Race, Retitled" });
       const arranged = await post(admin, `/admin/exhibits/${id}/photos`, arrangement(1, files[1], "Photo 1, described"));
       expect(arranged.status).toBe(200);
       expect(await exhibit(id)).toMatchObject({ version: 2, thumbnail: files[1] });
@@ -162,8 +194,10 @@ describe.each(drivers)("edit conflicts on %s", (kind) => {
       const refused = await post(curator, `/admin/exhibits/${id}`, textForm);
       expect(refused.status).toBe(409);
       const html = await refused.text();
+      // Both changed the thumbnail: a choice; the title only the curator changed: no question about it.
       expect(html).toContain('name="resolve:thumbnail"');
-      expect(html).toContain('name="resolve:title"');
+      expect(html).toContain('name="resolve:thumbnailAlt"');
+      expect(html).not.toContain('name="resolve:title"');
       const now = await exhibit(id);
       expect(now).toMatchObject({ title: "Photo Race Exhibit", thumbnail: files[1], version: 2 });
       expect(now.photos.map((p) => [p.file, p.alt])).toEqual([

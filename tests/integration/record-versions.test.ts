@@ -132,6 +132,19 @@ describe.each(drivers)("record versions on %s", (kind) => {
     expect(publicTeam.headline).toBe(before.headline);
   });
 
+  it("an enshrinee's version keeps the biography's formatting: restoring it brings the formatting back", async () => {
+    const person = (biography: string, version?: string) => ({ fullName: "Vera Version", firstName: "Vera", lastName: "Version", biography, ...(version ? { version } : {}) });
+    const created = await post("/admin/enshrinees/new", person("<p>Played <strong>shortstop</strong> in <em>1909</em>.</p>"));
+    const id = /\/admin\/enshrinees\/([0-9a-f-]{36})/.exec(created.headers.get("location") ?? "")![1];
+    expect((await post(`/admin/enshrinees/${id}`, person("Played shortstop.", "1"))).status).toBe(302);
+    const versions = await server.services.admin.versions.list("enshrinee", id);
+    expect(versions[0].changed).toEqual(["Biography (members only)"]);
+    const first = versions[versions.length - 1];
+    expect((await post(`/admin/enshrinees/${id}/versions/${first.id}`, { intent: "restore" })).status).toBe(302);
+    const restored = await server.services.admin.collection.enshrinees.get(id);
+    expect(restored?.biographyHtml).toBe("<p>Played <strong>shortstop</strong> in <em>1909</em>.</p>");
+  });
+
   it("unknown versions, another record's version and a post without the restore intent are refused, nothing written", async () => {
     const [current] = await versionsOf("exhibit", exhibitId);
     const [teamVersion] = await versionsOf("team", team._id);

@@ -6,7 +6,7 @@
  * buttons (so it works without JavaScript: the server applies the choice when the form is sent
  * again, see app/routes/admin/edit-conflict.server.ts).
  */
-import type { EditConflict as Conflict, FieldValue } from "~/shared/edit-conflict";
+import type { EditConflict as Conflict, FieldValue, TextChange } from "~/shared/edit-conflict";
 import { RESOLVE_PREFIX, THEIRS_PREFIX } from "~/shared/edit-conflict";
 
 /** The conflict of an action's answer, if it is one. */
@@ -19,8 +19,12 @@ export function conflictIn(result: unknown): Conflict | undefined {
  * value): for fields typedValues cannot bring back (checkboxes, lists) after a conflict.
  */
 export function typedChoice<T extends FieldValue | undefined>(result: unknown, field: string, fallback: T): T {
-  const f = conflictIn(result)?.fields.find((c) => c.field === field);
-  return f ? (f.mine as T) : fallback;
+  const conflict = conflictIn(result);
+  const f = conflict?.fields.find((c) => c.field === field);
+  if (f) return f.mine as T;
+  // A field merged from the other person's save (issue 35) shows what it is now.
+  const taken = conflict?.taken?.find((c) => c.field === field);
+  return taken ? (taken.theirs as T) : fallback;
 }
 
 /**
@@ -41,6 +45,41 @@ function shown(value: FieldValue, names: Record<string, string>): string {
   if (Array.isArray(value)) return value.length ? value.map((v) => names[v] ?? v).join(", ") : "(none)";
   return names[String(value)] ?? String(value);
 }
+
+/** A long text's word-level difference: the other person's words marked as added, the person's own as removed. */
+function TextDifference({ changes }: { changes: TextChange[] }) {
+  return (
+    <div className="mt-3 rounded border border-stone-300 bg-stone-50 p-3 text-sm">
+      <p className="mb-1 font-semibold">What differs, word by word</p>
+      <p className="mb-2 text-stone-700">
+        <ins className="bg-green-100 text-green-900">Underlined</ins>: only in the text saved now. <del className="bg-red-100 text-red-900">Struck through</del>: only in yours. To combine both, edit the text
+        in the form above (nothing you typed is lost), then choose Keep mine.
+      </p>
+      <p className="max-h-64 overflow-y-auto whitespace-pre-wrap break-words" data-testid="conflict-difference">
+        {changes.map((c, i) =>
+          c.change === "added" ? (
+            <ins key={i} className="bg-green-100 text-green-900">
+              {c.text}
+            </ins>
+          ) : c.change === "removed" ? (
+            <del key={i} className="bg-red-100 text-red-900">
+              {c.text}
+            </del>
+          ) : (
+            <span key={i}>{c.text}</span>
+          ),
+        )}
+      </p>
+    </div>
+  );
+}
+
+/** A long text's side, readable (from its difference): the words in it without the tags. */
+const sideOf = (changes: TextChange[], side: "mine" | "theirs") =>
+  changes
+    .filter((c) => c.change === "same" || c.change === (side === "mine" ? "removed" : "added"))
+    .map((c) => c.text)
+    .join("");
 
 /** One side of a field's choice: the radio button, its label and the value it keeps. */
 function Choice({ field, side, label, value }: { field: string; side: "mine" | "theirs"; label: string; value: string }) {
@@ -87,12 +126,18 @@ export function EditConflict({
             <fieldset key={f.field} className="rounded border border-stone-400 bg-white p-3">
               <legend className="px-1 font-semibold">{labels[f.field] ?? f.field}</legend>
               <div className="grid gap-3 sm:grid-cols-2">
-                <Choice field={f.field} side="mine" label="Keep mine" value={shown(f.mine, names)} />
-                <Choice field={f.field} side="theirs" label="Take theirs" value={shown(f.theirs, names)} />
+                <Choice field={f.field} side="mine" label="Keep mine" value={f.difference ? sideOf(f.difference, "mine") : shown(f.mine, names)} />
+                <Choice field={f.field} side="theirs" label="Take theirs" value={f.difference ? sideOf(f.difference, "theirs") : shown(f.theirs, names)} />
               </div>
+              {f.difference ? <TextDifference changes={f.difference} /> : null}
               <input type="hidden" name={`${THEIRS_PREFIX}${f.field}`} value={JSON.stringify(f.theirs)} />
             </fieldset>
           ))}
+          {conflict.taken?.length ? (
+            <p className="text-sm" data-testid="conflict-taken">
+              {`Already combined (only one of you changed them, or you changed different paragraphs): ${conflict.taken.map((t) => labels[t.field] ?? t.field).join(", ")}. The form shows them as they are now.`}
+            </p>
+          ) : null}
         </section>
       ) : null}
     </>

@@ -6,7 +6,7 @@
  * image upload, preview) is not leaving, except one marked `data-unsaved-leaves` (it reloads the
  * page without this form's changes: the browser asks); a form outside it (the header's search,
  * Sign out) leaves and asks first (issue 35); a save is done when the page comes back with
- * `?notice=saved`, or, for a form whose action answers in place, when `saved` is the answer of a
+ * `?notice=saved` (or `merged`), or, for a form whose action answers in place, when `saved` is the answer of a
  * successful save (a new answer object each time). A change that fires no input event (a photo
  * dragged to a new place) tells it with `useMarkEdited()`.
  */
@@ -37,7 +37,7 @@ export function UnsavedChanges({ children, saved }: { children: ReactNode; saved
   }, [navigation.state]);
 
   useEffect(() => {
-    if (new URLSearchParams(location.search).get("notice") === "saved") edited.current = false;
+    if (["saved", "merged"].includes(new URLSearchParams(location.search).get("notice") ?? "")) edited.current = false;
   }, [location.key, location.search]);
 
   useEffect(() => {

@@ -53,3 +53,18 @@ function parsed(raw: FormDataEntryValue | null): string[] | null {
   }
   return null;
 }
+
+/**
+ * The typed values a refused save comes back with, where fields were merged from the other
+ * person's save (issue 35: `conflict.taken`) showing those as they are now: text as it is, a
+ * checkbox ticked or not (lists are shown from the conflict itself, EditConflict's typedChoice).
+ */
+export function valuesWithTaken(values: Record<string, string>, answer: { conflict?: { taken?: { field: string; theirs: unknown }[] } }): Record<string, string> {
+  const out = { ...values };
+  for (const { field, theirs } of answer.conflict?.taken ?? []) {
+    if (typeof theirs === "string" || typeof theirs === "number") out[field] = String(theirs);
+    else if (theirs === true) out[field] = "on";
+    else if (theirs === false || theirs === null) delete out[field];
+  }
+  return out;
+}

@@ -15,7 +15,7 @@ import { rateLimitedAnswer } from "~/lib/guards.server";
 import { exhibitSchema, formObject, uuidSchema } from "./console-schemas";
 import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
-import { formRecordVersion, resolvedForm } from "./edit-conflict.server";
+import { formRecordVersion, resolvedForm, valuesWithTaken } from "./edit-conflict.server";
 import { publishFieldsOf, withPublication } from "./publication.server";
 import { PublishFields } from "~/components/admin/PublishFields";
 
@@ -55,7 +55,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     { ...v, matchingPhoto: v.matchingPhoto || null, matchingPhotoAlt: v.matchingPhoto ? v.matchingPhotoAlt : null },
     formRecordVersion(form),
   );
-  return saved.ok ? redirect(`/admin/exhibits/${saved.id}?notice=saved`) : consoleAnswer({ ...saved, values: typedValues(form) }, 400);
+  return saved.ok ? redirect(`/admin/exhibits/${saved.id}?notice=${saved.merged?.length ? "merged" : "saved"}`) : consoleAnswer({ ...saved, values: valuesWithTaken(typedValues(form), saved) }, 400);
 }
 
 const EXHIBIT_LABELS = {

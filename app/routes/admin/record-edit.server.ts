@@ -11,7 +11,7 @@ import { rateLimitedAnswer } from "~/lib/guards.server";
 import { formObject, uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
 import { fieldErrors } from "~/shared/form-errors";
-import { formRecordVersion, resolvedForm } from "./edit-conflict.server";
+import { formRecordVersion, resolvedForm, valuesWithTaken } from "./edit-conflict.server";
 import { withPublication } from "./publication.server";
 import { readImageForm } from "./image-form.server";
 import { UPLOAD_NOTICES } from "./upload-notices";
@@ -95,5 +95,5 @@ export async function saveOrDeleteRecord<Input>(o: {
     input = parsed.data;
   }
   const saved = await o.records.save(actorOf(staff), id, input, formRecordVersion(form));
-  return saved.ok ? redirect(`${o.listPath}/${saved.id}?notice=saved`) : consoleAnswer({ ...saved, values: typedValues(form) });
+  return saved.ok ? redirect(`${o.listPath}/${saved.id}?notice=${saved.merged?.length ? "merged" : "saved"}`) : consoleAnswer({ ...saved, values: valuesWithTaken(typedValues(form), saved) });
 }
