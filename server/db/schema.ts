@@ -193,6 +193,11 @@ export const users = pgTable(
     deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
     /** Whether the ticket's expiry reminders are sent (decision 017, section 5); off from /account or the email's link. */
     reminderEmails: boolean("reminder_emails").notNull().default(true),
+    /**
+     * When the account's sessions were last ended by the person or for them (logout, password
+     * change or reset): a sign-up's answer replayed after that starts no session (decision 047).
+     */
+    sessionsEndedAt: timestamp("sessions_ended_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
