@@ -218,6 +218,21 @@ export function createCatalog(db: Database, { now = () => new Date(), unpublishe
       return { desktop: view("desktop"), mobile: view("mobile") };
     },
 
+    /**
+     * The photos and portraits (media keys) of the exhibits and enshrinees visible now: a photo or
+     * portrait of a draft, a record scheduled for later or one in the trash is not among them, and
+     * the image route answers 404 for it to everyone but staff (issue 35, decision 047).
+     */
+    async publicRecordMedia(): Promise<Set<string>> {
+      const [exhibitRows, photoRows, portraitRows] = await Promise.all([
+        db.select({ thumbnail: exhibits.thumbnail, matchingPhoto: exhibits.matchingPhoto }).from(exhibits).where(visibleExhibit()),
+        db.select({ file: exhibitPhotos.file }).from(exhibitPhotos).innerJoin(exhibits, eq(exhibits.id, exhibitPhotos.exhibitId)).where(visibleExhibit()),
+        db.select({ file: enshrinees.portrait }).from(enshrinees).where(visibleEnshrinee()),
+      ]);
+      const files = [...exhibitRows.flatMap((e) => [e.thumbnail, e.matchingPhoto]), ...photoRows.map((p) => p.file), ...portraitRows.map((p) => p.file)];
+      return new Set(files.filter((f): f is string => Boolean(f)));
+    },
+
     async isEmpty(): Promise<boolean> {
       const [row] = await db.select({ id: teams.id }).from(teams).limit(1);
       return !row;
