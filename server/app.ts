@@ -28,6 +28,7 @@ import { routePolicies } from "./http/route-policy";
 import { resolveViewer } from "./http/viewer";
 import { createImageRouter } from "./images/image-routes";
 import { isMemberOnlyImage, isRecordImage } from "./images/member-only";
+import { namesVisibleMedia } from "./catalog/catalog-service";
 import type { PublicSettings } from "./load-context";
 import { enableMetrics, recordRequestDurations } from "./metrics/metrics";
 import { metricsEndpoint } from "./metrics/metrics-endpoint";
@@ -191,7 +192,12 @@ export function createApp({ services, build, clientDir, devMiddleware, draining,
       // Staff see member-only photos too: the console shows the photos they manage (decision 015).
       isMember: async (req) => canSeeMemberContent(imageViewer(req)) || isStaffRequest(req),
       // Staff see the photos of drafts, scheduled records and the trash too (the console, its preview).
-      isHidden: async (req, file) => isRecordImage(file) && !isStaffRequest(req) && !(await services.catalog.publicRecordMedia()).has(file),
+      // A file missing from the cached set is looked up once more: it may be newer than the cache.
+      isHidden: async (req, file) =>
+        isRecordImage(file) &&
+        !isStaffRequest(req) &&
+        !(await services.catalog.publicRecordMedia()).has(file) &&
+        !(await namesVisibleMedia(services.database.db, file, services.now())),
     }),
   );
 

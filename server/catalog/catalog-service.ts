@@ -4,7 +4,7 @@
  * visible to the public at the injected clock's time (drafts and scheduled records are left out,
  * server/catalog/publication.ts).
  */
-import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, or, type SQL } from "drizzle-orm";
 import type {
   BannerSlideView,
   CategoryView,
@@ -238,6 +238,22 @@ export function createCatalog(db: Database, { now = () => new Date(), unpublishe
       return !row;
     },
   };
+}
+
+/**
+ * Whether an exhibit or enshrinee visible at `now` names `file` (photo, thumbnail, matching photo,
+ * portrait), read now: the image route asks it for a file missing from the cached
+ * `publicRecordMedia`, so a photo just added on another instance is not refused before that
+ * instance's cache hears of it (decision 047).
+ */
+export async function namesVisibleMedia(db: Database, file: string, now: Date): Promise<boolean> {
+  const shown = (publishAt: typeof exhibits.publishAt | typeof enshrinees.publishAt) => visibleAt(publishAt, now);
+  const [exhibit, photo, portrait] = await Promise.all([
+    db.select({ id: exhibits.id }).from(exhibits).where(and(or(eq(exhibits.thumbnail, file), eq(exhibits.matchingPhoto, file)), shown(exhibits.publishAt))).limit(1),
+    db.select({ id: exhibits.id }).from(exhibitPhotos).innerJoin(exhibits, eq(exhibits.id, exhibitPhotos.exhibitId)).where(and(eq(exhibitPhotos.file, file), shown(exhibits.publishAt))).limit(1),
+    db.select({ id: enshrinees.id }).from(enshrinees).where(and(eq(enshrinees.portrait, file), shown(enshrinees.publishAt))).limit(1),
+  ]);
+  return exhibit.length + photo.length + portrait.length > 0;
 }
 
 /** A banner slide as the home page shows it (also the console's preview). */

@@ -271,14 +271,19 @@ describe.each(drivers)("leaks found by an attacker's probe on %s", (kind) => {
     const shown = { member: [200, 200], visitor: [403, 403], curator: [200, 200] };
     const hidden = { member: [404, 404], visitor: [404, 404], curator: [200, 200] };
 
-    beforeAll(async () => {
-      exhibitId = await createPhotoTestExhibit(server.services, curator, "Leaky Photo Exhibit", 1961);
+    /** Uploads photos of these colors to the exhibit from the console. */
+    async function upload(colors: string[]) {
       const form = new FormData();
       form.append("alt", "Team photo");
-      for (const color of ["#aa0000", "#00aa00"]) form.append("photos", new Blob([new Uint8Array(await jpegWithGps(color))], { type: "image/jpeg" }), `${color.slice(1)}.jpg`);
+      for (const color of colors) form.append("photos", new Blob([new Uint8Array(await jpegWithGps(color))], { type: "image/jpeg" }), `${color.slice(1)}.jpg`);
       const uploader = await createStaffAccount(server.services, "curator");
       const uploaded = await fetch(`${server.url}/admin/exhibits/${exhibitId}/photos/upload`, { method: "POST", redirect: "manual", body: form, headers: { cookie: uploader.cookie } });
       expect(`${uploaded.status} ${uploaded.headers.get("location")}`).toBe(`303 /admin/exhibits/${exhibitId}/photos?upload=done`);
+    }
+
+    beforeAll(async () => {
+      exhibitId = await createPhotoTestExhibit(server.services, curator, "Leaky Photo Exhibit", 1961);
+      await upload(["#aa0000", "#00aa00"]);
       const state = await server.services.admin.photos.get(exhibitId);
       thumbnail = state!.thumbnail;
       photo = state!.photos.map((p) => p.file).find((f) => f !== thumbnail)!;
