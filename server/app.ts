@@ -27,7 +27,8 @@ import { securityHeaders } from "./http/security-headers";
 import { routePolicies } from "./http/route-policy";
 import { resolveViewer } from "./http/viewer";
 import { createImageRouter } from "./images/image-routes";
-import { isMemberOnlyImage } from "./images/member-only";
+import { isMemberOnlyImage, isRecordImage } from "./images/member-only";
+import { namesVisibleMedia } from "./catalog/catalog-service";
 import type { PublicSettings } from "./load-context";
 import { enableMetrics, recordRequestDurations } from "./metrics/metrics";
 import { metricsEndpoint } from "./metrics/metrics-endpoint";
@@ -70,6 +71,11 @@ export function publicSettings(services: Services): PublicSettings {
 }
 
 const viewerOf = (res: Response) => (res.locals.viewer as SignedInViewer | null | undefined) ?? null;
+const imageViewer = (req: Request) => (req.res ? viewerOf(req.res) : null);
+const isStaffRequest = (req: Request) => {
+  const role = imageViewer(req)?.role;
+  return role === "curator" || role === "admin";
+};
 
 export function createApp({ services, build, clientDir, devMiddleware, draining, onSharedPage, onPagesChanged }: AppOptions) {
   const { config, logger } = services;
@@ -184,11 +190,14 @@ export function createApp({ services, build, clientDir, devMiddleware, draining,
       shareCards: services.shareCards,
       isMemberOnly: isMemberOnlyImage,
       // Staff see member-only photos too: the console shows the photos they manage (decision 015).
-      isMember: async (req) => {
-        const viewer = req.res ? viewerOf(req.res) : null;
-        const role = (viewer as { role?: string } | null)?.role;
-        return canSeeMemberContent(viewer) || role === "curator" || role === "admin";
-      },
+      isMember: async (req) => canSeeMemberContent(imageViewer(req)) || isStaffRequest(req),
+      // Staff see the photos of drafts, scheduled records and the trash too (the console, its preview).
+      // A file missing from the cached set is looked up once more: it may be newer than the cache.
+      isHidden: async (req, file) =>
+        isRecordImage(file) &&
+        !isStaffRequest(req) &&
+        !(await services.catalog.publicRecordMedia()).has(file) &&
+        !(await namesVisibleMedia(services.database.db, file, services.now())),
     }),
   );
 

@@ -98,9 +98,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirectAnswer("/admission/payment", result.userId);
   });
   if (answer.status >= 400) return refuse(answer.body as SignUpResult, answer.status);
-  // A replay signs in too: the same key and fields, password included, are what a login asks for.
-  const session = answer.ref ? await sessions.create(answer.ref) : null;
-  const cookie = session ? await context.services.sessionCookies.start({ cookie: request.headers.get("cookie") }, session.token) : null;
+  // A replay signs in too (the same fields, password included, are what a login asks for), but
+  // never after the account's sessions were ended; a deleted account is refused (decision 047).
+  const session = answer.ref ? await sessions.startForSignUp(answer.ref, answer.storedAt) : "ended";
+  if (session === "gone") return refuse({ success: false, message: SERVER_MESSAGES.signUpAccountGone }, 410);
+  const cookie = session === "ended" ? null : await context.services.sessionCookies.start({ cookie: request.headers.get("cookie") }, session.token);
   return actionAnswer<SignUpResult>(answer, cookie ? { "Set-Cookie": cookie } : undefined);
 }
 

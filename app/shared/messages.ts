@@ -35,6 +35,8 @@ export const VALIDATION = {
 export const SERVER_MESSAGES = {
   signUpSuccess: "Your account has been created. Please proceed to payment to complete your admission.",
   emailTaken: "An account with this email address already exists. Please log in instead.",
+  /** A sign-up sent again (same Idempotency-Key) after the account it made was deleted (decision 047). */
+  signUpAccountGone: "The account this sign-up created has since been deleted. Please sign up again.",
   loginSuccess: (firstName: string) => `Welcome back, ${firstName}! You are now logged in.`,
   loginExpired: "Your museum ticket has expired. Please renew your admission to keep exploring the museum.",
   loginUnpaid: "Your account is not paid yet. Please complete your payment to enter the museum.",

@@ -27,7 +27,7 @@ export interface SessionCarrier {
  * The session's Set-Cookie for one site. Every adapter (the login, sign-up, gift and logout
  * pages, the accounts API, password reset, account deletion) starts and ends sessions through it.
  */
-export function sessionCookies(sessions: Pick<SessionStore, "destroy">, publicUrl: string) {
+export function sessionCookies(sessions: Pick<SessionStore, "destroy" | "end">, publicUrl: string) {
   const cleared = () => siteCookie(SESSION_COOKIE, "", 0, publicUrl);
   return {
     /** A new session (its token from the accounts service): the request's old one ends; the Set-Cookie of the new one. */
@@ -39,7 +39,7 @@ export function sessionCookies(sessions: Pick<SessionStore, "destroy">, publicUr
     /** Ends the request's session, if any; the Set-Cookie that deletes it. */
     async end(request: SessionCarrier): Promise<string> {
       const token = requestSessionToken(request.cookie, request.authorization);
-      if (token) await sessions.destroy(token);
+      if (token) await sessions.end(token);
       return cleared();
     },
     /** The Set-Cookie that deletes the session, when the service has ended it already (password reset, deleted account). */

@@ -3,7 +3,7 @@
  * hash, so a database leak does not leak sessions, and any instance can check any session.
  */
 import { createHmac, randomBytes } from "node:crypto";
-import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
+import { and, eq, gt, lt, ne, sql, type SQL } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import { isTicketValid, type Viewer } from "../../app/shared/access";
 import { STAFF_IDLE_MINUTES } from "../../app/shared/console-areas";
@@ -88,6 +88,20 @@ export function createSessionStore({ db, secret, calendar, writeCount, changes }
     member: isTicketValid(viewer.validThrough, calendar.today()),
   });
 
+  /**
+   * Deletes the sessions `which` names and notes on their account (`userId`, else the first
+   * session's) that its sessions were ended now: a sign-up's replay then starts none (decision 047).
+   */
+  async function endSessions(which: SQL, userId?: string): Promise<void> {
+    await db.transaction(async (txn) => {
+      const tx = txn as unknown as Database;
+      const ended = await tx.delete(sessions).where(which).returning({ userId: sessions.userId });
+      const account = userId ?? ended[0]?.userId;
+      if (account) await tx.update(users).set({ sessionsEndedAt: now() }).where(eq(users.id, account));
+    });
+    await settled();
+  }
+
   return {
     /** Starts a session for `userId`; returns the token for the cookie. */
     async create(userId: string): Promise<{ token: string; expiresAt: Date }> {
@@ -101,20 +115,35 @@ export function createSessionStore({ db, secret, calendar, writeCount, changes }
       return { token, expiresAt };
     },
 
+    /** Ends the session holding `token` without telling its account (a new session takes its place). */
     async destroy(token: string): Promise<void> {
       await db.delete(sessions).where(eq(sessions.tokenHash, hash(token)));
       await settled();
     },
 
-    async destroyAllFor(userId: string): Promise<void> {
-      await db.delete(sessions).where(eq(sessions.userId, userId));
-      await settled();
-    },
+    /** Logout: ends the session holding `token` and notes on its account that its sessions were ended (decision 047). */
+    end: (token: string) => endSessions(eq(sessions.tokenHash, hash(token))),
+
+    /** Ends every session of `userId` (a password reset). */
+    destroyAllFor: (userId: string) => endSessions(eq(sessions.userId, userId), userId),
 
     /** Ends every session of `userId` but the one holding `keepToken` (a password change, issue 13). */
-    async destroyOthersFor(userId: string, keepToken: string): Promise<void> {
-      await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, hash(keepToken))));
-      await settled();
+    destroyOthersFor: (userId: string, keepToken: string) => endSessions(and(eq(sessions.userId, userId), ne(sessions.tokenHash, hash(keepToken)))!, userId),
+
+    /**
+     * Starts a session for the account a sign-up created, when its answer is sent (decision 047).
+     * The first answer always signs in. A replay of that answer (`answeredAt`: when it was stored)
+     * signs in only an account that still exists, is not deactivated and whose sessions nobody
+     * ended since (logout, password change or reset): "ended" starts none, "gone" says the account
+     * was deleted.
+     */
+    async startForSignUp(userId: string, answeredAt?: Date): Promise<{ token: string } | "ended" | "gone"> {
+      if (answeredAt) {
+        const [account] = await db.select({ deactivatedAt: users.deactivatedAt, endedAt: users.sessionsEndedAt }).from(users).where(eq(users.id, userId)).limit(1);
+        if (!account) return "gone";
+        if (account.deactivatedAt || (account.endedAt && account.endedAt.getTime() >= answeredAt.getTime())) return "ended";
+      }
+      return { token: (await this.create(userId)).token };
     },
 
     /** Waits until every instance knows of an account's access change just committed (a ticket granted). */

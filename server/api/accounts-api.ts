@@ -51,9 +51,13 @@ export function createAccountsApi(services: Services): Router {
       return { status: 201, body: { success: true, account: result.account, message: SERVER_MESSAGES.signUpSuccess }, ref: result.userId };
     });
     if (!answer) return;
-    // The account is signed in by every answer that created it, a replay too: the same key and
-    // body, password included, is what a login would ask for (decision 025).
-    if (answer.ref) res.setHeader("Set-Cookie", await sessionCookies.start(req.headers, (await services.sessions.create(answer.ref)).token));
+    // The first answer signs the new account in; a replay does too (the same key and body,
+    // password included, are what a login asks for, decision 025), unless the account's sessions
+    // were ended since (logout, password change: the stored answer, no session) or the account
+    // was deleted: 410 Gone, as the account the stored answer names is no more (decision 047).
+    const session = answer.ref ? await services.sessions.startForSignUp(answer.ref, answer.storedAt) : "ended";
+    if (session === "gone") return res.status(410).json({ success: false, message: SERVER_MESSAGES.signUpAccountGone });
+    if (session !== "ended") res.setHeader("Set-Cookie", await sessionCookies.start(req.headers, session.token));
     res.status(answer.status).json(answer.body);
   });
 

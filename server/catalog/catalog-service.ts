@@ -4,7 +4,7 @@
  * visible to the public at the injected clock's time (drafts and scheduled records are left out,
  * server/catalog/publication.ts).
  */
-import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, or, type SQL } from "drizzle-orm";
 import type {
   BannerSlideView,
   CategoryView,
@@ -218,11 +218,42 @@ export function createCatalog(db: Database, { now = () => new Date(), unpublishe
       return { desktop: view("desktop"), mobile: view("mobile") };
     },
 
+    /**
+     * The photos and portraits (media keys) of the exhibits and enshrinees visible now: a photo or
+     * portrait of a draft, a record scheduled for later or one in the trash is not among them, and
+     * the image route answers 404 for it to everyone but staff (issue 35, decision 047).
+     */
+    async publicRecordMedia(): Promise<Set<string>> {
+      const [exhibitRows, photoRows, portraitRows] = await Promise.all([
+        db.select({ thumbnail: exhibits.thumbnail, matchingPhoto: exhibits.matchingPhoto }).from(exhibits).where(visibleExhibit()),
+        db.select({ file: exhibitPhotos.file }).from(exhibitPhotos).innerJoin(exhibits, eq(exhibits.id, exhibitPhotos.exhibitId)).where(visibleExhibit()),
+        db.select({ file: enshrinees.portrait }).from(enshrinees).where(visibleEnshrinee()),
+      ]);
+      const files = [...exhibitRows.flatMap((e) => [e.thumbnail, e.matchingPhoto]), ...photoRows.map((p) => p.file), ...portraitRows.map((p) => p.file)];
+      return new Set(files.filter((f): f is string => Boolean(f)));
+    },
+
     async isEmpty(): Promise<boolean> {
       const [row] = await db.select({ id: teams.id }).from(teams).limit(1);
       return !row;
     },
   };
+}
+
+/**
+ * Whether an exhibit or enshrinee visible at `now` names `file` (photo, thumbnail, matching photo,
+ * portrait), read now: the image route asks it for a file missing from the cached
+ * `publicRecordMedia`, so a photo just added on another instance is not refused before that
+ * instance's cache hears of it (decision 047).
+ */
+export async function namesVisibleMedia(db: Database, file: string, now: Date): Promise<boolean> {
+  const shown = (publishAt: typeof exhibits.publishAt | typeof enshrinees.publishAt) => visibleAt(publishAt, now);
+  const [exhibit, photo, portrait] = await Promise.all([
+    db.select({ id: exhibits.id }).from(exhibits).where(and(or(eq(exhibits.thumbnail, file), eq(exhibits.matchingPhoto, file)), shown(exhibits.publishAt))).limit(1),
+    db.select({ id: exhibits.id }).from(exhibitPhotos).innerJoin(exhibits, eq(exhibits.id, exhibitPhotos.exhibitId)).where(and(eq(exhibitPhotos.file, file), shown(exhibits.publishAt))).limit(1),
+    db.select({ id: enshrinees.id }).from(enshrinees).where(and(eq(enshrinees.portrait, file), shown(enshrinees.publishAt))).limit(1),
+  ]);
+  return exhibit.length + photo.length + portrait.length > 0;
 }
 
 /** A banner slide as the home page shows it (also the console's preview). */

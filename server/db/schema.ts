@@ -202,6 +202,11 @@ export const users = pgTable(
     memberAccount: boolean("member_account").notNull().default(false),
     /** Whether the ticket's expiry reminders are sent (decision 017, section 5); off from /account or the email's link. */
     reminderEmails: boolean("reminder_emails").notNull().default(true),
+    /**
+     * When the account's sessions were last ended by the person or for them (logout, password
+     * change or reset): a sign-up's answer replayed after that starts no session (decision 047).
+     */
+    sessionsEndedAt: timestamp("sessions_ended_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -573,17 +578,30 @@ export const searchFacetGroups = pgTable(
 );
 
 /**
- * Every word of the titles and names (public words only, so a correction never shows a word of a
- * member-only text), for "Did you mean": a word not found is replaced by the most similar one
- * here (pg_trgm). Filled by a trigger on search_documents; a word whose record is gone stays,
- * harmlessly (a correction to it finds nothing and is not offered).
+ * Every word of the titles and names of the search documents (public words only, so a correction
+ * never shows a word of a member-only text), for "Did you mean": a word not found is replaced by
+ * the most similar one here (pg_trgm) whose `visible_from` has passed. Kept by triggers on
+ * search_documents (migration 0029): a word goes when no document has it any more, and
+ * `visible_from` is the earliest publish time of the documents that have it (decision 047).
  */
 export const searchWords = pgTable(
   "search_words",
   {
     word: text("word").primaryKey(),
+    visibleFrom: timestamp("visible_from", { withTimezone: true }).notNull().default(sql`'1970-01-01T00:00:00Z'`),
   },
   (t) => [index("search_words_trgm_idx").using("gin", t.word.op("gin_trgm_ops")).with({ fastupdate: false })],
+);
+
+/** Each search document's public words with its publish time: what search_words is settled from (migration 0029). */
+export const searchDocumentWords = pgTable(
+  "search_document_words",
+  {
+    word: text("word").notNull(),
+    documentId: uuid("document_id").notNull(),
+    publishAt: timestamp("publish_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.word, t.documentId] }), index("search_document_words_document_idx").on(t.documentId)],
 );
 
 /** Replies sent from the console to a contact message, kept with it. */

@@ -61,6 +61,8 @@ export interface StoredAnswer {
   status: number;
   body: unknown;
   ref?: string | null;
+  /** A replayed answer's time of storing (absent on a fresh one): a replay may depend on what happened since (decision 047). */
+  storedAt?: Date;
 }
 
 export interface IdempotencyScope {
@@ -105,7 +107,7 @@ export function createIdempotency({ db, serialized = false, secret, now = () => 
   function where(scope: IdempotencyScope, tx: Database = db) {
     const cutoff = new Date(now().getTime() - IDEMPOTENCY_TTL_MS);
     return tx
-      .select({ fingerprint: idempotencyKeys.fingerprint, status: idempotencyKeys.status, body: idempotencyKeys.body, ref: idempotencyKeys.ref })
+      .select({ fingerprint: idempotencyKeys.fingerprint, status: idempotencyKeys.status, body: idempotencyKeys.body, ref: idempotencyKeys.ref, createdAt: idempotencyKeys.createdAt })
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.route, scope.route), eq(idempotencyKeys.owner, scope.owner ?? ""), eq(idempotencyKeys.key, scope.key), gt(idempotencyKeys.createdAt, cutoff)))
       .limit(1);
@@ -120,9 +122,9 @@ export function createIdempotency({ db, serialized = false, secret, now = () => 
     }
   }
 
-  function outcomeOf(scope: IdempotencyScope, row: { fingerprint: string; status: number; body: unknown; ref: string | null }): IdempotentOutcome {
+  function outcomeOf(scope: IdempotencyScope, row: { fingerprint: string; status: number; body: unknown; ref: string | null; createdAt: Date }): IdempotentOutcome {
     if (row.fingerprint !== fingerprint(scope.body)) return { kind: "mismatch" };
-    return { kind: "replayed", answer: { status: row.status, body: row.body, ref: row.ref } };
+    return { kind: "replayed", answer: { status: row.status, body: row.body, ref: row.ref, storedAt: row.createdAt } };
   }
 
   return {

@@ -7,7 +7,7 @@
 import { pipeline } from "node:stream/promises";
 import { Router, type ErrorRequestHandler, type Request, type Response } from "express";
 import { etagMatches } from "../http/etag";
-import { BUSY_RETRY_AFTER_SECONDS, ImageRequestError, validateImageFile, validateImageHeight, type ImageService } from "./image-service";
+import { BUSY_RETRY_AFTER_SECONDS, IMAGE_NOT_FOUND_MESSAGE, ImageRequestError, validateImageFile, validateImageHeight, type ImageService } from "./image-service";
 import { parseShareCardPath, type ShareCards } from "./share-cards";
 
 export const MEMBER_ONLY_IMAGE_MESSAGE = "A museum ticket is required to view this image.";
@@ -33,6 +33,12 @@ export function createImageRouter(o: {
   images: ImageService;
   isMemberOnly: (file: string) => boolean;
   isMember: (req: Request) => Promise<boolean>;
+  /**
+   * Whether `file` is hidden from this request: a photo of a record that is not public (a draft,
+   * scheduled for later, in the trash) for anyone but staff. Answered 404, before the ticket's
+   * 403, so nobody learns that the file exists (issue 35, decision 047). Absent: nothing is hidden.
+   */
+  isHidden?: (req: Request, file: string) => Promise<boolean>;
   /** Share cards (decision 027): GET /images/share/<kind>/<id>.png, public PNGs of 1200x630. */
   shareCards?: ShareCards;
 }): Router {
@@ -69,6 +75,10 @@ export function createImageRouter(o: {
       const height = validateImageHeight(parseHeight(req.query.height));
 
       // Gate before touching the disk: a visitor learns nothing about member-only files.
+      if (o.isHidden && (await o.isHidden(req, file))) {
+        sendJsonError(res, 404, IMAGE_NOT_FOUND_MESSAGE, "private, no-store");
+        return;
+      }
       const memberOnly = o.isMemberOnly(file);
       if (memberOnly && !(await o.isMember(req))) {
         sendJsonError(res, 403, MEMBER_ONLY_IMAGE_MESSAGE, "private, no-store");

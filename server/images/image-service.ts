@@ -136,7 +136,9 @@ function errnoCode(error: unknown): string | undefined {
   return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : undefined;
 }
 
-const notFound = () => new ImageRequestError(404, "Image not found.");
+/** The answer for a file that is not there, or not there for this requester (image-routes.ts). */
+export const IMAGE_NOT_FOUND_MESSAGE = "Image not found.";
+const notFound = () => new ImageRequestError(404, IMAGE_NOT_FOUND_MESSAGE);
 
 /** `child` lies inside `root` (both absolute, already resolved). */
 function isInside(root: string, child: string): boolean {

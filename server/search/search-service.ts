@@ -251,15 +251,18 @@ export function createSearch(db: Database, now: () => Date = () => new Date()) {
   /**
    * For each word not among the public words, the most similar one that is (pg_trgm similarity
    * of at least 0.3); words of one or two letters are left as they are. Empty when all are known.
+   * The public words are those of the documents visible now: a word only a scheduled record has
+   * is not offered before its time (migration 0029, decision 047).
    */
   async function corrections(tx: Database, words: string[]): Promise<Map<string, string>> {
+    const shown = visibleAt(sql.raw("w.visible_from"), now());
     const rows = await queryRows<{ word: string; best: string | null }>(
       tx,
-      sql`select t.word, (select w.word from search_words w where w.word % t.folded
+      sql`select t.word, (select w.word from search_words w where w.word % t.folded and ${shown}
                           order by similarity(w.word, t.folded) desc, w.word limit 1) as best
           from (select x.word, lower(museum_unaccent(x.word)) as folded
                 from json_array_elements_text(${JSON.stringify(words.filter((w) => w.length > 2))}::json) as x(word)) t
-          where not exists (select 1 from search_words w where w.word = t.folded)`,
+          where not exists (select 1 from search_words w where w.word = t.folded and ${shown})`,
     );
     return new Map(rows.filter((r) => r.best).map((r) => [r.word, r.best!]));
   }
