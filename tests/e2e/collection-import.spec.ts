@@ -26,16 +26,16 @@ test("a CSV with a bad row is checked, corrected and imported; the new exhibits 
   const second = `Gallery Ticket ${stamp}`;
   await page.getByLabel("CSV file").setInputFiles(file([row(first, "1975"), row(second, "19x9")]));
   await page.getByRole("button", { name: "Check the file" }).click();
-  await expect(page.getByTestId("console-notice")).toHaveText("Checked 2 rows: 1 would be created, 0 would be updated, 1 has errors. Nothing has been imported yet.", { timeout: 30_000 });
+  await expect(page.getByTestId("console-notice")).toHaveText("Checked 2 rows: 1 would be created, 0 would be updated, 0 unchanged, 1 has errors. Nothing has been imported yet.", { timeout: 30_000 });
   await expect(page.getByTestId("import-row").nth(0)).toContainText("Would create");
   await expect(page.getByTestId("import-row").nth(1)).toContainText("Row 3, year: Year must be a number");
   await expect(page.getByRole("button", { name: /^Import \d+ exhibits?$/ })).toHaveCount(0);
 
   await page.getByLabel("CSV file").setInputFiles(file([row(first, "1975"), row(second, "1979")]));
   await page.getByRole("button", { name: "Check the file" }).click();
-  await expect(page.getByTestId("console-notice")).toHaveText("Checked 2 rows: 2 would be created, 0 would be updated, 0 have errors. Nothing has been imported yet.", { timeout: 30_000 });
+  await expect(page.getByTestId("console-notice")).toHaveText("Checked 2 rows: 2 would be created, 0 would be updated, 0 unchanged, 0 have errors. Nothing has been imported yet.", { timeout: 30_000 });
   await page.getByRole("button", { name: "Import 2 exhibits" }).click();
-  await expect(page.getByTestId("console-notice")).toHaveText("Imported 2 exhibits: 2 created, 0 updated.", { timeout: 30_000 });
+  await expect(page.getByTestId("console-notice")).toHaveText("Imported 2 exhibits: 2 created, 0 updated, 0 unchanged.", { timeout: 30_000 });
 
   await page.goto(`/admin/exhibits?q=${stamp}`);
   await waitForHydration(page);
