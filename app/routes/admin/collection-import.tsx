@@ -77,7 +77,7 @@ export default function CollectionImport({ loaderData, actionData }: Route.Compo
   return (
     <section className="max-w-4xl">
       <ConsoleHeading>{noun.title}</ConsoleHeading>
-      <ConsoleNotice result={done ? { ok: true, message: done } : actionData ? { ok: actionData.ok, message: actionData.message } : null} />
+      <ConsoleNotice result={actionData ? { ok: actionData.ok, message: actionData.message } : done ? { ok: true, message: done } : null} />
       <p className="mb-2">
         A CSV file in UTF-8 with a header row, in the columns of the{" "}
         <a href={`/admin/${kind}/export`} className="font-semibold text-blue-800 underline">
