@@ -55,3 +55,55 @@ export function plainTextOf(html: string): string {
     .filter(Boolean)
     .join("\n\n");
 }
+
+/** A record's text as stored: its plain text and, when formatted, its sanitized HTML (null = plain). */
+export interface StoredText {
+  plain: string;
+  html: string | null;
+}
+
+/** The same words, whatever the spacing and line endings (a spreadsheet may change those). */
+export const sameWords = (a: string, b: string) => a.replace(/\s+/g, " ").trim() === b.replace(/\s+/g, " ").trim();
+
+/** Formatted text that carries more than its plain paragraphs would give back (emphasis, lists, links...). */
+function richerThanPlain(text: StoredText): boolean {
+  return text.html !== null && sanitizeRichText(text.plain) !== text.html;
+}
+
+/** Plain paragraphs as the console stores them: sanitized HTML and its plain text. */
+function fromPlain(plain: string): StoredText {
+  const html = sanitizeRichText(plain);
+  return { plain: plainTextOf(html), html: html || null };
+}
+
+export type TextFromCells = { ok: true; text: StoredText } | { ok: false; column: string; message: string };
+
+/**
+ * A record's text from a file's two cells, plain and formatted (`undefined`: the column is not
+ * in the file), over the text it has now (empty for a new record). A cell that cannot be applied
+ * is an error, never dropped: the plain cell edited over a text formatted in the console (the
+ * plain cell cannot carry its formatting), or both cells changed to different words. An empty
+ * formatted cell makes the text plain; a column the file does not have leaves the text as it is.
+ */
+export function textFromCells(current: StoredText, cells: { plain?: string; html?: string }, columns: { plain: string; html: string }): TextFromCells {
+  const plainChanged = cells.plain !== undefined && !sameWords(cells.plain, current.plain);
+  const formattedOver = { ok: false as const, column: columns.plain, message: `This text is formatted in the console and the plain ${columns.plain} cell cannot carry its formatting: make the change in ${columns.html}, or empty ${columns.html} to replace the text with plain text.` };
+  if (cells.html) {
+    const html = sanitizeRichText(cells.html);
+    const htmlSame = current.html !== null && (html === current.html || html === sanitizeRichText(current.html));
+    if (htmlSame) {
+      if (!plainChanged) return { ok: true, text: current };
+      return richerThanPlain(current) ? formattedOver : { ok: true, text: fromPlain(cells.plain!) };
+    }
+    const text = { plain: plainTextOf(html), html: html || null };
+    if (plainChanged && !sameWords(cells.plain!, text.plain)) return { ok: false, column: columns.plain, message: `${columns.plain} and ${columns.html} were both changed and say different things: change ${columns.html} only (${columns.plain} follows from it).` };
+    return { ok: true, text };
+  }
+  if (cells.html === "") {
+    if (!plainChanged && current.html === null) return { ok: true, text: current };
+    return { ok: true, text: { plain: plainChanged ? cells.plain! : current.plain, html: null } };
+  }
+  if (!plainChanged) return { ok: true, text: current };
+  if (current.html === null) return { ok: true, text: { plain: cells.plain!, html: null } };
+  return richerThanPlain(current) ? formattedOver : { ok: true, text: fromPlain(cells.plain!) };
+}

@@ -173,7 +173,7 @@ describe.each(drivers)("the console's trash on %s", (kind) => {
     const person = await idFrom(post("/admin/enshrinees/new", { fullName: "Gus Ghost", firstName: "Gus", lastName: "Ghost", biography: "" }));
     expect((await post(`/admin/enshrinees/${person}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
     const report = await server.services.admin.collectionCsv.check("enshrinees", new TextEncoder().encode(`id,full_name,first_name,last_name\n${person},Gus Overwritten,Gus,Overwritten\n`));
-    expect(report.rows).toEqual([{ row: 2, outcome: "error", label: "Gus Overwritten", errors: [{ column: "id", message: "An enshrinee with this id is in the Trash (Gus Ghost): restore it from the Trash, or leave the id empty to import this row as a new enshrinee." }] }]);
+    expect(report.rows).toEqual([{ row: 2, outcome: "error", label: "Gus Overwritten", errors: [{ column: "id", message: "An enshrinee with this id is in the Trash (Gus Ghost): restore it from the Trash, or leave the id empty to import this row as a new enshrinee." }], changes: [] }]);
     expect((await restore(person)).status).toBe(200);
   });
 

@@ -3,10 +3,15 @@
  * both databases, through the console's own addresses: the dry run writes nothing and names each
  * bad row by row number and column; the confirm imports every row or none, with one audit row per
  * record; an export imports back into an empty database to the same records; bulk move and
- * favorites change the chosen exhibits with one audit row each.
+ * favorites change the chosen exhibits with one audit row each. The import changes only what its
+ * file says (issue 35, decision 051): an export imported back changes nothing, a column left out
+ * leaves its field, a row changed since the export waits for a tick, plain text over formatted
+ * text is an error, and the import checks a record by the console's own schema.
  */
 import { and, asc, count, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { enshrineeSchema } from "../../app/routes/admin/console-schemas";
 import { auditLog, categories, enshrineeExhibits, enshrinees, exhibits, teams } from "../../server/db/schema";
 import { createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
 import { availableDrivers } from "../helpers/databases";
@@ -14,7 +19,7 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
 
-const EXHIBIT_HEADER = "id,title,short_title,team,category,year,active,favorite_story,description,description_html,thumbnail,thumbnail_alt,matching_photo,matching_photo_alt,enshrinees,publish_at";
+const EXHIBIT_HEADER = "id,title,short_title,team,category,year,active,favorite_story,description,description_html,thumbnail,thumbnail_alt,matching_photo,matching_photo_alt,enshrinees,publish_at,version";
 
 function request(server: TestServer, cookie: string) {
   return (p: string, init: RequestInit = {}) => fetch(`${server.url}${p}`, { redirect: "manual", ...init, headers: { cookie, ...(init.headers as Record<string, string>) } });
@@ -28,12 +33,22 @@ function upload(call: ReturnType<typeof request>, p: string, csv: string | Uint8
   return call(p, { method: "POST", body: form });
 }
 
-/** Posts the dry run's confirm form: the file carried again as base64. */
-function confirm(call: ReturnType<typeof request>, p: string, csv: string) {
+/** Posts the dry run's confirm form: the file carried again as base64, and the rows changed since the export ticked to apply anyway. */
+function confirm(call: ReturnType<typeof request>, p: string, csv: string, overwrite: string[] = []) {
   const form = new FormData();
   form.append("intent", "import");
   form.append("csv", Buffer.from(csv, "utf8").toString("base64"));
+  for (const id of overwrite) form.append("overwrite", id);
   return call(p, { method: "POST", body: form });
+}
+
+/** Posts an exhibit's edit form as it was opened on `shown` (its version and fields). */
+function saveEditForm(call: ReturnType<typeof request>, shown: typeof exhibits.$inferSelect) {
+  return call(`/admin/exhibits/${shown.id}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ version: String(shown.version), teamId: shown.teamId, categoryId: shown.categoryId, title: shown.title, shortTitle: shown.shortTitle, year: String(shown.year), descriptionHtml: shown.descriptionHtml ?? "<p>Text.</p>", active: "on", thumbnail: shown.thumbnail ?? "", thumbnailAlt: shown.thumbnailAlt ?? "", matchingPhoto: shown.matchingPhoto ?? "", matchingPhotoAlt: shown.matchingPhotoAlt ?? "" }),
+  });
 }
 
 /** One CSV line, every cell quoted as RFC 4180 asks. */
@@ -81,7 +96,7 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     expect(text.startsWith(`${EXHIBIT_HEADER}\r\n`)).toBe(true);
     expect(text).toContain(existing.id);
     const people = await (await call("/admin/enshrinees/export")).text();
-    expect(people.split("\r\n")[0]).toBe("id,full_name,first_name,last_name,biography,biography_html,publish_at");
+    expect(people.split("\r\n")[0]).toBe("id,full_name,first_name,last_name,biography,biography_html,publish_at,version");
     expect(people).toContain(",Ima Importer,Ima,Importer,");
   });
 
@@ -94,7 +109,7 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     const response = await upload(call, "/admin/exhibits/import", withBadRows(), "check");
     expect(response.status).toBe(400);
     const page = textOf(await response.text());
-    expect(page).toContain("Checked 3 rows: 1 would be created, 0 would be updated, 2 have errors. Nothing has been imported yet.");
+    expect(page).toContain("Checked 3 rows: 1 would be created, 0 would be updated, 0 unchanged, 2 have errors. Nothing has been imported yet.");
     expect(page).toContain("2 Would create Imported Pennant");
     expect(page).toContain("Row 3, year: Year must be a number");
     expect(page).toContain("Row 4, active: must be yes or no");
@@ -133,15 +148,15 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     const checked = await upload(call, "/admin/exhibits/import", fixed, "check");
     expect(checked.status).toBe(200);
     const checkedPage = textOf(await checked.text());
-    expect(checkedPage).toContain("Checked 2 rows: 1 would be created, 1 would be updated, 0 have errors.");
+    expect(checkedPage).toContain("Checked 2 rows: 1 would be created, 1 would be updated, 0 unchanged, 0 have errors.");
     expect(checkedPage).toContain(`3 Would update ${existing.title} (renamed)`);
     expect(checkedPage).toContain("Import 2 exhibits");
     expect(await exhibitCount()).toBe(exhibitsBefore);
 
     const done = await confirm(call, "/admin/exhibits/import", fixed);
     expect(done.status).toBe(303);
-    expect(done.headers.get("location")).toBe("/admin/exhibits/import?done=1.1");
-    expect(textOf(await (await call("/admin/exhibits/import?done=1.1")).text())).toContain("Imported 2 exhibits: 1 created, 1 updated.");
+    expect(done.headers.get("location")).toBe("/admin/exhibits/import?done=1.1.0.0");
+    expect(textOf(await (await call("/admin/exhibits/import?done=1.1.0.0")).text())).toContain("Imported 2 exhibits: 1 created, 1 updated, 0 unchanged.");
     expect(await exhibitCount()).toBe(exhibitsBefore + 1);
     const [created] = await db().select().from(exhibits).where(eq(exhibits.title, "Imported Pennant"));
     expect(created).toMatchObject({ shortTitle: "Pennant", teamId: team.id, categoryId: category.id, year: 1971, active: true, favoriteStory: false, description: "A pennant from the 1971 Series.", descriptionHtml: null });
@@ -303,11 +318,7 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     expect(after.map((a) => a.version)).toEqual(chosen.map((c) => c.version + 1));
     // The edit form opened before the bulk action (its version) is refused, not saved over it.
     const before = chosen[0];
-    const stale = await call(`/admin/exhibits/${before.id}`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ version: String(before.version), teamId: before.teamId, categoryId: before.categoryId, title: before.title, shortTitle: before.shortTitle, year: String(before.year), descriptionHtml: before.descriptionHtml ?? "<p>Text.</p>", active: "on", thumbnail: before.thumbnail ?? "", thumbnailAlt: before.thumbnailAlt ?? "", matchingPhoto: before.matchingPhoto ?? "", matchingPhotoAlt: before.matchingPhotoAlt ?? "" }),
-    });
+    const stale = await saveEditForm(call, before);
     expect(stale.status).toBe(409);
     expect((await db().select().from(exhibits).where(eq(exhibits.id, before.id)))[0].favoriteStory).toBe(true);
 
@@ -333,5 +344,144 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     // The list offers it, with the count.
     const list = textOf(await (await call(`/admin/exhibits?category=${category.id}`)).text());
     expect(list).toMatch(/All \d+ that match this search/);
+  });
+
+  // ---- imports that change only what they say (issue 35, decision 051) ----------------------
+
+  const actor = () => ({ userId: curator.userId, email: curator.email });
+  /** An export's rows as cells (header first), and a file written from such rows. */
+  const rowsOf = (csv: string) => parse(csv, { bom: true }) as string[][];
+  const fileOf = (rows: string[][]) => rows.map((r) => line(...r)).join("");
+  /** The export's header and the row of one record, with some cells changed. */
+  async function exportedRow(list: "exhibits" | "enshrinees", id: string, changes: Record<string, string> = {}) {
+    const [header, ...rows] = rowsOf(await (await call(`/admin/${list}/export`)).text());
+    const row = rows.find((r) => r[0] === id)!;
+    return [header, header.map((column, i) => changes[column] ?? row[i])];
+  }
+  const namesOf = async (e: typeof exhibits.$inferSelect) => ({
+    team: (await db().select().from(teams).where(eq(teams.id, e.teamId)))[0].name,
+    category: (await db().select().from(categories).where(eq(categories.id, e.categoryId)))[0].categoryName,
+  });
+  const exhibitById = async (id: string) => (await db().select().from(exhibits).where(eq(exhibits.id, id)))[0];
+
+  it("an export imported back unchanged changes nothing: every row unchanged, no version, no audit row; portraits, formatted texts and drafts kept", async () => {
+    await server.services.admin.collection.enshrinees.save(actor(), null, { fullName: "Fran Formatted", firstName: "Fran", lastName: "Formatted", biography: "<p>Born in <strong>Pittsburgh</strong>.</p><ul><li>Hall of Fame</li></ul>" });
+    const [fran] = await db().select().from(enshrinees).where(eq(enshrinees.fullName, "Fran Formatted"));
+    await db().update(enshrinees).set({ portrait: "portraits/fran-formatted.jpg", portraitAlt: "Fran Formatted smiling", publishAt: null }).where(eq(enshrinees.id, fran.id));
+    const snapshot = async () => ({ exhibits: await db().select().from(exhibits).orderBy(asc(exhibits.id)), enshrinees: await db().select().from(enshrinees).orderBy(asc(enshrinees.id)), links: await db().select().from(enshrineeExhibits).orderBy(asc(enshrineeExhibits.exhibitId), asc(enshrineeExhibits.enshrineeId)) });
+    const before = await snapshot();
+    const audits = await auditCount();
+    for (const [list, n] of [["exhibits", before.exhibits.length], ["enshrinees", before.enshrinees.length]] as const) {
+      const file = await (await call(`/admin/${list}/export`)).text();
+      const checked = await upload(call, `/admin/${list}/import`, file, "check");
+      expect(checked.status).toBe(200);
+      const page = textOf(await checked.text());
+      expect(page).toContain(`Checked ${n} rows: 0 would be created, 0 would be updated, ${n} unchanged, 0 have errors. Nothing has been imported yet.`);
+      expect(page).toContain("Nothing to import: every row is as the collection has it.");
+      expect(page).not.toContain("Would update");
+      const done = await confirm(call, `/admin/${list}/import`, file);
+      expect(done.status).toBe(303);
+      expect(done.headers.get("location")).toBe(`/admin/${list}/import?done=0.0.${n}.0`);
+    }
+    expect(await snapshot()).toEqual(before);
+    expect((await db().select().from(enshrinees).where(eq(enshrinees.id, fran.id)))[0]).toMatchObject({ portrait: "portraits/fran-formatted.jpg", portraitAlt: "Fran Formatted smiling", publishAt: null, biography: "Born in Pittsburgh.\n\n• Hall of Fame" });
+    expect(await auditCount()).toBe(audits);
+  });
+
+  it("a file with some columns changes only those fields, shows each change's old and new value, and bumps the version so a form opened before is refused", async () => {
+    const [link] = await db().select().from(enshrineeExhibits).orderBy(asc(enshrineeExhibits.exhibitId)).limit(1);
+    await db()
+      .update(exhibits)
+      .set({ active: false, favoriteStory: true, publishAt: null, description: "Bold words.", descriptionHtml: "<p><strong>Bold</strong> words.</p>", thumbnail: "exhibits/kept/thumb.jpg", thumbnailAlt: "A kept thumbnail" })
+      .where(eq(exhibits.id, link.exhibitId));
+    const shown = await exhibitById(link.exhibitId);
+    const links = await db().select().from(enshrineeExhibits).where(eq(enshrineeExhibits.exhibitId, shown.id)).orderBy(asc(enshrineeExhibits.enshrineeId));
+    const { team: teamName, category: categoryName } = await namesOf(shown);
+    const file = `id,title,short_title,team,category,year\n${line(shown.id, `${shown.title} (new title)`, shown.shortTitle, teamName, categoryName, shown.year)}`;
+    const checked = await upload(call, "/admin/exhibits/import", file, "check");
+    expect(checked.status).toBe(200);
+    const page = textOf(await checked.text());
+    expect(page).toContain("Checked 1 rows: 0 would be created, 1 would be updated, 0 unchanged, 0 have errors.");
+    expect(page).toContain(`2 Would update ${shown.title} (new title) title: “${shown.title}” → “${shown.title} (new title)”`);
+    expect(page).not.toContain("short_title: “");
+    expect(page).toContain("Import 1 exhibit");
+    const audits = await auditCount();
+    const done = await confirm(call, "/admin/exhibits/import", file);
+    expect(done.headers.get("location")).toBe("/admin/exhibits/import?done=0.1.0.0");
+    const after = await exhibitById(shown.id);
+    expect(after).toEqual({ ...shown, title: `${shown.title} (new title)`, slug: after.slug, updatedAt: after.updatedAt, version: shown.version + 1 });
+    expect(await db().select().from(enshrineeExhibits).where(eq(enshrineeExhibits.exhibitId, shown.id)).orderBy(asc(enshrineeExhibits.enshrineeId))).toEqual(links);
+    expect(await auditCount()).toBe(audits + 1);
+    // The edit form opened before the import is refused as stale, not saved over it.
+    expect((await saveEditForm(call, shown)).status).toBe(409);
+    expect((await exhibitById(shown.id)).title).toBe(`${shown.title} (new title)`);
+    // A new record from such a file starts as the console's "new" form: Active, published.
+    const created = await confirm(call, "/admin/exhibits/import", `id,title,short_title,team,category,year\n${line("", "Columns Only Pennant", "Pennant", teamName, categoryName, 1960)}`);
+    expect(created.headers.get("location")).toBe("/admin/exhibits/import?done=1.0.0.0");
+    expect((await db().select().from(exhibits).where(eq(exhibits.title, "Columns Only Pennant")))[0]).toMatchObject({ active: true, favoriteStory: false, publishAt: new Date(0), version: 1 });
+  });
+
+  it("a row whose record changed since the export is flagged and left as it is unless ticked to apply anyway", async () => {
+    const [target] = await db().select().from(exhibits).orderBy(asc(exhibits.id)).limit(1);
+    const file = fileOf(await exportedRow("exhibits", target.id, { short_title: "Short from the file" }));
+    // A colleague saves the exhibit in the console after the export.
+    const colleague = await saveEditForm(call, { ...target, title: "Title from the console" });
+    expect(colleague.status).toBe(302);
+    const edited = await exhibitById(target.id);
+    expect(edited.version).toBe(target.version + 1);
+
+    const checked = await upload(call, "/admin/exhibits/import", file, "check");
+    expect(checked.status).toBe(200);
+    const html = await checked.text();
+    const page = textOf(html);
+    expect(page).toContain("Checked 1 rows: 0 would be created, 0 would be updated, 0 unchanged, 1 changed since the export (left as it is unless ticked), 0 have errors.");
+    expect(page).toContain("2 Changed since the export");
+    expect(page).toContain(`title: “Title from the console” → “${target.title}”`);
+    expect(page).toContain(`short_title: “${target.shortTitle}” → “Short from the file”`);
+    expect(page).toContain("Apply row 2 anyway, over the change made since the export");
+    expect(html).toContain(`name="overwrite" value="${target.id}"`);
+
+    const left = await confirm(call, "/admin/exhibits/import", file);
+    expect(left.headers.get("location")).toBe("/admin/exhibits/import?done=0.0.0.1");
+    expect(textOf(await (await call("/admin/exhibits/import?done=0.0.0.1")).text())).toContain("Imported 0 exhibits: 0 created, 0 updated, 0 unchanged. 1 changed since the export was left as it is.");
+    expect(await exhibitById(target.id)).toEqual(edited);
+
+    const applied = await confirm(call, "/admin/exhibits/import", file, [target.id]);
+    expect(applied.headers.get("location")).toBe("/admin/exhibits/import?done=0.1.0.0");
+    expect(await exhibitById(target.id)).toMatchObject({ title: target.title, shortTitle: "Short from the file", version: edited.version + 1 });
+  });
+
+  it("a plain description edited over a text formatted in the console is an error for its row, and nothing is written", async () => {
+    const [target] = await db().select().from(exhibits).orderBy(asc(exhibits.title)).limit(1);
+    await db().update(exhibits).set({ description: "Bold words.", descriptionHtml: "<p><strong>Bold</strong> words.</p>" }).where(eq(exhibits.id, target.id));
+    const before = await exhibitById(target.id);
+    const message = "This text is formatted in the console and the plain description cell cannot carry its formatting: make the change in description_html, or empty description_html to replace the text with plain text.";
+    for (const file of [fileOf(await exportedRow("exhibits", target.id, { description: "Plain words, edited." })), `id,description\n${line(target.id, "Plain words, edited.")}`]) {
+      const checked = await upload(call, "/admin/exhibits/import", file, "check");
+      expect(checked.status).toBe(400);
+      expect(textOf(await checked.text())).toContain(`Row 2, description: ${message}`);
+      const refused = await confirm(call, "/admin/exhibits/import", file);
+      expect(refused.status).toBe(400);
+      expect(textOf(await refused.text())).toContain("Nothing was imported: 1 row has errors.");
+    }
+    expect(await exhibitById(target.id)).toEqual(before);
+    // Changed in the formatted cell, it is taken, with its plain text.
+    const done = await confirm(call, "/admin/exhibits/import", fileOf(await exportedRow("exhibits", target.id, { description_html: "<p><em>New</em> words.</p>" })));
+    expect(done.headers.get("location")).toBe("/admin/exhibits/import?done=0.1.0.0");
+    expect(await exhibitById(target.id)).toMatchObject({ description: "New words.", descriptionHtml: "<p><em>New</em> words.</p>" });
+  });
+
+  it("the import checks a record with the console's schema: a biography the console takes is taken, a longer one refused with the console's message", async () => {
+    const long = "Word ".repeat(9000).trim();
+    const taken = await confirm(call, "/admin/enshrinees/import", `full_name,first_name,last_name,biography\n${line("Lena Long", "Lena", "Long", long)}`);
+    expect(taken.headers.get("location")).toBe("/admin/enshrinees/import?done=1.0.0.0");
+    expect((await db().select().from(enshrinees).where(eq(enshrinees.fullName, "Lena Long")))[0].biography).toBe(long);
+    const tooLong = "x".repeat(50_001);
+    const consoleMessage = enshrineeSchema.safeParse({ fullName: "Lena Longer", firstName: "Lena", lastName: "Longer", biography: tooLong }).error!.issues[0].message;
+    for (const column of ["biography", "biography_html"]) {
+      const refused = await upload(call, "/admin/enshrinees/import", `full_name,first_name,last_name,${column}\n${line("Lena Longer", "Lena", "Longer", tooLong)}`, "check");
+      expect(refused.status).toBe(400);
+      expect(textOf(await refused.text())).toContain(`Row 2, ${column}: ${consoleMessage}`);
+    }
   });
 });

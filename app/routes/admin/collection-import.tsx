@@ -1,9 +1,11 @@
 /**
- * /admin/exhibits/import and /admin/enshrinees/import (decision 034): upload a CSV in the
- * export's columns, see the dry run (each row: would create, would update, or its errors by row
- * and column), then confirm. The confirm form carries the checked file again (base64 in a hidden
- * field), so it works without JavaScript and nothing is kept on the server between the two; the
- * import plans the file again in its transaction and writes all rows or none.
+ * /admin/exhibits/import and /admin/enshrinees/import (decisions 034 and 051): upload a CSV in
+ * the export's columns, see the dry run (each row: would create, would update with each field's
+ * old and new value, unchanged, changed since the export, or its errors by row and column), then
+ * confirm. The confirm form carries the checked file again (base64 in a hidden field) and a box
+ * per row changed since the export, ticked to apply it anyway, so it works without JavaScript and
+ * nothing is kept on the server between the two; the import plans the file again in its
+ * transaction and writes all rows or none.
  */
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/collection-import";
@@ -11,6 +13,7 @@ import { ConsoleHeading, ConsoleNotice, PrimaryButton } from "~/components/admin
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { actorOf, formText, requireConsole } from "./guard.server";
 import { collectionKindOf, type CollectionKind } from "./collection-csv.server";
+import { countsOfParam, countsParam, dryRunMessage, importedMessage, OUTCOME_LABELS, type ImportReport } from "~/shared/collection-import-report";
 
 const NOUN: Record<CollectionKind, { one: string; many: string; title: string }> = {
   exhibits: { one: "exhibit", many: "exhibits", title: "Import exhibits" },
@@ -20,17 +23,15 @@ const NOUN: Record<CollectionKind, { one: string; many: string; title: string }>
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
   const kind = collectionKindOf(request);
-  const done = /^(\d+)\.(\d+)$/.exec(new URL(request.url).searchParams.get("done") ?? "");
-  const n = (k: number) => `${k} ${k === 1 ? NOUN[kind].one : NOUN[kind].many}`;
+  const done = countsOfParam(new URL(request.url).searchParams.get("done"));
   return {
     kind,
     columns: context.services.admin.collectionCsv.columns(kind),
-    done: done ? `Imported ${n(Number(done[1]) + Number(done[2]))}: ${done[1]} created, ${done[2]} updated.` : null,
+    done: done ? importedMessage(kind, done) : null,
   };
 }
 
-type Report = Awaited<ReturnType<Route.ActionArgs["context"]["services"]["admin"]["collectionCsv"]["check"]>>;
-type Answer = { ok: boolean; message: string; report?: Report; file?: string };
+type Answer = { ok: boolean; message: string; report?: ImportReport; file?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = requireConsole(context, request, "collection");
@@ -54,30 +55,29 @@ export async function action({ request, context }: Route.ActionArgs) {
   else return data<Answer>({ ok: false, message: "Please choose a CSV file." }, { status: 400 });
   const csv = context.services.admin.collectionCsv;
   if (formText(form, "intent") === "import") {
-    const result = await csv.run(actorOf(staff), kind, bytes);
-    if (result.ok) return redirect(`/admin/${kind}/import?done=${result.report.creates}.${result.report.updates}`, 303);
+    const overwrite = form.getAll("overwrite").filter((v): v is string => typeof v === "string");
+    const result = await csv.run(actorOf(staff), kind, bytes, overwrite);
+    if (result.ok) return redirect(`/admin/${kind}/import?done=${countsParam(result.report)}`, 303);
     return data<Answer>({ ok: false, message: result.message, report: result.report, file: Buffer.from(bytes).toString("base64") }, { status: 400 });
   }
   const report = await csv.check(kind, bytes);
   const refused = report.fileErrors.length > 0 || report.errors > 0;
-  const message = report.fileErrors.length
-    ? "The file cannot be imported."
-    : `Checked ${report.rows.length} rows: ${report.creates} would be created, ${report.updates} would be updated, ${report.errors} ${report.errors === 1 ? "has errors" : "have errors"}. Nothing has been imported yet.`;
+  const message = report.fileErrors.length ? "The file cannot be imported." : dryRunMessage(report);
   return data<Answer>({ ok: !refused, message, report, file: Buffer.from(bytes).toString("base64") }, { status: refused ? 400 : 200 });
 }
-
-const OUTCOME = { create: "Would create", update: "Would update", error: "Error" } as const;
 
 export default function CollectionImport({ loaderData, actionData }: Route.ComponentProps) {
   const { kind, columns, done } = loaderData;
   const noun = NOUN[kind];
   const report = actionData?.report;
   const busy = useNavigation().state === "submitting";
-  const importable = report && report.fileErrors.length === 0 && report.errors === 0 && report.rows.length > 0;
+  const clean = report && report.fileErrors.length === 0 && report.errors === 0;
+  const toWrite = report ? report.creates + report.updates : 0;
+  const importable = clean && toWrite + report.stale > 0;
   return (
     <section className="max-w-4xl">
       <ConsoleHeading>{noun.title}</ConsoleHeading>
-      <ConsoleNotice result={done ? { ok: true, message: done } : actionData ? { ok: actionData.ok, message: actionData.message } : null} />
+      <ConsoleNotice result={actionData ? { ok: actionData.ok, message: actionData.message } : done ? { ok: true, message: done } : null} />
       <p className="mb-2">
         A CSV file in UTF-8 with a header row, in the columns of the{" "}
         <a href={`/admin/${kind}/export`} className="font-semibold text-blue-800 underline">
@@ -88,8 +88,9 @@ export default function CollectionImport({ loaderData, actionData }: Route.Compo
       <p className="mb-4 text-sm">
         {kind === "exhibits"
           ? "Team and category by name; enshrinees by full name, separated by semicolons. A row with the id of an existing exhibit updates it; any other row creates one."
-          : "A row with the id of an existing enshrinee updates them; any other row creates one."}{" "}
-        The check writes nothing; the import then writes every row or none.
+          : "A row with the id of an existing enshrinee updates them; any other row creates one (portraits are not in the file and stay as they are)."}{" "}
+        A column left out of the file leaves that field as it is. A row whose record was changed since the export (its version) is left as it is unless you tick it. The check writes
+        nothing; the import then writes every row or none.
       </p>
       <Form method="post" encType="multipart/form-data" className="mb-6 flex flex-wrap items-end gap-3">
         <div>
@@ -128,7 +129,7 @@ export default function CollectionImport({ loaderData, actionData }: Route.Compo
                       {kind === "exhibits" ? "Title" : "Name"}
                     </th>
                     <th scope="col" className="px-2 py-1">
-                      Errors
+                      Changes and errors
                     </th>
                   </tr>
                 </thead>
@@ -136,12 +137,24 @@ export default function CollectionImport({ loaderData, actionData }: Route.Compo
                   {report.rows.map((r) => (
                     <tr key={r.row} className={`border-b border-stone-300 ${r.outcome === "error" ? "bg-red-50" : ""}`} data-testid="import-row">
                       <td className="px-2 py-1">{r.row}</td>
-                      <td className="px-2 py-1 font-semibold">{OUTCOME[r.outcome]}</td>
+                      <td className="px-2 py-1 font-semibold">{OUTCOME_LABELS[r.outcome]}</td>
                       <td className="px-2 py-1">{r.label}</td>
                       <td className="px-2 py-1">
                         {r.errors.map((e) => (
                           <div key={e.column}>{`Row ${r.row}, ${e.column}: ${e.message}`}</div>
                         ))}
+                        {r.changes.length ? (
+                          <ul className="break-words" aria-label={`Changes of row ${r.row}`}>
+                            {r.changes.map((c) => (
+                              <li key={c.column}>{`${c.column}: “${c.before}” → “${c.after}”`}</li>
+                            ))}
+                          </ul>
+                        ) : null}
+                        {r.outcome === "stale" && r.id ? (
+                          <label className="mt-1 block font-semibold">
+                            <input type="checkbox" name="overwrite" value={r.id} form="import-confirm" /> {`Apply row ${r.row} anyway, over the change made since the export`}
+                          </label>
+                        ) : null}
                       </td>
                     </tr>
                   ))}
@@ -150,12 +163,14 @@ export default function CollectionImport({ loaderData, actionData }: Route.Compo
             </div>
           ) : null}
           {importable && actionData?.file ? (
-            <Form method="post" encType="multipart/form-data">
+            <Form method="post" encType="multipart/form-data" id="import-confirm">
               <input type="hidden" name="csv" value={actionData.file} />
               <PrimaryButton name="intent" value="import" busy={busy}>
-                {`Import ${report.rows.length} ${report.rows.length === 1 ? noun.one : noun.many}`}
+                {toWrite === 0 ? "Apply the ticked rows" : `Import ${toWrite} ${toWrite === 1 ? noun.one : noun.many}${report.stale ? " and the ticked rows" : ""}`}
               </PrimaryButton>
             </Form>
+          ) : clean && report.rows.length ? (
+            <p>Nothing to import: every row is as the collection has it.</p>
           ) : report.rows.length ? (
             <p>Correct the rows marked Error in the file, then check it again.</p>
           ) : null}

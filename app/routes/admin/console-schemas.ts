@@ -6,6 +6,7 @@ import { z } from "zod";
 import { EMAIL_MAX, EMAIL_PATTERN, NAME_MAX } from "~/shared/account-schemas";
 import { multiLineText, singleLineText } from "~/shared/text-fields";
 import { STAFF_ROLES } from "~/shared/console-areas";
+import { EXHIBIT_ENSHRINEES_MAX, enshrineeFields, exhibitFields, mediaPath, photoDescriptionIssues, wholeNumber } from "~/shared/collection-records";
 
 export const inviteSchema = z.object({
   email: singleLineText("Email address", { max: EMAIL_MAX, required: "Please enter the email address" }).regex(EMAIL_PATTERN, "Please check the email address format."),
@@ -22,11 +23,6 @@ const checkbox = z
   .union([z.literal("on"), z.literal("true"), z.literal("false"), z.literal("")])
   .optional()
   .transform((v) => v === "on" || v === "true");
-const wholeNumber = (field: string, min: number, max: number) =>
-  z.coerce.number({ message: `${field} must be a number` }).int(`${field} must be a whole number`).min(min, `${field} must be at least ${min}`).max(max, `${field} must be at most ${max}`);
-/** A file in the media folder: letters, digits, -, _, . and / (no `..`, no leading slash). */
-export const mediaPath = (field: string) =>
-  singleLineText(field, { max: 300 }).refine((v) => v === "" || (/^[A-Za-z0-9][A-Za-z0-9/_.-]*$/.test(v) && !v.includes("..")), `${field} must be a file of the media folder, like exhibits/name/photo-1.jpg`);
 
 export const teamSchema = z.object({
   name: singleLineText("Name", { max: 100, required: "Please enter the team's name" }),
@@ -42,34 +38,29 @@ export const categorySchema = z.object({
   sortOrder: wholeNumber("Order", 0, 10_000),
 });
 
+/** An exhibit's edit form: the record's schema (collection-records.ts) with the form's names. */
 export const exhibitSchema = z
   .object({
     teamId: z.string().uuid("Please choose a team"),
     categoryId: z.string().uuid("Please choose a category"),
-    title: singleLineText("Title", { max: 200, required: "Please enter a title" }),
-    shortTitle: singleLineText("Short title", { max: 80, required: "Please enter a short title" }),
-    descriptionHtml: multiLineText("Text", { max: 50_000 }),
-    thumbnail: mediaPath("Thumbnail"),
-    thumbnailAlt: singleLineText("Thumbnail description", { max: 300 }),
-    matchingPhoto: mediaPath("Matching photo"),
-    matchingPhotoAlt: singleLineText("Matching photo description", { max: 300 }),
+    title: exhibitFields.title,
+    shortTitle: exhibitFields.shortTitle,
+    descriptionHtml: exhibitFields.text,
+    thumbnail: exhibitFields.thumbnail,
+    thumbnailAlt: exhibitFields.thumbnailAlt,
+    matchingPhoto: exhibitFields.matchingPhoto,
+    matchingPhotoAlt: exhibitFields.matchingPhotoAlt,
     active: checkbox,
     favoriteStory: checkbox,
-    year: wholeNumber("Year", 1850, 2100),
-    enshrineeIds: z.array(z.string().uuid("Unknown enshrinee")).max(500),
+    year: exhibitFields.year,
+    enshrineeIds: z.array(z.string().uuid("Unknown enshrinee")).max(EXHIBIT_ENSHRINEES_MAX),
   })
   .superRefine((v, ctx) => {
-    if (v.thumbnail && !v.thumbnailAlt) ctx.addIssue({ code: "custom", path: ["thumbnailAlt"], message: "Please describe the thumbnail for people who cannot see it" });
-    if (v.matchingPhoto && !v.matchingPhotoAlt) ctx.addIssue({ code: "custom", path: ["matchingPhotoAlt"], message: "Please describe the matching photo for people who cannot see it" });
+    for (const issue of photoDescriptionIssues(v)) ctx.addIssue({ code: "custom", path: [issue.field], message: issue.message });
   });
 
-export const enshrineeSchema = z.object({
-  fullName: singleLineText("Full name", { max: 200, required: "Please enter the full name" }),
-  firstName: singleLineText("First name", { max: 100, required: "Please enter the first name" }),
-  lastName: singleLineText("Last name", { max: 100, required: "Please enter the last name" }),
-  /** Rich text like an exhibit's (sanitized when saved), or plain paragraphs from the bare textarea. */
-  biography: multiLineText("Biography", { max: 50_000 }),
-});
+/** An enshrinee's edit form: the record's schema (collection-records.ts). */
+export const enshrineeSchema = z.object(enshrineeFields);
 
 export const bannerSlideSchema = z.object({
   variant: z.enum(["desktop", "mobile"], { message: "Unknown banner" }),
