@@ -3,6 +3,8 @@
  * reads them from the audit log (server/catalog/record-versions.ts) and the pages that show them.
  */
 
+import type { TextChange } from "./edit-conflict";
+
 /** The id of the oldest version: the record before its first recorded change. */
 export const ORIGINAL_VERSION = "original";
 
@@ -24,6 +26,8 @@ export interface VersionField {
   label: string;
   value: string;
   changed: boolean;
+  /** A long text of an older version: its word-level difference from the current text (issue 35). */
+  difference?: TextChange[];
   /** Not brought back by a restore (an exhibit's photos). */
   kept: boolean;
 }

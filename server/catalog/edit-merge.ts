@@ -66,8 +66,8 @@ export function mergeEdit(mine: Record<string, FieldValue>, theirs: Record<strin
   return { merged, taken, conflicts };
 }
 
-/** The text without its tags, for reading a difference (block ends become line breaks). */
-function readable(html: string): string {
+/** The text without its tags, for reading a difference or a version (block ends become line breaks). */
+export function readable(html: string): string {
   return html
     .replace(/<\/(?:p|h[1-6]|li|blockquote)>/g, "\n")
     .replace(/<br\s*\/?>/g, "\n")

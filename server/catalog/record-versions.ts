@@ -24,6 +24,7 @@ import type { Database } from "../db/client";
 import { auditLog, categories, enshrinees, teams } from "../db/schema";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 import { createCollectionWrites, type CategoryInput, type EnshrineeInput, type ExhibitInput, type TeamInput } from "./collection-writes";
+import { readable, textDifference } from "./edit-merge";
 
 export type VersionedKind = "team" | "category" | "exhibit" | "enshrinee" | "banner";
 
@@ -62,6 +63,9 @@ const EXHIBIT_FIELDS = {
   matchingPhotoAlt: "Matching photo description",
 } satisfies Versioned<ExhibitInput>;
 const ENSHRINEE_FIELDS = { fullName: "Full name", firstName: "First name", lastName: "Last name", biography: "Biography (members only)" } satisfies Versioned<EnshrineeInput>;
+
+/** The long texts (rich text): shown as their words, with a word difference from the current one. */
+const LONG_TEXT_FIELDS = new Set(["descriptionHtml", "biography"]);
 
 /** Shown and compared, never restored (the Photos page's). */
 const EXHIBIT_PHOTO_FIELDS = new Set(["thumbnail", "thumbnailAlt", "matchingPhoto", "matchingPhotoAlt", "photos"]);
@@ -186,22 +190,29 @@ export function createRecordVersions({ db, now = () => new Date(), timeZone, not
     return versions;
   }
 
+  /** A version's time on the museum's clock, to the minute; two versions in one minute are told apart by their seconds. */
+  function timeOf(versions: VersionRow[], v: VersionRow): string {
+    const i = versions.indexOf(v);
+    const sameMinute = [versions[i - 1], versions[i + 1]].some((o) => o && when(o.at) === when(v.at));
+    return sameMinute ? clockTimeIn(timeZone, v.at, { seconds: true }) : when(v.at);
+  }
+
   function summaryOf(kind: VersionedKind, versions: VersionRow[], i: number): VersionSummary {
     const v = versions[i];
     const restored = v.restoredFrom ? versions.find((o) => o.id === v.restoredFrom) : undefined;
     return {
       id: v.id,
-      when: when(v.at),
+      when: timeOf(versions, v),
       by: v.by,
       changed: changedLabels(kind, v.state, i > 0 ? versions[i - 1].state : null),
       created: i === 0 && v.id !== ORIGINAL_VERSION,
       current: i === versions.length - 1,
-      note: restored ? restoreSummary(restored) : null,
+      note: restored ? restoreSummary(versions, restored) : null,
     };
   }
 
-  function restoreSummary(v: VersionRow): string {
-    return v.by ? `Restored the version of ${when(v.at)} by ${v.by}` : "Restored the version from before the first recorded change";
+  function restoreSummary(versions: VersionRow[], v: VersionRow): string {
+    return v.by ? `Restored the version of ${timeOf(versions, v)} by ${v.by}` : "Restored the version from before the first recorded change";
   }
 
   /** Names for the ids an exhibit version holds (teams, categories, enshrinees), as they are called now. */
@@ -253,12 +264,14 @@ export function createRecordVersions({ db, now = () => new Date(), timeZone, not
       const summary = summaryOf(kind, versions, i);
       if (kind === "banner") return { ...summary, title: titleOf(kind, state, id), fields: slideFields(state, summary.changed) };
       const names = kind === "exhibit" ? await namesFor(state) : new Map<string, string>();
-      const fields = Object.entries(FIELDS[kind]).map(([field, label]) => ({
-        label,
-        value: shown(kind, state, field, names),
-        changed: summary.changed.includes(label),
-        kept: kind === "exhibit" && EXHIBIT_PHOTO_FIELDS.has(field),
-      }));
+      const currentState = versions[versions.length - 1].state;
+      const fields = Object.entries(FIELDS[kind]).map(([field, label]) => {
+        const longText = LONG_TEXT_FIELDS.has(field);
+        const value = longText ? readable(String(fieldValue(kind, state, field) ?? "")) || "(empty)" : shown(kind, state, field, names);
+        // An older version's long text: what differs from the current one, word by word.
+        const difference = longText && !summary.current ? textDifference(String(fieldValue(kind, state, field) ?? ""), String(fieldValue(kind, currentState, field) ?? "")) : undefined;
+        return { label, value, changed: summary.changed.includes(label), kept: kind === "exhibit" && EXHIBIT_PHOTO_FIELDS.has(field), ...(difference ? { difference } : {}) };
+      });
       return { ...summary, title: titleOf(kind, state, id), fields };
     },
 
@@ -281,7 +294,7 @@ export function createRecordVersions({ db, now = () => new Date(), timeZone, not
         }
         return input;
       };
-      const summary = restoreSummary(version);
+      const summary = restoreSummary(versions, version);
       const saved = await db.transaction(async (tx) => {
         // The save functions as the edit form calls them, inside this transaction; their change
         // notifications go out with it (on PGlite, a notification outside it would wait for it).

@@ -1,9 +1,10 @@
 /**
- * Edit conflicts (issue 24 point 1, decision 029), two staff in two browsers: the admin and a
- * curator open one exhibit; the admin saves a new year and a sentence; the curator saves an
- * older copy with a new title and is refused (409) with both values of each differing field;
- * choosing "keep mine" / "take theirs" and saving again keeps what each chose. The same
- * without JavaScript.
+ * Edit conflicts (issue 24 point 1, decision 029; merging, issue 35, decision 050), two staff in
+ * two browsers: the admin and a curator open one exhibit; the admin saves a new year and a
+ * sentence; the curator saves an older copy with a new title and another year: only the year is
+ * a question (409), the title and the admin's sentence are combined; choosing and saving again
+ * keeps what each chose. Without JavaScript: a save of another field is merged and says so; a
+ * save of the same field is the question.
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { chooseInConflict, conflictChoice, expectConflict, postAnswer } from "./conflict-helpers";
@@ -31,7 +32,7 @@ let exhibitPath: string;
 
 test.describe.configure({ mode: "serial" });
 
-test("two staff save one exhibit: the later save is refused with both values, and each keeps what they chose", async ({ browser }) => {
+test("two staff save one exhibit: only the field both changed is a question, the rest is combined, and each keeps what they chose", async ({ browser }) => {
   test.setTimeout(240_000);
   const admin = await signedInAdmin(browser);
   adminPage = admin;
@@ -76,23 +77,25 @@ test("two staff save one exhibit: the later save is refused with both values, an
   await admin.waitForURL(/notice=saved$/, { timeout: 20_000 });
   await expect(admin.getByTestId("console-notice")).toHaveText("Saved.");
 
-  // The curator, on the older copy, gives it a new title and saves: refused, nothing lost.
+  // The curator, on the older copy, gives it a new title and another year and saves: the year both
+  // changed is the one question; the title (only theirs) and the admin's text (only the admin's) are combined.
   await curator.getByLabel("Title", { exact: true }).fill(NEW_TITLE);
+  await curator.getByLabel("Year", { exact: true }).fill("1975");
   const answer = postAnswer(curator, exhibitPath);
   await curator.getByRole("button", { name: "Save exhibit" }).click();
   expect((await answer).status()).toBe(409);
-  await expectConflict(curator, { Title: [NEW_TITLE, TITLE], Year: ["1972", "1973"] }, 3);
-  await expect(conflictChoice(curator, "Text (members only)").getByTestId("conflict-mine")).not.toContainText("A sentence the admin added.");
-  await expect(conflictChoice(curator, "Text (members only)").getByTestId("conflict-theirs")).toContainText("A sentence the admin added.");
+  await expectConflict(curator, { Year: ["1975", "1973"] }, 1);
+  await expect(curator.getByTestId("conflict-taken")).toContainText("Text (members only)");
+  await expect(curator.getByTestId("rich-text-editor")).toContainText("A sentence the admin added.");
   await expect(curator.getByLabel("Title", { exact: true })).toHaveValue(NEW_TITLE);
 
-  // The curator keeps the new title and takes the admin's year and text.
-  await chooseInConflict(curator, { Title: "Keep mine", Year: "Take theirs", "Text (members only)": "Take theirs" });
+  // The curator takes the admin's year.
+  await chooseInConflict(curator, { Year: "Take theirs" });
   await curator.getByRole("button", { name: "Save exhibit" }).click();
   await curator.waitForURL(/notice=saved$/, { timeout: 20_000 });
   await expect(curator.getByTestId("console-notice")).toHaveText("Saved.");
 
-  // What each chose, as anyone opening it now sees it.
+  // What each did, as anyone opening it now sees it.
   await admin.goto(exhibitPath);
   await waitForHydration(admin);
   await expect(admin.getByLabel("Title", { exact: true })).toHaveValue(NEW_TITLE);
@@ -101,7 +104,7 @@ test("two staff save one exhibit: the later save is refused with both values, an
   await expect(admin.getByTestId("rich-text-editor")).toContainText("A sentence the admin added.");
 });
 
-test("without JavaScript: the refused save shows the choice, and saving again keeps it", async ({ browser }) => {
+test("without JavaScript: another field is merged and says so; the same field is the question, and saving again keeps the choice", async ({ browser }) => {
   test.setTimeout(180_000);
   const admin = adminPage;
   const curator = await (await browser.newContext({ javaScriptEnabled: false, storageState: await curatorContext.storageState() })).newPage();
@@ -115,22 +118,35 @@ test("without JavaScript: the refused save shows the choice, and saving again ke
   await admin.getByRole("button", { name: "Save exhibit" }).click();
   await admin.waitForURL(/notice=saved$/, { timeout: 20_000 });
 
+  // Different fields: merged and saved, saying so.
   await curator.getByLabel("Short title (what visitors see)").fill("Catch, Short");
+  await curator.getByRole("button", { name: "Save exhibit" }).click();
+  await curator.waitForURL(/notice=merged$/, { timeout: 20_000 });
+  await expect(curator.getByTestId("console-notice")).toContainText("Saved, together with what someone else saved meanwhile");
+  await expect(curator.getByLabel("Year", { exact: true })).toHaveValue("1974");
+  await expect(curator.getByLabel("Short title (what visitors see)")).toHaveValue("Catch, Short");
+
+  // The same field: the question, without JavaScript too.
+  await admin.goto(exhibitPath);
+  await waitForHydration(admin);
+  await admin.getByTestId("rich-text-editor").waitFor();
+  await admin.getByLabel("Year", { exact: true }).fill("1980");
+  await admin.getByRole("button", { name: "Save exhibit" }).click();
+  await admin.waitForURL(/notice=saved$/, { timeout: 20_000 });
   await curator.getByLabel("Year", { exact: true }).fill("1999");
   const answer = postAnswer(curator, exhibitPath);
   await curator.getByRole("button", { name: "Save exhibit" }).click();
   expect((await answer).status()).toBe(409);
-  await expectConflict(curator, { Year: ["1999", "1974"] }, 2);
-  await expect(conflictChoice(curator, "Short title").getByTestId("conflict-mine")).toHaveText("Catch, Short");
+  await expectConflict(curator, { Year: ["1999", "1980"] }, 1);
   // The form still holds what was typed.
   await expect(curator.getByLabel("Short title (what visitors see)")).toHaveValue("Catch, Short");
   await expect(curator.getByLabel("Year", { exact: true })).toHaveValue("1999");
 
-  await chooseInConflict(curator, { Year: "Take theirs", "Short title": "Keep mine" });
+  await chooseInConflict(curator, { Year: "Take theirs" });
   await curator.getByRole("button", { name: "Save exhibit" }).click();
   await curator.waitForURL(/notice=saved$/, { timeout: 20_000 });
   await expect(curator.getByTestId("console-notice")).toHaveText("Saved.");
-  await expect(curator.getByLabel("Year", { exact: true })).toHaveValue("1974");
+  await expect(curator.getByLabel("Year", { exact: true })).toHaveValue("1980");
   await expect(curator.getByLabel("Short title (what visitors see)")).toHaveValue("Catch, Short");
   await expect(curator.getByLabel("Title", { exact: true })).toHaveValue(NEW_TITLE);
 });

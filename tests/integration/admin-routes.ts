@@ -25,6 +25,8 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/layout", path: "/admin", area: "dashboard", post: null },
   { id: "routes/admin/dashboard", path: "/admin", area: "dashboard", post: null },
   { id: "routes/admin/confirm-password", path: "/admin/confirm-password", area: "dashboard", post: { password: "wrong-password" }, allowedPostStatus: 400 },
+  // "Stay signed in" (SessionClock.tsx): its post is the activity; opened as a page it goes back to /admin.
+  { id: "routes/admin/stay-signed-in", path: "/admin/stay-signed-in", area: "dashboard", post: {}, allowedGetStatus: 302 },
   { id: "routes/admin/staff", path: "/admin/staff", area: "staff", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/audit", path: "/admin/audit", area: "audit", post: null },
   { id: "routes/admin/teams", path: "/admin/teams", area: "collection", post: null },

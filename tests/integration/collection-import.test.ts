@@ -306,30 +306,31 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     expect(await (await bulkOn("/admin/exhibits", [["action", "publish"], ["ids", linked.id]])).text()).not.toContain('name="batch"');
   });
 
-  it("a bulk action makes a new version of each record, so a form opened before it is refused; Undo puts the records back unless changed since", async () => {
+  it("a bulk action makes a new version of each record, so a form opened before it cannot undo it; Undo puts the records back unless changed since", async () => {
     const bulkOn = (fields: [string, string][], list = "/admin/exhibits") => call(list, { method: "POST", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded" } });
-    const chosen = await db().select().from(exhibits).where(and(eq(exhibits.teamId, team.id), eq(exhibits.favoriteStory, false))).orderBy(asc(exhibits.id)).limit(2);
-    expect(chosen.length).toBe(2);
+    const chosen = await db().select().from(exhibits).where(and(eq(exhibits.teamId, team.id), eq(exhibits.favoriteStory, false))).orderBy(asc(exhibits.id)).limit(3);
+    expect(chosen.length).toBe(3);
     const rows = chosen.map((c): [string, string] => ["ids", c.id]);
     const added = await bulkOn([["action", "add-to-favorites"], ...rows]);
     const html = await added.text();
-    expect(textOf(html)).toContain("Added 2 exhibits to favorite stories.");
+    expect(textOf(html)).toContain("Added 3 exhibits to favorite stories.");
     const after = await db().select().from(exhibits).where(inArray(exhibits.id, chosen.map((c) => c.id))).orderBy(asc(exhibits.id));
     expect(after.map((a) => a.version)).toEqual(chosen.map((c) => c.version + 1));
-    // The edit form opened before the bulk action (its version) is refused, not saved over it.
-    const before = chosen[0];
+    // The edit form opened before the bulk action (its version) is merged with it, not saved over it: the favorite mark stays.
+    const before = chosen[2];
     const stale = await saveEditForm(call, before);
-    expect(stale.status).toBe(409);
+    expect(stale.status).toBe(302);
+    expect(stale.headers.get("location")).toMatch(/\?notice=merged$/);
     expect((await db().select().from(exhibits).where(eq(exhibits.id, before.id)))[0].favoriteStory).toBe(true);
 
-    // Undo: one record changed since (its version moved on) stays as it is, named; the other is put back.
+    // Undo: the records changed since (their version moved on: a hand-made change, the merged save) stay as they are, named; the other is put back.
     const batch = /name="batch" value="([0-9a-f-]{36})"/.exec(html)![1];
     await db().update(exhibits).set({ version: sql`${exhibits.version} + 1` }).where(eq(exhibits.id, chosen[1].id));
     const undone = textOf(await (await bulkOn([["intent", "undo"], ["batch", batch]])).text());
     expect(undone).toContain("Undone: 1 exhibit put back as it was.");
-    expect(undone).toContain(`${chosen[1].title}: Someone changed it since: it was left as it is.`);
+    for (const changed of [chosen[1], chosen[2]]) expect(undone).toContain(`${changed.title}: Someone changed it since: it was left as it is.`);
     const now = await db().select().from(exhibits).where(inArray(exhibits.id, chosen.map((c) => c.id))).orderBy(asc(exhibits.id));
-    expect(now.map((e) => e.favoriteStory)).toEqual([false, true]);
+    expect(now.map((e) => e.favoriteStory)).toEqual([false, true, true]);
     expect(textOf(await (await bulkOn([["intent", "undo"], ["batch", batch]])).text())).toContain("That action was undone already.");
     expect((await bulkOn([["intent", "undo"], ["batch", "00000000-0000-4000-8000-000000000000"]])).status).toBe(400);
   });
@@ -388,7 +389,7 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     expect(await auditCount()).toBe(audits);
   });
 
-  it("a file with some columns changes only those fields, shows each change's old and new value, and bumps the version so a form opened before is refused", async () => {
+  it("a file with some columns changes only those fields, shows each change's old and new value, and bumps the version so a form opened before cannot save over it", async () => {
     const [link] = await db().select().from(enshrineeExhibits).orderBy(asc(enshrineeExhibits.exhibitId)).limit(1);
     await db()
       .update(exhibits)
@@ -412,8 +413,10 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     expect(after).toEqual({ ...shown, title: `${shown.title} (new title)`, slug: after.slug, updatedAt: after.updatedAt, version: shown.version + 1 });
     expect(await db().select().from(enshrineeExhibits).where(eq(enshrineeExhibits.exhibitId, shown.id)).orderBy(asc(enshrineeExhibits.enshrineeId))).toEqual(links);
     expect(await auditCount()).toBe(audits + 1);
-    // The edit form opened before the import is refused as stale, not saved over it.
-    expect((await saveEditForm(call, shown)).status).toBe(409);
+    // The edit form opened before the import does not save over it: merged with it (decision 050), the import's title kept.
+    const stale = await saveEditForm(call, shown);
+    expect(stale.status).toBe(302);
+    expect(stale.headers.get("location")).toMatch(/\?notice=merged$/);
     expect((await exhibitById(shown.id)).title).toBe(`${shown.title} (new title)`);
     // A new record from such a file starts as the console's "new" form: Active, published.
     const created = await confirm(call, "/admin/exhibits/import", `id,title,short_title,team,category,year\n${line("", "Columns Only Pennant", "Pennant", teamName, categoryName, 1960)}`);

@@ -16,7 +16,8 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 const drivers = await availableDrivers();
 
 /** The museum clock's form of an instant, as the console shows it ("2026-11-25 20:15 EST"). */
-const MUSEUM_MINUTE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} E[SD]T$/;
+/** To the minute; with the seconds when two versions share a minute (issue 35: distinct times). */
+const MUSEUM_MINUTE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})? E[SD]T$/;
 
 describe.each(drivers)("record versions on %s", (kind) => {
   let server: TestServer;
@@ -140,6 +141,11 @@ describe.each(drivers)("record versions on %s", (kind) => {
     const versions = await server.services.admin.versions.list("enshrinee", id);
     expect(versions[0].changed).toEqual(["Biography (members only)"]);
     const first = versions[versions.length - 1];
+    // The older version's page shows its words, and what differs from the current text word by word.
+    const page = await (await call(`/admin/enshrinees/${id}/versions/${first.id}`)).text();
+    expect(page).toContain("Difference from the current text");
+    expect(page).toMatch(/<del[^>]*>[^<]*1909[^<]*<\/del>/);
+    expect(page).not.toContain("&lt;strong&gt;");
     expect((await post(`/admin/enshrinees/${id}/versions/${first.id}`, { intent: "restore" })).status).toBe(302);
     const restored = await server.services.admin.collection.enshrinees.get(id);
     expect(restored?.biographyHtml).toBe("<p>Played <strong>shortstop</strong> in <em>1909</em>.</p>");

@@ -8,6 +8,7 @@
  */
 import type { EditConflict as Conflict, FieldValue, TextChange } from "~/shared/edit-conflict";
 import { RESOLVE_PREFIX, THEIRS_PREFIX } from "~/shared/edit-conflict";
+import { WordDifference } from "./WordDifference";
 
 /** The conflict of an action's answer, if it is one. */
 export function conflictIn(result: unknown): Conflict | undefined {
@@ -46,31 +47,19 @@ function shown(value: FieldValue, names: Record<string, string>): string {
   return names[String(value)] ?? String(value);
 }
 
-/** A long text's word-level difference: the other person's words marked as added, the person's own as removed. */
+/** A conflict's long text: the other person's words underlined, the person's own struck through. */
 function TextDifference({ changes }: { changes: TextChange[] }) {
   return (
-    <div className="mt-3 rounded border border-stone-300 bg-stone-50 p-3 text-sm">
-      <p className="mb-1 font-semibold">What differs, word by word</p>
-      <p className="mb-2 text-stone-700">
-        <ins className="bg-green-100 text-green-900">Underlined</ins>: only in the text saved now. <del className="bg-red-100 text-red-900">Struck through</del>: only in yours. To combine both, edit the text
-        in the form above (nothing you typed is lost), then choose Keep mine.
-      </p>
-      <p className="max-h-64 overflow-y-auto whitespace-pre-wrap break-words" data-testid="conflict-difference">
-        {changes.map((c, i) =>
-          c.change === "added" ? (
-            <ins key={i} className="bg-green-100 text-green-900">
-              {c.text}
-            </ins>
-          ) : c.change === "removed" ? (
-            <del key={i} className="bg-red-100 text-red-900">
-              {c.text}
-            </del>
-          ) : (
-            <span key={i}>{c.text}</span>
-          ),
-        )}
-      </p>
-    </div>
+    <WordDifference
+      changes={changes}
+      heading="What differs, word by word"
+      legend={
+        <>
+          <ins className="bg-green-100 text-green-900">Underlined</ins>: only in the text saved now. <del className="bg-red-100 text-red-900">Struck through</del>: only in yours. To combine both, edit
+          the text in the form above (nothing you typed is lost), then choose Keep mine.
+        </>
+      }
+    />
   );
 }
 

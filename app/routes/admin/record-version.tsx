@@ -10,6 +10,7 @@ import type { Route } from "./+types/record-version";
 import { ConsoleHeading, ConsoleNotice, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { changedText, ORIGINAL_VERSION } from "~/shared/record-versions";
+import { WordDifference } from "~/components/admin/WordDifference";
 import { uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
 
@@ -76,7 +77,20 @@ export default function RecordVersion({ loaderData, actionData }: Route.Componen
               {f.changed ? <span className="ml-2 rounded bg-amber-100 px-1 text-xs font-semibold uppercase text-amber-900">changed</span> : null}
               {f.kept ? <span className="ml-2 text-xs font-normal text-stone-700">(not restored)</span> : null}
             </dt>
-            <dd className="whitespace-pre-wrap break-words">{f.value}</dd>
+            <dd className="whitespace-pre-wrap break-words">
+              {f.value}
+              {f.difference && f.difference.some((c) => c.change !== "same") ? (
+                <WordDifference
+                  changes={f.difference}
+                  heading="Difference from the current text"
+                  legend={
+                    <>
+                      <ins className="bg-green-100 text-green-900">Underlined</ins>: only in the current text. <del className="bg-red-100 text-red-900">Struck through</del>: only in this version.
+                    </>
+                  }
+                />
+              ) : null}
+            </dd>
           </div>
         ))}
       </dl>
