@@ -10,7 +10,8 @@ import type { Route } from "./+types/staff-invitation";
 import { AccountForm, AccountFormPage, answeredField, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
 import { rateLimitedAnswer } from "~/lib/guards.server";
-import { SERVER_MESSAGES, STAFF_MESSAGES } from "~/shared/messages";
+import { SERVER_MESSAGES } from "~/shared/messages";
+import { STAFF_MESSAGES } from "~/shared/staff-messages";
 import { pageMeta } from "~/lib/meta";
 
 const tokenOf = (value: unknown) => (typeof value === "string" && /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : null);

@@ -165,21 +165,3 @@ export const ACCOUNT_MESSAGES = {
   unsubscribed: "You will no longer receive ticket reminders. You can turn them back on from your account page.",
   unsubscribeLinkInvalid: "This unsubscribe link is not valid. You can turn ticket reminders off from your account page.",
 } as const;
-
-/** The staff console's invitations and deactivation, and the page a member accepts an invitation on (issue 35, decision 049). */
-export const STAFF_MESSAGES = {
-  memberInvited: (email: string) => `${email} has a member account: they get an invitation to accept; their ticket and payments stay theirs.`,
-  invitationSent: (email: string) => `Invitation sent to ${email}.`,
-  invitationWithdrawn: (email: string) => `The invitation to ${email} is withdrawn: the link no longer works.`,
-  deactivateQuestion: (email: string) => `Deactivate the staff access of ${email}?`,
-  deactivateExplained: "The console closes to them at once and their staff sessions end. A member account stays as it is: they can still sign in, with their ticket and payments.",
-  deactivatedMember: (email: string) => `${email} deactivated: the console is closed to them; their member account, ticket and payments stay as they were.`,
-  deactivated: (email: string) => `${email} deactivated.`,
-  acceptQuestion: (role: string) => `Accept ${role} access to the staff console?`,
-  acceptExplained: "Your ticket, payments and member account stay yours. The console opens to you once you accept.",
-  acceptSignIn: (email: string) => `Sign in as ${email} to accept.`,
-  accepted: (role: string) => `You are now on the staff as ${role}. Your ticket and payments stay yours.`,
-  linkInvalid: "This invitation link is invalid, was already used, withdrawn or has expired. Please ask the admin who invited you for a new one.",
-  linkOtherAccount: "This invitation is for another account. Please sign out, then follow the link again and sign in as the person invited.",
-  wrongPassword: "That password does not open the invited account.",
-} as const;

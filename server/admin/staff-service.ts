@@ -19,7 +19,7 @@ import { verifyPassword } from "../accounts/passwords";
 import { enqueue } from "../outbox/outbox";
 import { recordAudit, type Actor } from "../audit/audit-trail";
 import { staffInvitationEmail, staffMemberInvitationEmail } from "../mail/templates";
-import { STAFF_MESSAGES } from "../../app/shared/messages";
+import { STAFF_MESSAGES } from "../../app/shared/staff-messages";
 import type { EditConflict } from "../../app/shared/edit-conflict";
 
 /** How long an invitation's (or the first admin's) one-time link stays valid. */

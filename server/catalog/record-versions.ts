@@ -193,7 +193,9 @@ export function createRecordVersions({ db, now = () => new Date(), timeZone, not
   /** A version's time on the museum's clock, to the minute; two versions in one minute are told apart by their seconds. */
   function timeOf(versions: VersionRow[], v: VersionRow): string {
     const i = versions.indexOf(v);
-    const sameMinute = [versions[i - 1], versions[i + 1]].some((o) => o && when(o.at) === when(v.at));
+    // The record as first recorded carries the time of the first change: it is no neighbour in time.
+    const real = (o: VersionRow | undefined) => o && o.id !== ORIGINAL_VERSION;
+    const sameMinute = real(v) && [versions[i - 1], versions[i + 1]].some((o) => real(o) && when(o!.at) === when(v.at));
     return sameMinute ? clockTimeIn(timeZone, v.at, { seconds: true }) : when(v.at);
   }
 

@@ -5,7 +5,7 @@
  * member content untouched. Two browser contexts: the admin and the member.
  */
 import { expect, test } from "@playwright/test";
-import { STAFF_MESSAGES } from "../../app/shared/messages";
+import { STAFF_MESSAGES } from "../../app/shared/staff-messages";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { firstLink, waitForMail } from "./mail-capture";
 import { signedInAdmin } from "./people";

@@ -21,7 +21,7 @@ import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireR
 import { fieldErrors } from "~/shared/form-errors";
 import { formVersion, resolvedForm } from "./edit-conflict.server";
 import { EditConflict } from "~/components/admin/EditConflict";
-import { STAFF_MESSAGES } from "~/shared/messages";
+import { STAFF_MESSAGES } from "~/shared/staff-messages";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "staff");
