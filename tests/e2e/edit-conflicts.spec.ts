@@ -7,7 +7,7 @@
  * save of the same field is the question.
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { chooseInConflict, conflictChoice, expectConflict, postAnswer } from "./conflict-helpers";
+import { chooseInConflict, expectConflict, postAnswer } from "./conflict-helpers";
 import { waitForHydration } from "./helpers";
 import { inviteStaff, setFirstAdminPassword, setPasswordWithLink, signIn } from "./staff-helpers";
 
