@@ -86,7 +86,9 @@ export type TextFromCells = { ok: true; text: StoredText } | { ok: false; column
  * formatted cell makes the text plain; a column the file does not have leaves the text as it is.
  */
 export function textFromCells(current: StoredText, cells: { plain?: string; html?: string }, columns: { plain: string; html: string }): TextFromCells {
-  const plainChanged = cells.plain !== undefined && !sameWords(cells.plain, current.plain);
+  // An empty plain cell beside a formatted one says nothing of its own: the plain text follows from the HTML.
+  const plainGiven = cells.plain !== undefined && !(cells.plain.trim() === "" && cells.html);
+  const plainChanged = plainGiven && !sameWords(cells.plain!, current.plain);
   const formattedOver = { ok: false as const, column: columns.plain, message: `This text is formatted in the console and the plain ${columns.plain} cell cannot carry its formatting: make the change in ${columns.html}, or empty ${columns.html} to replace the text with plain text.` };
   if (cells.html) {
     const html = sanitizeRichText(cells.html);

@@ -472,6 +472,10 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     const done = await confirm(call, "/admin/exhibits/import", fileOf(await exportedRow("exhibits", target.id, { description_html: "<p><em>New</em> words.</p>" })));
     expect(done.headers.get("location")).toBe("/admin/exhibits/import?done=0.1.0.0");
     expect(await exhibitById(target.id)).toMatchObject({ description: "New words.", descriptionHtml: "<p><em>New</em> words.</p>" });
+    // An empty plain cell beside the formatted one (a hand-made file) says nothing: the row is unchanged, not an error.
+    const blankPlain = await upload(call, "/admin/exhibits/import", `id,description,description_html\n${line(target.id, "", "<p><em>New</em> words.</p>")}`, "check");
+    expect(blankPlain.status).toBe(200);
+    expect(textOf(await blankPlain.text())).toContain("0 would be updated, 1 unchanged, 0 have errors.");
   });
 
   it("the import checks a record with the console's schema: a biography the console takes is taken, a longer one refused with the console's message", async () => {
