@@ -1,6 +1,6 @@
 // The README's nginx block (deployment guide) made runnable on one machine, for the benchmarks that
 // put nginx in front of two local instances (bench/faults.mjs, bench/drain-loop.mjs).
-import { readFileSync } from "node:fs";
+import { chmodSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -16,7 +16,10 @@ export function readmeNginxConfig(dir, listen, [portA, portB], { errorLogLevel =
     .replace(/^\s*ssl_\w+.*$/gm, "")
     .replace(/listen 443[^;]*;/, `listen 127.0.0.1:${listen};`)
     .replace("10.0.0.11:3000", `127.0.0.1:${portA}`)
-    .replace("10.0.0.12:3000", `127.0.0.1:${portB}`);
+    .replace("10.0.0.12:3000", `127.0.0.1:${portB}`)
+    .replace("/var/cache/nginx/museum", `${dir}/cache`);
+  // nginx started as root runs its workers as nobody, who must reach the cache folder inside `dir`.
+  chmodSync(dir, 0o755);
   const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${dir}/${t};`).join("\n");
   return `worker_processes 1;\ndaemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log ${errorLogLevel};\nevents { worker_connections 1024; }\nhttp {\n  access_log off;\n${temp}\n${site}\n}\n`;
 }

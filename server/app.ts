@@ -5,6 +5,7 @@
  * limits, compression, static files, liveness and readiness, rate limits, the viewer, images, the JSON
  * API, and the pages (React Router).
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import compression from "compression";
 import expressStaticGzip from "express-static-gzip";
@@ -24,15 +25,16 @@ import { apiErrorHandler, pageErrorHandler } from "./http/host-errors";
 import { createPageHandler, fetchRequestFrom, sendFetchResponse } from "./http/page-handler";
 import { logRequest, requestLog } from "./http/request-log";
 import { securityHeaders } from "./http/security-headers";
-import { routePolicies } from "./http/route-policy";
+import { routeOf, routePolicies } from "./http/route-policy";
+import { carriesSession, markShared } from "./http/shared-caching";
 import { resolveViewer } from "./http/viewer";
 import { createImageRouter } from "./images/image-routes";
 import { isMemberOnlyImage, isRecordImage } from "./images/member-only";
 import { namesVisibleMedia } from "./catalog/catalog-service";
 import type { PublicSettings } from "./load-context";
-import { enableMetrics, recordRequestDurations } from "./metrics/metrics";
+import { enableMetrics, observeAnswer, recordRequestDurations } from "./metrics/metrics";
 import { metricsEndpoint } from "./metrics/metrics-endpoint";
-import { createPageCache, tierViewer, type SharedPage } from "./pages/page-cache";
+import { createPageCache, tierViewer } from "./pages/page-cache";
 import { createStripeWebhookRouter } from "./payments/stripe-webhook";
 import { createHostRateLimiter } from "./security/limits";
 import { sameOriginOnly } from "./security/same-origin";
@@ -51,10 +53,6 @@ export interface AppOptions {
   devMiddleware?: RequestHandler;
   /** True once the process is stopping: /readyz answers 503 (server/index.ts, decision 020). */
   draining?: () => boolean;
-  /** A visitor's stored page, ready to be served by another process (the PGlite front, decision 045). */
-  onSharedPage?: (key: string, page: SharedPage, ageMs: number) => void;
-  /** Every stored page is stale (a change notice). */
-  onPagesChanged?: () => void;
 }
 
 export function publicSettings(services: Services): PublicSettings {
@@ -77,7 +75,7 @@ const isStaffRequest = (req: Request) => {
   return role === "curator" || role === "admin";
 };
 
-export function createApp({ services, build, clientDir, devMiddleware, draining, onSharedPage, onPagesChanged }: AppOptions) {
+export function createApp({ services, build, clientDir, devMiddleware, draining }: AppOptions) {
   const { config, logger } = services;
   const production = !devMiddleware;
   const mode = production ? "production" : "development";
@@ -94,6 +92,8 @@ export function createApp({ services, build, clientDir, devMiddleware, draining,
 
   // Each request's route and its policy, resolved once from the route that matched (decision 022).
   const policies = routePolicies(build);
+  // What a cache in front may keep of a visitor's answer (decision 054).
+  const sharedCache = { seconds: config.SHARED_CACHE_SECONDS };
   const settings = publicSettings(services);
   const loadContext = (req: Request, res: Response, viewer: AppLoadContext["viewer"], cspNonce: string): AppLoadContext => ({
     services,
@@ -134,9 +134,8 @@ export function createApp({ services, build, clientDir, devMiddleware, draining,
           },
           origin: config.PUBLIC_URL,
           ttlSeconds: config.PAGE_CACHE_SECONDS,
+          sharedCache,
           onServe: (req, res) => logRequest(logger, req, res, false),
-          onShared: onSharedPage,
-          onChanged: onPagesChanged,
           onRefreshError: (err, address) => logger.warn({ err, address }, "a stored page could not be rendered again; the next reader renders it"),
           tierOf: async (token) => {
             const viewer = await services.sessions.viewerFor(token);
@@ -201,9 +200,13 @@ export function createApp({ services, build, clientDir, devMiddleware, draining,
     }),
   );
 
-  app.use("/api", (_req, res, next) => {
-    res.setHeader("Cache-Control", "private, no-cache");
-    res.vary("Cookie");
+  // The collection and search for visitors are every visitor's (decision 054); the rest is one person's.
+  app.use("/api", (req, res, next) => {
+    if (routeOf(res).shared && !carriesSession(req)) markShared(res, sharedCache);
+    else {
+      res.setHeader("Cache-Control", "private, no-cache");
+      res.vary("Cookie");
+    }
     if (res.locals.hostError) return sendError(res, res.locals.hostError as number, "The museum's website is briefly unavailable. Please try again in a minute.");
     next();
   });
@@ -242,11 +245,24 @@ export function createApp({ services, build, clientDir, devMiddleware, draining,
     if (res.locals.hostError) return void renderErrorPage(req, res, res.locals.hostError as number).catch(next);
     next();
   });
-  app.all("/{*splat}", createPageHandler({ build, mode, getLoadContext: pageContext }));
+  app.all("/{*splat}", createPageHandler({ build, mode, getLoadContext: pageContext, sharedCache }));
   app.use(pageErrorHandler(renderErrorPage));
 
-  /** For the host's own HTTP server: answers a stored visitor page before Express (decision 012). */
-  const serveStoredPage = pageCache ? pageCache.serveStored : () => false;
+  /**
+   * For the host's own HTTP server: answers a stored visitor page before Express (decision 012),
+   * timed like every other answer when /metrics is on.
+   */
+  const serveStoredPage = (req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> => {
+    if (!pageCache) return false;
+    if (!config.METRICS_TOKEN) return pageCache.serveStored(req, res);
+    const startedAt = process.hrtime.bigint();
+    const observe = (served: boolean) => {
+      if (served) observeAnswer(policies.forRequest(req).id, res.statusCode, startedAt);
+      return served;
+    };
+    const served = pageCache.serveStored(req, res);
+    return typeof served === "boolean" ? observe(served) : served.then(observe);
+  };
   /** The stored pages rendered again in the background after a change (decision 038): wait for them, or stop them. */
   const pageRefresh = {
     settled: () => pageCache?.settled() ?? Promise.resolve(),
@@ -254,7 +270,5 @@ export function createApp({ services, build, clientDir, devMiddleware, draining,
     /** The visitors' pages most asked for first, rendered ahead once the site answers (issue 25). */
     primeAtStart: () => pageCache?.prime(PAGES_RENDERED_AT_START) ?? Promise.resolve(),
   };
-  /** Shares every visitor's page held (`onSharedPage`), for a stored-page front that has just started (decision 045). */
-  const sharePages = () => pageCache?.sharePages();
-  return Object.assign(app, { serveStoredPage, pageRefresh, sharePages });
+  return Object.assign(app, { serveStoredPage, pageRefresh });
 }

@@ -93,6 +93,18 @@ const envSchema = z.object({
    * still served once more and rendered again behind it (decision 038). 0 turns the cache off.
    */
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(86400).default(300),
+  /**
+   * How long a cache in front of the site (nginx, Varnish, a CDN) may keep a visitor's page
+   * (`s-maxage`, decision 054). 0: no shared cache keeps anything. Raise it only with PURGE_URL.
+   */
+  SHARED_CACHE_SECONDS: z.coerce.number().int().min(0).max(86400).default(1),
+  /**
+   * Called (POST, JSON `{"keys":[...]}`) after each collection change, with the keys
+   * (`Surrogate-Key`/`Cache-Tag`) of what to purge from a cache in front (decision 054).
+   */
+  PURGE_URL: z.url({ message: "must be an absolute URL like http://127.0.0.1:8080/purge" }).optional(),
+  /** Sent as `Authorization: Bearer …` with each purge, when the purge URL wants a token. */
+  PURGE_TOKEN: optionalString,
   /** How many days a deleted team, category, exhibit, enshrinee or banner slide stays in the console's Trash before housekeeping purges it and its media (decision 031). */
   TRASH_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Where backups are written (issue 34): `npm run backup`, the schedule, the copy before an upgrade. Default DATA_DIR/backups. */

@@ -5,9 +5,8 @@
  * On PostgreSQL it uses every core (decision 012): the primary process migrates and seeds once,
  * then forks WEB_CONCURRENCY workers (default: the core count) that share the port; a worker
  * that dies is replaced, and SIGTERM stops them all gracefully. PGlite is one process's
- * database: with two cores or more (and WEB_CONCURRENCY not 1) the primary forks the owner,
- * which holds PGlite and runs the whole site, and a stored-page front, which answers visitors'
- * stored pages and passes the rest to the owner (decision 045); otherwise one process.
+ * database: the site is one process (decision 043). Visitors' pages are made to be kept by the
+ * HTTP cache in front (decision 054), not by a second process of ours.
  *
  * Stored visitor pages are answered by the plain Node server before Express sees the request
  * (`serveStoredPage`); everything else goes through the Express app.
@@ -21,10 +20,7 @@
  * the process exits (STOP_TIMEOUT_MS at most after the drain). An uncaught error is logged as one
  * JSON line (level fatal, with its stack) before the process exits.
  */
-// First: keeps process.nextTick on V8's fast path, before anything makes tick objects (decision 044).
-import "./keep-tick-shape";
 import cluster from "node:cluster";
-import { rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import net from "node:net";
 import { availableParallelism } from "node:os";
@@ -37,11 +33,7 @@ import { DataDirInUseError } from "./db/data-dir-lock";
 import { createLogger, flushLogs, logsWritten, type Logger } from "./logger";
 import { listenForWorkers, serveFromPrimary } from "./http/cluster-listener";
 import { serveClusterMetrics } from "./metrics/cluster-metrics";
-import { acceptFromFront } from "./front/front-hop";
-import { FRONT_GONE, frontEnvironment, frontRole, OWNER_READY, PAGES_CHANGED, SHARED_PAGE, WANT_PAGES, type Role } from "./front/front-roles";
-import { createStoredPageFront } from "./front/stored-page-front";
 import { openSiteChannel } from "./backup/site-channel";
-import type { SharedPage } from "./pages/page-cache";
 
 let config: Config;
 try {
@@ -82,8 +74,8 @@ function workerCount(): number {
     }
   }
   if (!config.DATABASE_URL) {
-    if (raw && wanted > 2) logger.warn({ WEB_CONCURRENCY: wanted }, "PGlite is one process's database: running its owner and a stored-page front (set DATABASE_URL for more workers)");
-    return Math.min(wanted, 2);
+    if (raw && wanted > 1) logger.warn({ WEB_CONCURRENCY: wanted }, "PGlite is one process's database: running one process (set DATABASE_URL for more workers)");
+    return 1;
   }
   return wanted;
 }
@@ -101,10 +93,7 @@ function exitNow(code: number): never {
   process.exit(code);
 }
 
-/**
- * The primary of a cluster: migrate and seed once, then keep `count` workers running. On PGlite,
- * two: the owner and the stored-page front (decision 045), whose messages it relays.
- */
+/** The primary of a cluster (PostgreSQL): migrate and seed once, then keep `count` workers running. */
 async function runPrimary(count: number, log: Logger) {
   const services = await boot({ config, logger: log, migrationsFolder: here("../../drizzle") });
   await services.database.close();
@@ -117,36 +106,14 @@ async function runPrimary(count: number, log: Logger) {
   // Our own count: cluster.workers may still list a worker whose 'exit' came before its 'disconnect'.
   const alive = new Set<number>();
   // Workers run this compiled entry itself, not whatever started the primary (scripts/start.mjs).
-  // On PGlite the owner's pages travel to the front as bytes (V8's serializer), not as JSON arrays.
-  const withFront = !config.DATABASE_URL;
-  cluster.setupPrimary({ exec: here("./index.js"), serialization: withFront ? "advanced" : "json" });
+  cluster.setupPrimary({ exec: here("./index.js") });
   // The primary holds the listening socket and hands each connection to a worker (decision 020).
   const listener = listenForWorkers({ port: config.PORT, host: config.HOST, log });
-  const roleEnvironment = withFront ? frontEnvironment() : undefined;
-  const roles = new Map<number, Role>();
-  const fork = (role?: Role) => {
-    const worker = cluster.fork(role && roleEnvironment ? roleEnvironment(role) : undefined);
-    if (role) roles.set(worker.id, role);
-    alive.add(worker.id);
-  };
-  const workersOf = (role: Role) => Object.values(cluster.workers ?? {}).filter((w) => w && roles.get(w.id) === role && w.isConnected());
-  if (withFront) {
-    fork("owner");
-    fork("front");
-    // The owner's pages and change notices to the front, the front's asking to the owner: each channel keeps its order.
-    cluster.on("message", (_from, message: { type?: string }) => {
-      const type = message?.type;
-      const to = type === SHARED_PAGE || type === PAGES_CHANGED || type === OWNER_READY ? "front" : type === WANT_PAGES ? "owner" : null;
-      if (to) for (const worker of workersOf(to)) worker?.send(message, undefined, () => undefined);
-    });
-  } else for (let i = 0; i < count; i++) fork();
+  const fork = () => alive.add(cluster.fork().id);
+  for (let i = 0; i < count; i++) fork();
 
   cluster.on("exit", (worker, code, signal) => {
     alive.delete(worker.id);
-    const role = roles.get(worker.id);
-    roles.delete(worker.id);
-    // The owner keeps answering what the front passes on until the front has gone.
-    if (stopping && role === "front" && workersOf("front").length === 0) for (const owner of workersOf("owner")) owner?.send({ type: FRONT_GONE }, undefined, () => undefined);
     if (stopping) {
       log.info({ pid: worker.process.pid, workerId: worker.id, code, signal: signal ?? null }, "worker stopped");
       if (alive.size === 0) {
@@ -169,7 +136,7 @@ async function runPrimary(count: number, log: Logger) {
     }
     // Not unref'd: with every worker dead, this timer is what keeps the primary alive.
     setTimeout(() => {
-      if (!stopping) fork(role);
+      if (!stopping) fork();
     }, Math.min(5_000, 200 * recentDeaths.length));
   });
 
@@ -203,31 +170,7 @@ async function runServer(log: Logger) {
   let listening = true;
   // Not ready once asked to stop, or once the primary has stopped listening (it may say so before
   // this worker's own SIGTERM arrives).
-  // Beside a stored-page front (decision 045): this process owns PGlite and shares its visitors' pages.
-  const hop = frontRole();
-  const owner = hop?.role === "owner" ? hop : null;
-  let frontGone = !owner;
-  /** Answering on the internal socket: a front may be told so. */
-  let ownerReady = false;
-  const app = createApp({
-    services,
-    build,
-    clientDir: here("../client"),
-    draining: () => draining || !listening,
-    onSharedPage: owner ? (key, page, ageMs) => process.send?.({ type: SHARED_PAGE, key, page, ageMs }) : undefined,
-    onPagesChanged: owner ? () => process.send?.({ type: PAGES_CHANGED }) : undefined,
-  });
-  if (owner) {
-    // A front that outlived the previous owner holds pages that owner shared: not answered again.
-    process.send?.({ type: PAGES_CHANGED });
-    process.on("message", (message: { type?: string }) => {
-      if (message?.type === FRONT_GONE) frontGone = true;
-      else if (message?.type === WANT_PAGES && ownerReady) {
-        process.send?.({ type: OWNER_READY });
-        app.sharePages();
-      }
-    });
-  }
+  const app = createApp({ services, build, clientDir: here("../client"), draining: () => draining || !listening });
   await services.catalogChanges.start();
   services.outbox.start();
   services.housekeeping.start();
@@ -248,8 +191,6 @@ async function runServer(log: Logger) {
     if (!listening) res.setHeader("Connection", "close");
     answer(req, res);
   });
-  // What the front passes on, with the address of the peer it came from; nobody else may speak here.
-  if (owner) await listenForFront(owner, answer);
   const started = () => {
     // The home page and its neighbours rendered ahead, so the first visitor after a deploy does not
     // wait for a render (each worker has its own page cache).
@@ -268,6 +209,7 @@ async function runServer(log: Logger) {
     await app.pageRefresh.stop();
     await services.renditionWarmer.stop();
     await services.outbox.stop();
+    await services.cachePurge?.stop();
     await services.housekeeping.stop();
     await services.publisher.stop();
     await siteChannel?.close();
@@ -310,14 +252,10 @@ async function runServer(log: Logger) {
       noMore: () => {
         if (!listening) return;
         listening = false;
-        whenConnectionsEnd(log, () => fromPrimary.open() === 0 && frontGone, () => void stop());
+        whenConnectionsEnd(log, () => fromPrimary.open() === 0, () => void stop());
       },
     });
     fromPrimary.ready();
-    if (owner) {
-      ownerReady = true;
-      process.send?.({ type: OWNER_READY });
-    }
     started();
   } else {
     server.listen(config.PORT, config.HOST, () => {
@@ -363,63 +301,12 @@ function whenConnectionsEnd(log: Logger, done: () => boolean, then: () => void) 
   }, 50);
 }
 
-/** The owner's internal socket: requests the front passes on, each given the address of the peer it came from. */
-async function listenForFront({ socket, secret }: { socket: string; secret: string }, answer: (req: IncomingMessage, res: ServerResponse) => void) {
-  if (!socket.startsWith("\0")) rmSync(socket, { force: true });
-  const internal = createServer((req, res) => {
-    if (acceptFromFront(req, secret)) return answer(req, res);
-    res.writeHead(403, { "content-type": "text/plain; charset=utf-8" });
-    res.end("Forbidden\n");
-  });
-  await new Promise<void>((resolve, reject) => internal.once("error", reject).listen(socket, resolve));
-}
-
-/** The stored-page front (decision 045): no database; held visitors' pages, the rest passed to the owner. */
-function runFront(log: Logger, { socket, secret }: { socket: string; secret: string }) {
-  const front = createStoredPageFront({ ownerSocket: socket, secret, logger: log, ttlMs: config.PAGE_CACHE_SECONDS * 1000 });
-  // Connections only once the owner answers: before, every request the front passes on would get a 503.
-  let ready = false;
-  process.on("message", (message: { type?: string; key?: string; page?: SharedPage; ageMs?: number }) => {
-    if (message?.type === SHARED_PAGE && message.key && message.page) front.shared(message.key, message.page, message.ageMs ?? 0);
-    else if (message?.type === PAGES_CHANGED) front.changed();
-    else if (message?.type === OWNER_READY && !ready) {
-      ready = true;
-      fromPrimary.ready();
-    }
-  });
-  let listening = true;
-  const server = createServer((req, res) => {
-    if (!listening) res.setHeader("Connection", "close");
-    front.handle(req, res);
-  });
-  // The primary times the drain and says when no more connections come; the front then ends each after its answer.
-  process.on("SIGTERM", () => log.info({ signal: "SIGTERM" }, "draining: still serving"));
-  process.on("SIGINT", () => undefined);
-  const fromPrimary = serveFromPrimary(server, {
-    listening: (port) => log.info({ port }, "stored-page front listening"),
-    noMore: () => {
-      if (!listening) return;
-      listening = false;
-      whenConnectionsEnd(log, () => fromPrimary.open() === 0, () => {
-        log.info("stopped");
-        exit(0);
-      });
-    },
-  });
-  // A front replaced while the owner runs: the owner says it is ready and sends its pages.
-  process.send?.({ type: WANT_PAGES });
-}
-
 try {
   if (cluster.isPrimary) {
     const count = workerCount();
     if (count > 1) await runPrimary(count, logger);
     else await runServer(logger);
-  } else {
-    const hop = frontRole();
-    if (hop?.role === "front") runFront(logger.child({ worker: cluster.worker?.id, role: "front" }), hop);
-    else await runServer(logger.child({ worker: cluster.worker?.id, ...(hop ? { role: hop.role } : {}) }));
-  }
+  } else await runServer(logger.child({ worker: cluster.worker?.id }));
 } catch (error) {
   // Another process has the embedded database open (decision 043), or a migration failed
   // (decision 046): said in words, not a stack.

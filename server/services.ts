@@ -48,6 +48,8 @@ import { createTrafficGauge } from "./http/traffic";
 import { lowerRenderThreads } from "./images/render-priority";
 import { createBackups } from "./backup/backup-service";
 import { migrationsFolder } from "./db/migrate";
+import { createCachePurge } from "./pages/cache-purge";
+import { COLLECTION_KEY } from "./http/shared-caching";
 
 export interface ServiceDeps {
   config: Config;
@@ -165,6 +167,9 @@ export function createServices(deps: ServiceDeps) {
   const traffic = createTrafficGauge();
   const renditionWarmer = createRenditionWarmer({ images, wanted: () => imagesInUse(db), logger, traffic, lowerPriority: lowerRenderThreads });
   catalogChanges.onChange(() => renditionWarmer.changed());
+  // A cache in front is asked to drop the collection's answers after each change this process commits (decision 054).
+  const cachePurge = config.PURGE_URL ? createCachePurge({ url: config.PURGE_URL, token: config.PURGE_TOKEN, logger }) : null;
+  if (cachePurge) catalogChanges.onCommitted(() => void cachePurge.purge([COLLECTION_KEY]));
   /** Deleted collection records, restorable for TRASH_DAYS, then purged by housekeeping (decision 031). */
   const trash = createCollectionTrash({
     db,
@@ -187,6 +192,8 @@ export function createServices(deps: ServiceDeps) {
     sessionCookies: sessionCookies(sessions, config.PUBLIC_URL),
     catalog,
     catalogChanges,
+    /** The purge hook of a cache in front (PURGE_URL), or null. */
+    cachePurge,
     publisher,
     /** The collection's update times: the sitemap's lastmod (decision 027). */
     lastModified: createLastModified(db),

@@ -27,12 +27,16 @@ export interface RoutePolicy {
   body?: BodyRuleName;
   /** Rendered once per access tier and stored by the page cache (decisions 008, 013). */
   cached?: boolean;
+  /** A visitor's answer to a GET is every visitor's: a cache in front may keep it (decision 054). */
+  shared?: boolean;
   /** Cross-Origin-Opener-Policy: same-origin (a password, a card, an emailed token or personal data is typed or shown). */
   isolated?: boolean;
 }
 
 /** A page every visitor sees alike: stored by the page cache. */
-const COLLECTION: RoutePolicy = { cached: true };
+const COLLECTION: RoutePolicy = { cached: true, shared: true };
+/** The collection's data for programs: the same for every visitor. */
+const COLLECTION_DATA: RoutePolicy = { shared: true };
 /** A page with a form that checks a password: the login tier, its own browsing context group. */
 const PASSWORD_FORM: RoutePolicy = { write: "login", isolated: true };
 /** A page of one's own account, a payment or a token from an email. */
@@ -53,7 +57,7 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/favorite-stories": COLLECTION,
   "routes/favorite-story-exhibit": COLLECTION,
   // Searches cost more than a stored page (issue 14).
-  "routes/search": { read: "search" },
+  "routes/search": { read: "search", shared: true },
   "routes/about": COLLECTION,
   "routes/contact": { write: "forms" },
   "routes/subscribe": { write: "forms" },
@@ -154,16 +158,16 @@ export const HOST_POLICIES: Record<string, RoutePolicy> = {
   "POST /api/users/reset-password": { write: "passwordReset" },
   "POST /api/stripe/payment": {},
   "POST /api/stripe/payment/confirm": {},
-  "GET /api/teams": {},
-  "GET /api/teams/:id": {},
-  "GET /api/categories": {},
-  "GET /api/categories/:id": {},
-  "GET /api/exhibits": {},
-  "GET /api/exhibits/:id": {},
-  "GET /api/enshrinees": {},
-  "GET /api/enshrinees/:enshrineeID": {},
-  "GET /api/search": { read: "search" },
-  "GET /api/search/suggest": { read: "search" },
+  "GET /api/teams": COLLECTION_DATA,
+  "GET /api/teams/:id": COLLECTION_DATA,
+  "GET /api/categories": COLLECTION_DATA,
+  "GET /api/categories/:id": COLLECTION_DATA,
+  "GET /api/exhibits": COLLECTION_DATA,
+  "GET /api/exhibits/:id": COLLECTION_DATA,
+  "GET /api/enshrinees": COLLECTION_DATA,
+  "GET /api/enshrinees/:enshrineeID": COLLECTION_DATA,
+  "GET /api/search": { read: "search", shared: true },
+  "GET /api/search/suggest": { read: "search", shared: true },
   "POST /api/email/contact": { write: "forms" },
   "POST /api/contact": { write: "forms" },
   "POST /api/mc/subscribe": { write: "forms" },

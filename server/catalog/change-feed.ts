@@ -75,6 +75,8 @@ export function createCatalogChangeFeed({
   queryTimeoutMs = 5_000,
 }: CatalogChangeFeedOptions) {
   const handlers = new Set<() => void>();
+  /** Told when this process has committed a change (`notify()` without a transaction, after the commit). */
+  const committedHandlers = new Set<() => void>();
   const sessionHandlers = new Set<() => void>();
   /** Markers sent by `sessionsSettled`, each counting the listeners' answers. */
   const markers = new Map<string, () => void>();
@@ -186,7 +188,15 @@ export function createCatalogChangeFeed({
     /** Tells every instance that the collection changed (inside `tx`: once it commits). */
     async notify(tx?: Database, detail = ""): Promise<void> {
       await notifyCatalogChanged(tx ?? database.db, detail);
-      if (!tx) changed();
+      if (!tx) {
+        changed();
+        run(committedHandlers);
+      }
+    },
+    /** Runs `handler` each time this process has committed a change (the writer's own, not every instance's). */
+    onCommitted(handler: () => void): () => void {
+      committedHandlers.add(handler);
+      return () => committedHandlers.delete(handler);
     },
     /** Runs `handler` on every change (and after a reconnection); returns the unsubscribe. */
     onChange(handler: () => void): () => void {

@@ -98,14 +98,21 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return openPglite(options.pgliteDir);
 }
 
+/** PGlite's shared_buffers (see `openPglite`). */
+const PGLITE_SHARED_BUFFERS = "32MB";
+
 async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
   // One process at a time on a directory (decision 043): a second one is refused before it opens a file.
   const lock = dir ? await lockDataDir(dir) : null;
   // Search (decision 014) uses unaccent and pg_trgm, as on PostgreSQL.
   const extensions = { unaccent, pg_trgm };
+  // PostgreSQL's buffers live in PGlite's WebAssembly memory, which never shrinks: 128 MB by
+  // default, more than a museum's collection needs (the kernel caches the files anyway). The
+  // embedded default must fit a 1 GB server (issue 36).
+  const options = { extensions, postgresqlconf: [`shared_buffers = ${PGLITE_SHARED_BUFFERS}`] };
   let client: PGlite;
   try {
-    client = dir ? new PGlite(dir, { extensions }) : new PGlite({ extensions });
+    client = dir ? new PGlite(dir, options) : new PGlite(options);
     await client.waitReady;
   } catch (error) {
     await lock?.release();

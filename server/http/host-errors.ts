@@ -9,6 +9,7 @@ import { HOST_MESSAGES } from "../../app/shared/messages";
 import { isDatabaseUnavailable, isUntranslatableText } from "../db/errors";
 import { BODY_LIMITS, formatBytes } from "./body-limits";
 import type { ResolvedRoute } from "./route-policy";
+import { markPersonal } from "./shared-caching";
 
 interface HttpishError {
   status?: number;
@@ -33,6 +34,7 @@ export const apiErrorHandler: ErrorRequestHandler = (err: unknown, req, res, nex
   const { status, message } = classifyError(err, req);
   if (status >= 500) req.log.error({ err }, "api error");
   if (status === 503) res.setHeader("Retry-After", "30");
+  markPersonal(res);
   res.status(status).json({ message, success: false });
 };
 
@@ -42,6 +44,7 @@ export function pageErrorHandler(renderErrorPage: (req: Request, res: Response, 
     const { status, message } = classifyError(err, req);
     if (status >= 500) req.log.error({ err }, "page request failed");
     if (status === 503) res.setHeader("Retry-After", "30");
+    markPersonal(res);
     if (status === 413 || status === 400) {
       res.setHeader("Connection", "close");
       return res.status(status).type("text/plain").send(message);

@@ -11,6 +11,8 @@ import { writeReadableStreamToWritable } from "@react-router/node";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { HOST_MESSAGES } from "../../app/shared/messages";
 import { bodyLimitOf, bodyRuleOf, hasBody, limitedBodyStream, readBody } from "./body-limits";
+import { routeOf } from "./route-policy";
+import { carriesSession, markShared, pageKeyOf, type SharedCacheTimes } from "./shared-caching";
 
 const PAGE_METHODS = ["GET", "HEAD", "POST"];
 
@@ -18,6 +20,8 @@ export interface PageHandlerOptions {
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: "production" | "development";
   getLoadContext: (req: Request, res: Response) => AppLoadContext;
+  /** What a cache in front may do with a visitor's answer of a shared route (decision 054); omitted: nothing is shared. */
+  sharedCache?: SharedCacheTimes;
 }
 
 /** The request as React Router takes it, with the body already read (or a size-limited stream of it). */
@@ -44,7 +48,11 @@ export function fetchRequestFrom(req: Request, res: Response, body?: Buffer | Re
   } as RequestInit);
 }
 
-export async function sendFetchResponse(res: Response, response: globalThis.Response): Promise<void> {
+/**
+ * Sends React Router's answer. `shared`: it is every visitor's (a shared route's complete 200 for
+ * a request without a session): a cache in front may keep it (decision 054).
+ */
+export async function sendFetchResponse(res: Response, response: globalThis.Response, shared?: { times: SharedCacheTimes; path: string }): Promise<void> {
   if (res.destroyed || res.writableEnded) {
     await response.body?.cancel();
     return;
@@ -55,8 +63,11 @@ export async function sendFetchResponse(res: Response, response: globalThis.Resp
     res.append(name, value);
   }
   for (const cookie of response.headers.getSetCookie()) res.append("Set-Cookie", cookie);
-  if (!response.headers.has("cache-control")) res.setHeader("Cache-Control", "private, no-store");
-  res.vary("Cookie");
+  if (shared) markShared(res, shared.times, [pageKeyOf(shared.path)]);
+  else {
+    if (!response.headers.has("cache-control")) res.setHeader("Cache-Control", "private, no-store");
+    res.vary("Cookie");
+  }
   if (!response.body) {
     res.end();
     return;
@@ -78,7 +89,20 @@ function isNotFoundPageData(req: Request, res: Response, response: globalThis.Re
   return req.method === "GET" && response.status === 404 && req.path.endsWith(".data") && res.locals.routeId === "routes/not-found";
 }
 
-export function createPageHandler({ build, mode, getLoadContext }: PageHandlerOptions): RequestHandler[] {
+/** Whether this answer is every visitor's, as `sendFetchResponse` takes it (decision 054). */
+function sharedAnswer(req: Request, res: Response, response: globalThis.Response, context: AppLoadContext, times: SharedCacheTimes | undefined) {
+  const everyVisitors =
+    times !== undefined &&
+    routeOf(res).shared &&
+    response.status === 200 &&
+    !response.headers.has("set-cookie") &&
+    !context.renderState.loadFailed &&
+    !context.viewer &&
+    !carriesSession(req);
+  return everyVisitors ? { times, path: req.path } : undefined;
+}
+
+export function createPageHandler({ build, mode, getLoadContext, sharedCache }: PageHandlerOptions): RequestHandler[] {
   const handle = createRequestHandler(build, mode);
   const onlyPageMethods: RequestHandler = (req, res, next) => {
     if (PAGE_METHODS.includes(req.method)) return next();
@@ -99,7 +123,7 @@ export function createPageHandler({ build, mode, getLoadContext }: PageHandlerOp
       } else if (isNotFoundPageData(req, res, response)) {
         response = new Response(response.body, { status: 200, headers: response.headers });
       }
-      await sendFetchResponse(res, response);
+      await sendFetchResponse(res, response, sharedAnswer(req, res, response, context, sharedCache));
     } catch (error) {
       next(error);
     }

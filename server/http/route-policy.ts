@@ -29,11 +29,15 @@ export interface ResolvedRoute {
   /** The address the page cache stores this page under (its route's own spelling), or null when the page is not cached. */
   cacheAddress: string | null;
   isolated: boolean;
+  /** A GET/HEAD whose visitor's answer a cache in front may keep (decision 054). */
+  shared: boolean;
 }
 
 /** Paths Express hands to the host's routers, not to React Router (app.use("/api"), the image router). */
 const HOST_PATH = /^\/(?:api(?:\/|$)|images\/(?:view|share)\/)/i;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+const isShared = (policy: RoutePolicy, method: string) => policy.shared === true && (method === "GET" || method === "HEAD");
 
 /** The page a `.data` call belongs to, as React Router reads it: `/login.data` → `/login`, `/_root.data` → `/`. */
 export function pagePath(path: string): string {
@@ -155,7 +159,7 @@ export function createRouteResolver(build: ServerBuild): RouteResolver {
       const pattern = `/${matches.map((m) => m.route.path ?? "").filter(Boolean).join("/")}`;
       cacheAddress = generatePath(pattern, leaf.params);
     }
-    return { id, host: false, tier: tierFor(policy, method), body: policy.body ?? "page form", cacheAddress, isolated: policy.isolated === true };
+    return { id, host: false, tier: tierFor(policy, method), body: policy.body ?? "page form", cacheAddress, isolated: policy.isolated === true, shared: isShared(policy, method) };
   }
 
   function resolveHost(method: string, path: string): ResolvedRoute {
@@ -164,7 +168,7 @@ export function createRouteResolver(build: ServerBuild): RouteResolver {
     const match = tree ? matchRoutes(tree(path), path)?.at(-1) : undefined;
     const key = match?.route.id;
     const policy = key ? HOST_POLICIES[key] : {};
-    return { id: key ? `api:${key}` : "api:unmatched", host: true, tier: tierFor(policy, m), body: policy.body ?? "JSON API", cacheAddress: null, isolated: policy.isolated === true };
+    return { id: key ? `api:${key}` : "api:unmatched", host: true, tier: tierFor(policy, m), body: policy.body ?? "JSON API", cacheAddress: null, isolated: policy.isolated === true, shared: isShared(policy, m) };
   }
 
   // `matchRoutes` flattens and ranks the whole route table on every call (React Router keeps its

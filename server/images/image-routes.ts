@@ -9,6 +9,7 @@ import { Router, type ErrorRequestHandler, type Request, type Response } from "e
 import { etagMatches } from "../http/etag";
 import { BUSY_RETRY_AFTER_SECONDS, IMAGE_NOT_FOUND_MESSAGE, ImageRequestError, validateImageFile, validateImageHeight, type ImageService } from "./image-service";
 import { parseShareCardPath, type ShareCards } from "./share-cards";
+import { carriesSession } from "../http/shared-caching";
 
 export const MEMBER_ONLY_IMAGE_MESSAGE = "A museum ticket is required to view this image.";
 
@@ -88,7 +89,9 @@ export function createImageRouter(o: {
       const rendition = await o.images.openRendition(file, height, req.get("accept"), (etag) =>
         etagMatches(req.get("if-none-match"), etag),
       );
-      res.setHeader("Cache-Control", memberOnly ? "private, max-age=3600" : "public, max-age=86400");
+      // A signed-in request may see photos visitors may not (staff: drafts, the trash): its answer
+      // is its own, so a cache in front never hands it to a visitor (decision 054).
+      res.setHeader("Cache-Control", memberOnly || carriesSession(req) ? "private, max-age=3600" : "public, max-age=86400");
       res.vary("Accept");
       res.setHeader("ETag", rendition.etag);
       // MISS marks the expensive answers (a render), e.g. for a limiter that counts only those.

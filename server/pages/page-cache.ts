@@ -37,6 +37,7 @@ import type { AppLoadContext } from "react-router";
 import { requestSessionToken } from "../accounts/request-auth";
 import { etagMatches } from "../http/etag";
 import { precompress, precompressedSize, preferredEncoding, sendPrecompressed, type Precompressed } from "../http/precompressed";
+import { markPersonal, markShared, pageKeyOf, type SharedCacheTimes } from "../http/shared-caching";
 import { countPageCache, countPageRefresh } from "../metrics/metrics";
 import { pagePath as pagePathOf } from "../http/route-policy";
 
@@ -181,11 +182,6 @@ export function pageKey(tier: PageTier | null, url: string): string {
   return tier ? `${tier.member ? "member" : "account"}\u0000${tier.firstName}\u0000${url}` : `${VISITOR_KEY}${url}`;
 }
 
-/** What a stored visitor page needs to be sent by another process: its status, bytes and headers. */
-export type SharedPage = Pick<RenderedPage, "status" | "content"> & { wire: WireHeaders };
-
-const sharedOf = (page: RenderedPage, wire: WireHeaders): SharedPage => ({ status: page.status, content: page.content, wire });
-
 /**
  * The viewer a tier's page is rendered with: the first name and the access tier, and nothing
  * else. Reading any other personal field throws, so a page that would show more than the tier
@@ -226,6 +222,8 @@ export interface PageCacheOptions {
   ttlSeconds: number;
   /** Memory budget of stored pages, all encodings counted. */
   maxBytes?: number;
+  /** What a cache in front may do with a visitor's stored page (decision 054); omitted: as SHARED_CACHE_SECONDS' default. */
+  sharedCache?: SharedCacheTimes;
   /**
    * Stored pages rendered again at the same time after a change (default 1: renders share the
    * process's one thread, so a second one at a time only delays the first, the page most likely
@@ -242,14 +240,6 @@ export interface PageCacheOptions {
   tierOf?: (token: string) => Promise<PageTier | null>;
   /** Called for each answer `serveStored` sends (the host's request log); returns the request id it sends as X-Request-Id. */
   onServe?: (req: IncomingMessage, res: ServerResponse) => string;
-  /**
-   * Called when a visitor's page (key `visitor\0<address>`) has its wire headers, after its
-   * first answer through the whole host: another process may serve it from then on, until
-   * `ageMs` reaches the time limit or `onChanged` (the stored-page front, decision 045).
-   */
-  onShared?: (key: string, page: SharedPage, ageMs: number) => void;
-  /** Called when a change notice makes every stored page stale (`changed`). */
-  onChanged?: () => void;
   /** Called when a background render of a stored page fails (the page is then dropped). */
   onRefreshError?: (error: unknown, address: string) => void;
 }
@@ -274,7 +264,7 @@ interface StoredPage {
 /**
  * Stored pages by key, least recently used first out, within one budget: 2,000 pages and
  * `maxBytes` (64 MB unless given), every encoding of a page counted, plus its headers. The page
- * cache's store, and the stored-page front's copy of it (decision 045).
+ * cache's store.
  */
 export function pageStore<T extends { page: Pick<RenderedPage, "content"> }>(maxBytes = 64 * 1024 * 1024): LRUCache<string, T> {
   return new LRUCache<string, T>({
@@ -289,6 +279,7 @@ export function createPageCache(options: PageCacheOptions) {
   const ttlMs = options.ttlSeconds * 1000;
   const refreshConcurrency = options.refreshConcurrency ?? 1;
   const store = pageStore<StoredPage>(options.maxBytes);
+  const sharedCache = options.sharedCache ?? { seconds: 1 };
   // One render per page at a time: visitors asking while it renders wait for the same result.
   const inFlight = new Map<string, Promise<RenderedPage>>();
   // Bumped by each change: a page rendered before is not served again, a render begun before is
@@ -403,23 +394,23 @@ export function createPageCache(options: PageCacheOptions) {
     refreshDue();
   }
 
-  function send(req: ExpressRequest, res: ExpressResponse, page: RenderedPage, cache: "HIT" | "MISS" | "BYPASS", tier: PageTier | null, key: string) {
+  function send(req: ExpressRequest, res: ExpressResponse, page: RenderedPage, cache: "HIT" | "MISS" | "BYPASS", tier: PageTier | null, address: string) {
     res.status(page.status);
     for (const [name, value] of page.headers) res.setHeader(name, value);
     if (page.scriptHashes.length) {
       const csp = res.getHeader("Content-Security-Policy");
       if (typeof csp === "string") res.setHeader("Content-Security-Policy", withScriptHashes(csp, page.scriptHashes));
     }
-    res.setHeader("Vary", "Cookie, Authorization");
-    // A signed-in person's page names them: no shared cache may keep it.
-    if (tier) res.setHeader("Cache-Control", "private, no-store");
+    // A visitor's stored page is every visitor's: a cache in front may keep it (decision 054). A
+    // signed-in person's page names them, and an answer sent once is that request's: no cache keeps them.
+    if (!tier && page.shared) markShared(res, sharedCache, [pageKeyOf(address.split("?")[0])]);
+    else {
+      res.setHeader("Vary", "Cookie, Authorization");
+      markPersonal(res);
+    }
     res.setHeader("X-Cache", cache);
     countPageCache(cache);
-    if (page.shared && !page.wire) {
-      page.wire = wireHeaders(res, page);
-      const stored = tier ? undefined : store.get(key);
-      if (stored?.page === page && isCurrent(stored)) options.onShared?.(key, sharedOf(page, page.wire), now() - stored.renderedAt);
-    }
+    if (page.shared && !page.wire) page.wire = wireHeaders(res, page);
     sendPrecompressed(req, res, page.content, { etag: page.status === 200 });
   }
 
@@ -429,7 +420,7 @@ export function createPageCache(options: PageCacheOptions) {
     const stored = store.get(key);
     if (stored && isCurrent(stored)) {
       if (isExpired(stored)) refreshLater(key);
-      return send(req, res, stored.page, "HIT", tier, key);
+      return send(req, res, stored.page, "HIT", tier, address);
     }
     // Not stored, or stored before a change: never the old bytes. Wait for the render under way
     // (the background refresh the change started, or another asker's), or start it.
@@ -440,7 +431,7 @@ export function createPageCache(options: PageCacheOptions) {
       const page = await pending;
       // An answer that was not shareable belongs to the request that caused it; others render their own.
       if (waited && !page.shared) return next();
-      send(req, res, page, waited ? "HIT" : page.shared ? "MISS" : "BYPASS", tier, key);
+      send(req, res, page, waited ? "HIT" : page.shared ? "MISS" : "BYPASS", tier, address);
     } catch (error) {
       next(error);
     }
@@ -515,7 +506,6 @@ export function createPageCache(options: PageCacheOptions) {
    */
   function changed(): void {
     generation++;
-    options.onChanged?.();
     inFlight.clear();
     for (const key of store.keys()) due.add(key);
     refreshDue();
@@ -536,15 +526,7 @@ export function createPageCache(options: PageCacheOptions) {
     }
   }
 
-  /** Every current visitor's page that has its wire headers, each as `onShared` would give it (a front that has just started asks for them). */
-  function sharePages(): void {
-    for (const [key, stored] of store.entries()) {
-      const wire = stored.page.wire;
-      if (wire && key.startsWith(VISITOR_KEY) && isCurrent(stored)) options.onShared?.(key, sharedOf(stored.page, wire), now() - stored.renderedAt);
-    }
-  }
-
-  return { middleware, tieredMiddleware, serveStored, storedPages, changed, settled, stop, prime, sharePages };
+  return { middleware, tieredMiddleware, serveStored, storedPages, changed, settled, stop, prime };
 }
 
 /** What a browser's request for a page says that a render may read (no cookie, no language). */

@@ -140,11 +140,11 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=30s;`
 `;
 }
 
-/** Starts nginx with `nginxConfig` in `dir` and waits until it answers /readyz through an instance. */
-export async function startNginx(dir: string, listen: number, upstreams: number[]): Promise<{ child: ChildProcess; log(): string; stop(): Promise<void> }> {
+/** Starts nginx with `config` (default `nginxConfig`) in `dir` and waits until it answers /readyz through an instance. */
+export async function startNginx(dir: string, listen: number, upstreams: number[], config = nginxConfig(dir, listen, upstreams)): Promise<{ child: ChildProcess; log(): string; stop(): Promise<void> }> {
   const binary = findNginx();
   if (!binary) throw new Error("nginx is not installed");
-  writeFileSync(path.join(dir, "nginx.conf"), nginxConfig(dir, listen, upstreams));
+  writeFileSync(path.join(dir, "nginx.conf"), config);
   const child = spawn(binary, ["-c", path.join(dir, "nginx.conf"), "-p", dir], { stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
   child.stderr?.on("data", (d: Buffer) => (log += d.toString()));

@@ -107,7 +107,7 @@ describe.each(drivers)("metrics on %s", (kind) => {
     expect(value(text, "http_request_duration_seconds_count", 'route="api:GET /api/teams",status_class="2xx"')).toBeGreaterThanOrEqual(1);
     expect(value(text, "http_request_duration_seconds_count", 'route="api:unmatched",status_class="4xx"')).toBeGreaterThanOrEqual(1);
     expect(value(text, "http_request_duration_seconds_count", 'route="routes/not-found",status_class="4xx"')).toBeGreaterThanOrEqual(1);
-    expect(text).not.toContain("4711");
+    expect(text).not.toContain("no-such");
   });
 
   it("moves the outbox gauges when a job is queued and when it is done", async () => {
@@ -198,6 +198,9 @@ describe.runIf(drivers.includes("postgres"))("metrics of a cluster (compiled hos
       for (let i = 0; i < 40; i++) expect((await getFresh(`http://127.0.0.1:${port()}/api/teams`)).status).toBe(200);
       // Each worker served about half; every scrape, whichever worker answers it, counts all 40.
       for (let i = 0; i < 4; i++) expect(value(await scrape(), "http_request_duration_seconds_count", 'route="api:GET /api/teams",status_class="2xx"')).toBe(40);
+      // Stored visitor pages answered before Express (the host's fast path) are counted like the rest (issue 36).
+      for (let i = 0; i < 20; i++) expect((await getFresh(`http://127.0.0.1:${port()}/about`)).status).toBe(200);
+      expect(value(await scrape(), "http_request_duration_seconds_count", 'route="routes/about",status_class="2xx"')).toBe(20);
       const text = await scrape();
       expect(value(text, "museum_worker_restarts_total")).toBe(0);
       expect(value(text, "museum_change_feed_up")).toBe(1);

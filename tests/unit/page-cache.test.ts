@@ -376,7 +376,7 @@ describe("how a stored page is sent", () => {
     expect(plain.headers.get("content-encoding")).toBeNull();
     expect(await plain.text()).toBe(html);
     expect(plain.headers.get("vary")?.split(", ").sort()).toEqual(["Accept-Encoding", "Authorization", "Cookie"]);
-    expect(plain.headers.get("cache-control")).toBe("private, no-cache");
+    expect(plain.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=1, stale-if-error=86400");
     const etag = plain.headers.get("etag")!;
     const again = await fetch(`${s.url}/about`, { headers: { "if-none-match": etag, "cache-control": "max-age=0" } });
     expect(again.status).toBe(304);

@@ -56,7 +56,7 @@ describe("resolving the route a request runs", () => {
   });
 
   it("gives each method its tier, body and headers", () => {
-    expect(routes.resolve("POST", "/LOGIN")).toEqual({ id: "routes/login", host: false, tier: "login", body: "page form", cacheAddress: null, isolated: true });
+    expect(routes.resolve("POST", "/LOGIN")).toEqual({ id: "routes/login", host: false, tier: "login", body: "page form", cacheAddress: null, isolated: true, shared: false });
     expect(routes.resolve("GET", "/LOGIN").tier).toBeNull();
     expect(routes.resolve("GET", "/Search/").tier).toBe("search");
     expect(routes.resolve("POST", "/about").tier).toBe("writes");
@@ -66,5 +66,12 @@ describe("resolving the route a request runs", () => {
     expect(routes.resolve("POST", "/Email/Unsubscribe").body).toBe("one-click unsubscribe");
     expect(routes.resolve("GET", "/About/").cacheAddress).toBe("/about");
     expect(routes.resolve("GET", "/about").isolated).toBe(false);
+    // What a cache in front may keep of a visitor's answer (decision 054): GETs of shared routes only.
+    expect(routes.resolve("GET", "/about").shared).toBe(true);
+    expect(routes.resolve("HEAD", "/search").shared).toBe(true);
+    expect(routes.resolve("POST", "/about").shared).toBe(false);
+    expect(routes.resolve("GET", "/api/teams/abc").shared).toBe(true);
+    expect(routes.resolve("GET", "/login").shared).toBe(false);
+    expect(routes.resolve("GET", "/admin/exhibits").shared).toBe(false);
   });
 });
