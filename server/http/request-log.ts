@@ -2,17 +2,15 @@
  * One JSON log line per request, with a request id also sent back as X-Request-Id. Secrets that
  * travel in a query string (a password-reset token) are redacted before logging.
  *
- * Written for the hot path (issues 12 and 25): the line is built as a string when the answer
- * finishes and leaves with the other lines of the same turn of the event loop in one write to the
- * logger's asynchronous destination (`lineBatch`, server/logger.ts; decision 042); a request's
- * child logger (`req.log`, for errors) is made only when something asks for it. The line is
- * the one pino would write for `logger.info({ req: { id, method, url }, res: { statusCode },
- * responseTime }, "request completed")`, the shape pino-http gave it.
+ * The line is `logger.info({ req: { id, method, url }, res: { statusCode }, responseTime },
+ * "request completed")` (the shape pino-http gave it), to the logger's asynchronous destination,
+ * which gathers lines into one write (server/logger.ts; decision 053). A request's child logger
+ * (`req.log`, for errors) is made only when something asks for it.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
-import { lineBatch, type Logger } from "../logger";
+import type { Logger } from "../logger";
 
 declare module "http" {
   interface IncomingMessage {
@@ -58,15 +56,16 @@ export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResp
   const url = req.url ?? "";
   if (unlogged(url)) return id;
   // 'close' follows 'finish' on a completed answer, and comes alone when the client went away.
-  const lines = lineBatch(logger);
   res.once("close", () => {
     const statusCode = res.statusCode;
-    const fields =
-      `,"req":{"id":"${id}","method":${JSON.stringify(req.method)},"url":${JSON.stringify(redactUrl(url))}}` +
-      `,"res":{"statusCode":${statusCode}},"responseTime":${Math.round(performance.now() - started)}`;
-    if (statusCode >= 500) lines.write("error", fields, "request errored");
-    else if (!res.writableFinished) lines.write("info", fields, "request aborted");
-    else lines.write("info", fields, "request completed");
+    const fields = {
+      req: { id, method: req.method, url: redactUrl(url) },
+      res: { statusCode },
+      responseTime: Math.round(performance.now() - started),
+    };
+    if (statusCode >= 500) logger.error(fields, "request errored");
+    else if (!res.writableFinished) logger.info(fields, "request aborted");
+    else logger.info(fields, "request completed");
   });
   return id;
 }

@@ -24,7 +24,7 @@ const SERVER_BUILD = path.resolve("build/server/index.js");
 
 /**
  * A logger at info whose JSON lines are kept in `lines`, for a test that reads what was logged
- * (one write may carry several lines: the request log's lines leave together).
+ * (split by line: a destination may carry several lines in one write).
  */
 export function capturedLogger(): { logger: Logger; lines: string[] } {
   const lines: string[] = [];

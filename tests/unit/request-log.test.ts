@@ -1,18 +1,18 @@
 /**
- * The request log (decision 042): each answer's line is the one pino would write for the same
- * fields, the lines of one turn of the event loop leave in one write, no other line overtakes
- * them, and a planned exit writes what is still queued, after what is still being written.
+ * The request log (decision 053): each answer's line goes through pino with its id, method,
+ * redacted address, status and time; the destination gathers lines and still writes a quiet
+ * process's lines soon; a planned exit writes every line logged before it, after what is still
+ * being written, and an exit that cannot wait writes them synchronously.
  */
-import { execFileSync } from "node:child_process";
-import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync, rmSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger, flushLogs, lineBatch, logsWritten } from "../../server/logger";
+import { FLUSH_MS, createLogger, flushLogs, logDestination, logsWritten } from "../../server/logger";
 import { logRequest, redactUrl } from "../../server/http/request-log";
 
 /** A logger whose destination records each write it is given. */
@@ -24,61 +24,73 @@ function recorded(level = "info") {
       done();
     },
   });
-  const logger = pino({ level, base: { service: "museum" } }, sink).child({ worker: 2 });
+  const logger = createLogger(level, sink);
   const lines = () => writes.join("").split("\n").filter(Boolean);
   return { logger, writes, lines };
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
-const withoutTime = (line: string) => line.replace(/,"time":\d+/, "");
 
-describe("lineBatch", () => {
-  it("writes what pino writes for the same fields and message", async () => {
-    const { logger, lines } = recorded();
-    const fields = { req: { id: "abc", method: "GET", url: "/teams/1?q=\"x\"\u0001" }, res: { statusCode: 200 }, responseTime: 3 };
-    logger.info(fields, "request completed");
-    lineBatch(logger).write("info", `,"req":${JSON.stringify(fields.req)},"res":{"statusCode":200},"responseTime":3`, "request completed");
-    await turn();
-    const [byPino, byBatch] = lines();
-    expect(withoutTime(byBatch)).toBe(withoutTime(byPino));
-    expect(JSON.parse(byBatch)).toMatchObject({ level: 30, service: "museum", worker: 2, msg: "request completed", req: fields.req });
+/** A logger writing through `logDestination` to a file of its own, removed after the test. */
+function loggedToFile() {
+  const dir = mkdtempSync(join(tmpdir(), "museum-log-"));
+  const path = join(dir, "log");
+  const destination = logDestination(openSync(path, "w"));
+  const logger = createLogger("info", destination);
+  const msgs = () => readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).msg as string);
+  const remove = () => {
+    destination.destroy(); // stops its periodic flush and closes the file
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { logger, msgs, remove };
+}
+
+describe("the logger's destination", () => {
+  it("writes a quiet process's lines within a moment, without waiting for more", async () => {
+    const file = loggedToFile();
+    try {
+      file.logger.info("listening");
+      await expect.poll(file.msgs, { timeout: FLUSH_MS * 8, interval: 20 }).toEqual(["listening"]);
+    } finally {
+      file.remove();
+    }
   });
 
-  it("sends the lines of one turn in one write, and none below the logger's level", async () => {
-    const { logger, writes, lines } = recorded("warn");
-    const batch = lineBatch(logger);
-    batch.write("info", "", "not written");
-    batch.write("error", ',"n":1', "first");
-    batch.write("error", ',"n":2', "second");
-    expect(writes).toEqual([]);
-    await turn();
-    expect(writes).toHaveLength(1);
-    expect(lines().map((l) => JSON.parse(l).msg)).toEqual(["first", "second"]);
-    batch.write("warn", "", "next turn");
-    await turn();
-    expect(writes).toHaveLength(2);
+  it("writes every line logged before an exit that cannot wait, in order", () => {
+    const file = loggedToFile();
+    const { logger } = file;
+    try {
+      for (let i = 0; i < 30; i++) logger.child({ worker: 1 }).info({ n: i }, "request completed");
+      logger.info("stopped");
+      expect(file.msgs()).toEqual([]); // gathered, not yet written
+      flushLogs(logger);
+      const msgs = file.msgs();
+      expect(msgs).toHaveLength(31);
+      expect(msgs.at(-1)).toBe("stopped");
+    } finally {
+      file.remove();
+    }
   });
 
-  it("lets no line of the process's logger overtake request lines still queued", () => {
-    const writes: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        writes.push(String(chunk));
-        done();
-      },
-    });
-    const logger = createLogger("info", sink);
-    lineBatch(logger.child({ worker: 1 })).write("info", "", "request completed");
-    lineBatch(logger).write("info", "", "request errored");
-    logger.child({ worker: 1 }).info("stopped");
-    expect(writes.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l).msg)).toEqual(["request completed", "request errored", "stopped"]);
-  });
-
-  it("writes what is still queued when the process is about to exit", () => {
-    const { logger, lines } = recorded();
-    lineBatch(logger).write("info", "", "last words");
-    flushLogs(logger);
-    expect(lines().map((l) => JSON.parse(l).msg)).toEqual(["last words"]);
+  it("writes the last lines and the fatal line of a process that exits on an uncaught error", () => {
+    // As server/index.ts does: `logger.fatal(...)`, then `flushLogs`, then `process.exit`, with
+    // stdout a pipe.
+    const code = `
+      import { createLogger, flushLogs } from "./server/logger.ts";
+      const logger = createLogger("info");
+      for (let i = 0; i < 20; i++) logger.info({ n: i }, "request completed");
+      process.on("uncaughtException", (error) => {
+        logger.fatal({ err: error }, "uncaught error; exiting");
+        flushLogs(logger);
+        process.exit(1);
+      });
+      setImmediate(() => { throw new Error("boom"); });
+    `;
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { encoding: "utf8", timeout: 30_000 });
+    expect(child.status).toBe(1);
+    const lines = child.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.msg)).toEqual([...Array(20).fill("request completed"), "uncaught error; exiting"]);
+    expect(lines.at(-1)).toMatchObject({ level: 60, err: { message: "boom" } });
   });
 
   it.skipIf(process.platform === "win32")("waits before an exit for a line still being written, so the last line stays last", async () => {
@@ -102,7 +114,7 @@ describe("lineBatch", () => {
         }
       }
     };
-    let destination: ReturnType<typeof pino.destination> | undefined;
+    let destination: ReturnType<typeof logDestination> | undefined;
     const readUntil = async (done: () => boolean) => {
       while (!done()) {
         readAll();
@@ -111,7 +123,7 @@ describe("lineBatch", () => {
       readAll();
     };
     try {
-      destination = pino.destination({ dest: writer, sync: false, minLength: 0 });
+      destination = logDestination(writer);
       const logger = createLogger("info", destination);
       logger.info({ worker: "x".repeat(200_000) }, "worker stopped");
       let written = false;
@@ -140,7 +152,8 @@ describe("lineBatch", () => {
     } finally {
       // A failed step may leave a write in flight: its pipe's closing is not this test's error.
       destination?.on("error", () => undefined);
-      closeSync(writer);
+      if (destination) destination.destroy(); // stops its periodic flush and closes `writer`
+      else closeSync(writer);
       closeSync(reader);
       rmSync(dir, { recursive: true, force: true });
     }
@@ -179,6 +192,8 @@ describe("logRequest", () => {
       { level: 50, msg: "request errored", req: { id: ids[1], url: "/boom" }, res: { statusCode: 500 } },
     ]);
     expect(logged[0].responseTime).toEqual(expect.any(Number));
+    // The line's fields, in the order the log has always had them.
+    expect(Object.keys(logged[0])).toEqual(["level", "time", "service", "req", "res", "responseTime", "msg"]);
   });
 
   it("redacts secrets in a query string and leaves other addresses as they are", () => {
