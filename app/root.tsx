@@ -10,6 +10,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useRevalidator,
   useRouteLoaderData,
 } from "react-router";
 import { useEffect } from "react";
@@ -39,6 +40,28 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { viewer, settings: context.settings, ...(context.formAnswer ? { formAnswer: context.formAnswer } : {}) };
 }
 
+/**
+ * A visitor's page may be kept by the browser's back/forward cache (decision 054). Shown again
+ * after its person signed in or out, it would show the state it was loaded in: every loader is
+ * asked again, with the session the browser now has.
+ */
+function useRevalidatedWhenRestored() {
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    const root = document.documentElement;
+    // Restored before it had hydrated: the bootstrap hydrated it then (app/lib/hydration-bootstrap.js).
+    if (root.dataset.restored) {
+      delete root.dataset.restored;
+      void revalidate();
+    }
+    const onShow = (event: PageTransitionEvent) => {
+      if (event.persisted) void revalidate();
+    };
+    addEventListener("pageshow", onShow);
+    return () => removeEventListener("pageshow", onShow);
+  }, [revalidate]);
+}
+
 const FALLBACK_SHOP_URL = "https://shop.pittsburghsportsmuseum.example";
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -49,6 +72,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  useRevalidatedWhenRestored();
   const data = useRouteLoaderData<typeof loader>("root");
   const viewer = data?.viewer ?? null;
   const shopUrl = data?.settings.shopUrl ?? FALLBACK_SHOP_URL;

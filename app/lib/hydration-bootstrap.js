@@ -33,6 +33,14 @@ export default (start, startAt) => {
       settle();
     });
   };
+  // Restored from the back/forward cache before hydrating: what the page shows is what the server
+  // said when it was first loaded, and the session may have changed since (a sign-in). Hydrate
+  // now; the layout asks the server again once React runs (app/root.tsx).
+  addEventListener("pageshow", (event) => {
+    if (!event.persisted || begun) return;
+    root.dataset.restored = "true";
+    go();
+  });
   // React listens from its first moment of hydration but cannot yet update the page's state, and
   // hydrating a field can reset what was typed into it: every edit until React is there is
   // noted here (and kept from React), and typed() hands the last value of each field to React.
