@@ -9,9 +9,9 @@ import { isTicketValid, type Viewer } from "../../app/shared/access";
 import { STAFF_IDLE_MINUTES } from "../../app/shared/console-areas";
 import type { MuseumCalendar } from "../membership/museum-calendar";
 import type { Database } from "../db/client";
-import { resendable } from "../db/ride-out";
 import { sessions, users } from "../db/schema";
 import { actingRole } from "../../app/shared/console-areas";
+import { resendable, transactionRetrying } from "../db/retrying";
 
 export const SESSION_COOKIE = "museum_session";
 export const SESSION_DAYS = 30;
@@ -93,7 +93,7 @@ export function createSessionStore({ db, secret, calendar, writeCount, changes }
    * session's) that its sessions were ended now: a sign-up's replay then starts none (decision 047).
    */
   async function endSessions(which: SQL, userId?: string): Promise<void> {
-    await db.transaction(async (txn) => {
+    await transactionRetrying(db, async (txn) => {
       const tx = txn as unknown as Database;
       const ended = await tx.delete(sessions).where(which).returning({ userId: sessions.userId });
       const account = userId ?? ended[0]?.userId;

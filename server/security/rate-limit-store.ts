@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import type { ClientRateLimitInfo, Options, Store } from "express-rate-limit";
 import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
-import { resendable } from "../db/ride-out";
+import { resendable } from "../db/retrying";
 import { rateLimits } from "../db/schema";
 
 export class DatabaseRateLimitStore implements Store {
