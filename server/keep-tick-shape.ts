@@ -11,7 +11,7 @@
  * built by a call into V8's runtime: 8-9% of the CPU of a stored page on PGlite, by `perf`.
  *
  * Holding the latest tick object keeps its maps alive, so the literal keeps one map per store.
- * The hook runs where the AsyncLocalStorage hooks already run (React's, the ride-out's): one more
+ * The hook runs where the AsyncLocalStorage hooks already run (React's, the database retries' in server/db/retrying.ts): one more
  * call and a comparison per asynchronous resource.
  */
 import { createHook } from "node:async_hooks";

@@ -30,7 +30,7 @@ export class DatabaseRateLimitStore implements Store {
   async increment(key: string): Promise<ClientRateLimitInfo> {
     const now = this.now();
     const resetAt = new Date(now.getTime() + this.windowMs).toISOString();
-    // Sent again after a lost connection (decision 037): at worst one hit counts twice.
+    // Sent again after a lost connection (`resendable`, decision 052): at worst one hit counts twice.
     const [row] = await resendable(() => queryRows<{ hits: number; reset_at: string | Date }>(
       this.db,
       sql`insert into ${rateLimits} (key, hits, reset_at) values (${this.prefix + key}, 1, ${resetAt})
