@@ -10,7 +10,9 @@
 //   2. SIGTERM of instance A, then a restart;
 //   3. kill -9 of instance B's primary and workers, then a restart;
 //   4. a PostgreSQL restart, simulated without root: ALTER DATABASE ... ALLOW_CONNECTIONS false,
-//      terminate every connection, wait 6 s, allow connections again.
+//      terminate every connection, wait 6 s, allow connections again;
+//   5. only with FAULTS_RESTART_COMMAND (e.g. "pg_ctlcluster 15 main restart", as root): a real
+//      restart of the cluster, skipped while other databases have connections.
 // Then it counts worker exits, 5xx answers per fault window, acknowledged writes missing from the
 // database, writes stored twice, emails delivered twice, photos B cannot read, and what /readyz
 // and /metrics said during each window (sampled every 500 ms), and nginx's error.log lines within
@@ -360,6 +362,22 @@ log(events.at(-1));
 await sleep(6_000);
 await admin.query(`alter database ${dbName} allow_connections true`);
 await sleep(GAP);
+
+// 5. A real restart of the cluster, when asked for (root: FAULTS_RESTART_COMMAND="pg_ctlcluster 15
+// main restart"). It ends every other database's connections too: skipped while any is in use.
+if (process.env.FAULTS_RESTART_COMMAND) {
+  beginWindow("5 PostgreSQL restart (real)");
+  const [{ n: others }] = (await admin.query("select count(*)::int as n from pg_stat_activity where datname is not null and datname <> $1 and pid <> pg_backend_pid()", [dbName])).rows;
+  if (others > 0) events.push(`PostgreSQL restart skipped: ${others} connections to other databases`);
+  else {
+    const at = now();
+    const restart = spawn("sh", ["-c", process.env.FAULTS_RESTART_COMMAND], { stdio: "inherit" });
+    const code = await new Promise((resolve) => restart.on("exit", resolve));
+    events.push(`PostgreSQL restarted for real (${process.env.FAULTS_RESTART_COMMAND}, exit ${code}) in ${((now() - at) / 1000).toFixed(1)} s`);
+  }
+  log(events.at(-1));
+  await sleep(GAP);
+}
 
 stop = true;
 log("load stops; waiting for the clients and the outbox");

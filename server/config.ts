@@ -126,8 +126,8 @@ const envSchema = z.object({
   /**
    * PostgreSQL: how long one database operation waits for the database to come back after a
    * fault (a restart, a failover, killed connections) before the request is answered 503
-   * (decision 037): a refused connection is opened again, a read or a transaction cut before its
-   * COMMIT runs again, and a COMMIT cut in flight has its outcome looked up (answered when it
+   * (decisions 037, 052): a refused connection is opened again, a read or a `transactionRetrying`
+   * transaction cut before its COMMIT runs again, and a COMMIT cut in flight has its outcome looked up (answered when it
    * committed, run again when it was rolled back). 0 = answer 503 at once. At most 30, well
    * below a proxy's read timeout.
    */

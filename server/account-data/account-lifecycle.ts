@@ -16,6 +16,7 @@ import type { Database } from "../db/client";
 import { contactMessages, gifts, paymentIncidents, payments, subscribers, ticketReminders, users } from "../db/schema";
 import { enqueue } from "../outbox/outbox";
 import { verifyPassword } from "../accounts/passwords";
+import { transactionRetrying } from "../db/retrying";
 
 const lower = (email: string) => email.trim().toLowerCase();
 
@@ -111,7 +112,7 @@ export function createAccountLifecycle({ db, now = () => new Date(), onEnqueued,
       if (!(await verifyPassword(user.passwordHash, password))) return "wrong_password";
       if (user.role !== "member") return "staff";
       const email = lower(user.email);
-      await db.transaction(async (tx) => {
+      await transactionRetrying(db, async (tx) => {
         // Payments stay for the books, without anything that points at the person.
         await tx.update(payments).set({ userId: null, receiptEmail: "", cardLast4: null }).where(eq(payments.userId, userId));
         await tx.update(gifts).set({ buyerUserId: null, buyerFirstName: "A friend", buyerLastName: "", buyerEmail: "", cardLast4: null }).where(eq(gifts.buyerUserId, userId));

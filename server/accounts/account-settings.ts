@@ -18,6 +18,7 @@ import { enqueue } from "../outbox/outbox";
 import { hashPassword, verifyPassword } from "./passwords";
 import type { SessionStore } from "./sessions";
 import { emailChangeConfirmEmail, emailChangeDoneEmail, emailChangeNoticeEmail } from "../mail/templates";
+import { transactionRetrying } from "../db/retrying";
 
 export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -84,7 +85,7 @@ export function createAccountSettings({ db, sessions, publicUrl, now = () => new
       if (taken) return { ok: false, reason: "email_taken" };
       const token = randomBytes(32).toString("base64url");
       const link = `${publicUrl}/account/email/confirm?token=${token}`;
-      await db.transaction(async (tx) => {
+      await transactionRetrying(db, async (tx) => {
         // Only the newest link works.
         await tx.update(emailChangeTokens).set({ usedAt: now() }).where(and(eq(emailChangeTokens.userId, userId), isNull(emailChangeTokens.usedAt)));
         await tx.insert(emailChangeTokens).values({ tokenHash: sha256(token), userId, newEmail, expiresAt: new Date(now().getTime() + EMAIL_CHANGE_TTL_MS), createdAt: now() });
@@ -106,7 +107,7 @@ export function createAccountSettings({ db, sessions, publicUrl, now = () => new
     /** Uses the token (once) and makes the change, if it belongs to `userId`. */
     async confirmEmailChange(token: string, userId: string): Promise<EmailChangeResult> {
       try {
-        const result = await db.transaction(async (tx): Promise<EmailChangeResult> => {
+        const result = await transactionRetrying(db, async (tx): Promise<EmailChangeResult> => {
           const row = await liveToken(token, tx);
           if (!row) return { ok: false, reason: "invalid" };
           // Another account's link is refused and stays usable by its owner.

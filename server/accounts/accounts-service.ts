@@ -21,6 +21,7 @@ import { clientKey, createSlowDown, type SlowDownRule } from "../security/thrott
 import { decoyHash, hashPassword, verifyPassword } from "./passwords";
 import type { SessionStore } from "./sessions";
 import { passwordResetEmail } from "../mail/templates";
+import { transactionRetrying } from "../db/retrying";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
@@ -103,7 +104,7 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, calendar, 
   async function createAccount(input: SignUpInput, within: Database = db): Promise<{ ok: true; account: AccountView; userId: string } | { ok: false; reason: "email_taken" }> {
     const passwordHash = await hashPassword(input.password);
     try {
-      const user = await within.transaction(async (tx) => {
+      const user = await transactionRetrying(within, async (tx) => {
         const [row] = await tx
           .insert(users)
           .values({
@@ -206,7 +207,7 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, calendar, 
      */
     async resetPassword(token: string, password: string): Promise<boolean> {
       const passwordHash = await hashPassword(password);
-      const user = await db.transaction(async (tx) => {
+      const user = await transactionRetrying(db, async (tx) => {
         const [claimed] = await tx
           .update(passwordResetTokens)
           .set({ usedAt: now() })

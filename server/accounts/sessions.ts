@@ -9,9 +9,9 @@ import { isTicketValid, type Viewer } from "../../app/shared/access";
 import { STAFF_IDLE_MINUTES } from "../../app/shared/console-areas";
 import type { MuseumCalendar } from "../membership/museum-calendar";
 import type { Database } from "../db/client";
-import { resendable } from "../db/ride-out";
 import { sessions, users } from "../db/schema";
 import { actingRole } from "../../app/shared/console-areas";
+import { resendable, transactionRetrying } from "../db/retrying";
 
 export const SESSION_COOKIE = "museum_session";
 export const SESSION_DAYS = 30;
@@ -93,7 +93,7 @@ export function createSessionStore({ db, secret, calendar, writeCount, changes }
    * session's) that its sessions were ended now: a sign-up's replay then starts none (decision 047).
    */
   async function endSessions(which: SQL, userId?: string): Promise<void> {
-    await db.transaction(async (txn) => {
+    await transactionRetrying(db, async (txn) => {
       const tx = txn as unknown as Database;
       const ended = await tx.delete(sessions).where(which).returning({ userId: sessions.userId });
       const account = userId ?? ended[0]?.userId;
@@ -107,7 +107,7 @@ export function createSessionStore({ db, secret, calendar, writeCount, changes }
     async create(userId: string): Promise<{ token: string; expiresAt: Date }> {
       const token = randomBytes(32).toString("base64url");
       const expiresAt = new Date(now().getTime() + SESSION_DAYS * 86_400_000);
-      // Sent again after a lost connection (decision 037): a new random token, so a row already
+      // Sent again after a lost connection (`resendable`, decision 052): a new random token, so a row already
       // there is this insert's own, stored before the connection ended.
       await resendable(async () => {
         await db.insert(sessions).values({ tokenHash: hash(token), userId, expiresAt, lastSeenAt: now(), passwordAt: now() }).onConflictDoNothing({ target: sessions.tokenHash });
@@ -190,7 +190,7 @@ export function createSessionStore({ db, secret, calendar, writeCount, changes }
           await db.delete(sessions).where(eq(sessions.tokenHash, hash(token)));
           return null;
         }
-        // Setting the time again is harmless: sent again after a lost connection (decision 037).
+        // Setting the time again is harmless: sent again after a lost connection (`resendable`, decision 052).
         if (idle > LAST_SEEN_GRANULARITY_MS) {
           await resendable(async () => {
             await db.update(sessions).set({ lastSeenAt: now() }).where(eq(sessions.tokenHash, hash(token)));

@@ -21,6 +21,7 @@ import { recordAudit, type Actor } from "../audit/audit-trail";
 import { staffInvitationEmail, staffMemberInvitationEmail } from "../mail/templates";
 import { STAFF_MESSAGES } from "../../app/shared/staff-messages";
 import type { EditConflict } from "../../app/shared/edit-conflict";
+import { transactionRetrying } from "../db/retrying";
 
 /** How long an invitation's (or the first admin's) one-time link stays valid. */
 export const INVITE_TTL_MS = 72 * 60 * 60_000;
@@ -128,7 +129,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
      * returns the one-time link that sets the password. Audited as the command.
      */
     async createAdmin(input: { email: string; firstName: string; lastName: string }): Promise<{ link: string; created: boolean }> {
-      return db.transaction(async (tx) => {
+      return transactionRetrying(db, async (tx) => {
         const existing = await findByEmail(tx, input.email);
         const [user] = existing
           ? await tx.update(users).set({ role: "admin", deactivatedAt: null, memberAccount: existing.memberAccount || existing.role === "member" }).where(eq(users.id, existing.id)).returning()
@@ -193,7 +194,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
      * an invitation to accept instead, and nothing about it changes until she does.
      */
     async invite(actor: Actor, input: { email: string; firstName: string; lastName: string; role: StaffRole }): Promise<StaffOutcome> {
-      const result = await db.transaction(async (tx: Tx) => {
+      const result = await transactionRetrying(db, async (tx: Tx) => {
         const existing = await findByEmail(tx, input.email);
         if (existing && existing.role !== "member") return { ok: false as const, message: `${existing.email} is already on the staff.` };
         if (existing) {
@@ -218,7 +219,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
      * email through the outbox, audited. Only for staff who have not chosen a password yet.
      */
     async resendInvitation(actor: Actor, userId: string): Promise<StaffOutcome> {
-      const result = await db.transaction(async (tx: Tx) => {
+      const result = await transactionRetrying(db, async (tx: Tx) => {
         const [user] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
         const invitation = user?.role === "member" ? await unusedInvitation(tx, user.id) : undefined;
         if (user && invitation) {
@@ -240,7 +241,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
 
     /** Withdraws a member's invitation not accepted yet: its link stops working. */
     async withdrawInvitation(actor: Actor, userId: string): Promise<StaffOutcome> {
-      return db.transaction(async (tx: Tx) => {
+      return transactionRetrying(db, async (tx: Tx) => {
         const withdrawn = await tx
           .update(staffInvitations)
           .set({ usedAt: now() })
@@ -265,7 +266,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
      * session ends after 30 minutes idle, and she may have been signed in for days). Audited as her.
      */
     async acceptInvitation(token: string, userId: string): Promise<{ ok: true; role: StaffRole } | { ok: false; reason: "invalid" | "other_account" }> {
-      return db.transaction(async (tx: Tx) => {
+      return transactionRetrying(db, async (tx: Tx) => {
         const invitation = await openInvitation(tx, token);
         if (!invitation) return { ok: false, reason: "invalid" };
         if (invitation.userId !== userId) return { ok: false, reason: "other_account" };
@@ -293,7 +294,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
      */
     async changeRole(actor: Actor, userId: string, role: StaffRole, fromRole?: string): Promise<StaffOutcome> {
       if (userId === actor.userId) return { ok: false, message: "You cannot change your own role." };
-      return db.transaction(async (tx: Tx) => {
+      return transactionRetrying(db, async (tx: Tx) => {
         const [before] = await tx.select().from(users).where(and(eq(users.id, userId), ne(users.role, "member"))).for("update");
         if (!before) return { ok: false, message: "No such staff member." };
         if (before.role === role) return { ok: true, message: `${before.email} is already ${role}.` };
@@ -323,7 +324,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
      */
     async setActive(actor: Actor, userId: string, active: boolean): Promise<StaffOutcome> {
       if (userId === actor.userId) return { ok: false, message: "You cannot deactivate your own account." };
-      return db.transaction(async (tx: Tx) => {
+      return transactionRetrying(db, async (tx: Tx) => {
         const [before] = await tx.select().from(users).where(and(eq(users.id, userId), ne(users.role, "member"))).for("update");
         if (!before) return { ok: false, message: "No such staff member." };
         const [after] = await tx.update(users).set({ deactivatedAt: active ? null : now() }).where(eq(users.id, userId)).returning();

@@ -16,6 +16,7 @@ import type { CollectionDeps } from "./collection-writes";
 import { setPublication } from "./publication";
 import { trashRecord } from "./collection-trash";
 import type { Tx } from "./collection-tx";
+import { transactionRetrying } from "../db/retrying";
 
 export type ChangeDeps = CollectionDeps;
 /** The database or an open transaction: what reads and batched writes need. */
@@ -27,7 +28,7 @@ export type Reader = Pick<Database, "select" | "insert" | "update" | "delete" | 
  * as the console's single saves do (collection-writes.ts).
  */
 export async function inChangeTransaction(deps: ChangeDeps, fn: (tx: Reader) => Promise<boolean>): Promise<boolean> {
-  const wrote = await deps.db.transaction(async (tx) => {
+  const wrote = await transactionRetrying(deps.db, async (tx) => {
     const changed = await fn(tx);
     if (changed) await deps.notifyChange(tx as unknown as Database);
     return changed;

@@ -7,6 +7,7 @@ import { slugify } from "../../app/shared/text";
 import type { Database } from "../db/client";
 import type { Saved } from "../audit/audit-trail";
 import type { categories, enshrinees, exhibits, teams } from "../db/schema";
+import { transactionRetrying } from "../db/retrying";
 
 /** An open transaction of the collection's writes. */
 export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -29,7 +30,7 @@ export async function freeSlug(tx: Pick<Database, "select">, table: typeof teams
  * this process: its caches are cleared now rather than when the notification's echo arrives.
  */
 export async function commitChange<T extends Saved>(db: Database, notifyChange: (tx?: Database) => Promise<void>, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const result = await db.transaction(async (tx) => {
+  const result = await transactionRetrying(db, async (tx) => {
     const outcome = await fn(tx);
     if (outcome.ok) await notifyChange(tx as unknown as Database);
     return outcome;

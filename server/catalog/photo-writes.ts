@@ -16,6 +16,7 @@ import { releaseOriginals, removeDiskCopies } from "../media/media-release";
 import type { MediaStorage } from "../media/media-storage";
 import { cleanPhoto, MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, PhotoRejected } from "../media/photo-upload";
 import { recordAudit, refusedAsConflict, type Actor, type Saved } from "../audit/audit-trail";
+import { transactionRetrying } from "../db/retrying";
 
 export interface PhotoDeps {
   db: Database;
@@ -60,7 +61,7 @@ export function createPhotoWrites({ db, storage, now = () => new Date(), notifyC
   }
 
   async function commit(exhibitId: string, fn: (tx: Tx, before: NonNullable<Awaited<ReturnType<typeof state>>>) => Promise<Saved>): Promise<Saved> {
-    const result = await db.transaction(async (tx) => {
+    const result = await transactionRetrying(db, async (tx) => {
       await tx.select({ id: exhibits.id }).from(exhibits).where(eq(exhibits.id, exhibitId)).for("update");
       const before = await state(tx, exhibitId);
       if (!before) return { ok: false, message: "This exhibit no longer exists." } as Saved;
@@ -106,7 +107,7 @@ export function createPhotoWrites({ db, storage, now = () => new Date(), notifyC
       const stored = await storeCleanPhoto(storage, folder, bytes, name);
       const key = stored.key;
       // Named later by a team or banner form (another request, maybe another instance): shared now.
-      await db.transaction((tx) => storage.persist(tx, [key])).catch(async (error: unknown) => {
+      await transactionRetrying(db, (tx) => storage.persist(tx, [key])).catch(async (error: unknown) => {
         await discard([key]);
         throw error;
       });

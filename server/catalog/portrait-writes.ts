@@ -14,6 +14,7 @@ import { releaseOriginals, removeDiskCopies } from "../media/media-release";
 import type { MediaStorage } from "../media/media-storage";
 import { storeCleanPhoto } from "./photo-writes";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
+import { transactionRetrying } from "../db/retrying";
 
 export interface PortraitDeps {
   db: Database;
@@ -39,7 +40,7 @@ export function createPortraitWrites({ db, storage, now = () => new Date(), noti
 
   /** Sets the portrait fields in one transaction with the audit entry; returns the file it replaced, if any. */
   async function write(actor: Actor, id: string, action: string, summary: (name: string) => string, fn: (tx: Tx, before: Portrait) => Promise<{ portrait: string | null; portraitAlt: string | null }>) {
-    const result = await db.transaction(async (tx) => {
+    const result = await transactionRetrying(db, async (tx) => {
       const before = await state(tx, id, true);
       if (!before) return { saved: { ok: false, message: "This enshrinee no longer exists." } as Saved, dropped: [] };
       const values = await fn(tx, before);

@@ -25,6 +25,7 @@ import { auditLog, categories, enshrinees, teams } from "../db/schema";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 import { createCollectionWrites, type CategoryInput, type EnshrineeInput, type ExhibitInput, type TeamInput } from "./collection-writes";
 import { readable, textDifference } from "./edit-merge";
+import { transactionRetrying } from "../db/retrying";
 
 export type VersionedKind = "team" | "category" | "exhibit" | "enshrinee" | "banner";
 
@@ -297,7 +298,7 @@ export function createRecordVersions({ db, now = () => new Date(), timeZone, not
         return input;
       };
       const summary = restoreSummary(versions, version);
-      const saved = await db.transaction(async (tx) => {
+      const saved = await transactionRetrying(db, async (tx) => {
         // The save functions as the edit form calls them, inside this transaction; their change
         // notifications go out with it (on PGlite, a notification outside it would wait for it).
         const inTx = tx as unknown as Database;

@@ -13,6 +13,7 @@ import { contactMessages } from "../db/schema";
 import type { NewsletterService } from "../newsletter/newsletter-service";
 import { enqueue } from "../outbox/outbox";
 import { contactEmail } from "../mail/templates";
+import { transactionRetrying } from "../db/retrying";
 
 const DUPLICATE_WINDOW_MS = 10 * 60_000;
 
@@ -31,7 +32,7 @@ export function createContactService({ db, newsletter, museumEmail, now = () => 
      * inside `within` when given (an idempotent write's transaction, decision 025).
      */
     async submit(input: ContactInput, o: { email: boolean; subscription: boolean }, within: Database = db): Promise<{ id: string }> {
-      const id = await within.transaction(async (tx) => {
+      const id = await transactionRetrying(within, async (tx) => {
         const since = new Date(now().getTime() - DUPLICATE_WINDOW_MS);
         const [existing] = await tx
           .select({ id: contactMessages.id, emailQueuedAt: contactMessages.emailQueuedAt })

@@ -10,6 +10,7 @@ import { oneLine } from "../outbox/email-quoting";
 import { enqueue } from "../outbox/outbox";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 import { contactReplyEmail } from "../mail/templates";
+import { transactionRetrying } from "../db/retrying";
 
 export const MESSAGE_STATUSES = ["new", "answered", "archived"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -54,7 +55,7 @@ export function createInbox({ db, museumEmail, now = () => new Date(), onEnqueue
     },
 
     setStatus(actor: Actor, id: string, status: MessageStatus): Promise<Saved> {
-      return db.transaction(async (tx) => {
+      return transactionRetrying(db, async (tx) => {
         const [before] = await tx.select({ id: contactMessages.id, status: contactMessages.status, subject: contactMessages.subject }).from(contactMessages).where(eq(contactMessages.id, id)).for("update");
         if (!before) return { ok: false, message: "This message no longer exists." };
         await tx.update(contactMessages).set({ status }).where(eq(contactMessages.id, id));
@@ -64,7 +65,7 @@ export function createInbox({ db, museumEmail, now = () => new Date(), onEnqueue
     },
 
     async reply(actor: Actor, id: string, body: string): Promise<Saved> {
-      const result = await db.transaction(async (tx) => {
+      const result = await transactionRetrying(db, async (tx) => {
         const [message] = await tx.select().from(contactMessages).where(eq(contactMessages.id, id)).for("update");
         if (!message) return { ok: false as const, message: "This message no longer exists." };
         const [reply] = await tx.insert(contactReplies).values({ messageId: id, body, sentBy: actor.email, createdAt: now() }).returning();

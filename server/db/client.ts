@@ -9,9 +9,9 @@ import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import pg from "pg";
+import type pg from "pg";
 import { lockDataDir } from "./data-dir-lock";
-import { READ_ONLY, rideOutPoolFaults, rideOutTransactionFaults, type RideOutOptions } from "./ride-out";
+import { READ_ONLY, registerPool, RetryingPool, type RetryOptions } from "./retrying";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -75,13 +75,13 @@ export interface OpenDatabaseOptions {
   onConnectionError?: (error: Error) => void;
   /**
    * PostgreSQL: how long one operation may wait for the database to come back (DB_RETRY_SECONDS,
-   * decision 037): a refused connection is opened again, a read or a transaction cut before its
-   * COMMIT is run again, and a COMMIT cut in flight has its outcome looked up. 0 = fail at once.
-   * Default 8.
+   * decisions 037 and 052): a refused connection is opened again, a read is sent again, and a
+   * `transactionRetrying` cut before its COMMIT is run again (a COMMIT cut in flight has its
+   * outcome looked up). 0 = fail at once. Default 8.
    */
   retrySeconds?: number;
   /** Told about each retry (the host logs it). */
-  onRetry?: RideOutOptions["onRetry"];
+  onRetry?: RetryOptions["onRetry"];
 }
 
 /** DB_RETRY_SECONDS's default. */
@@ -92,8 +92,8 @@ const sqlLogging = () => process.env.LOG_SQL === "true";
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const rideOut = { retryMs: (options.retrySeconds ?? DEFAULT_RETRY_SECONDS) * 1000, onRetry: options.onRetry };
-    return openPostgres(options.databaseUrl, options.poolSize ?? 10, rideOut, options.onConnectionError);
+    const retry = { retryMs: (options.retrySeconds ?? DEFAULT_RETRY_SECONDS) * 1000, onRetry: options.onRetry };
+    return openPostgres(options.databaseUrl, options.poolSize ?? 10, retry, options.onConnectionError);
   }
   return openPglite(options.pgliteDir);
 }
@@ -161,9 +161,13 @@ export const POSTGRES_TIMEOUTS = {
   queryMs: 12_000,
 } as const;
 
-async function openPostgres(url: string, poolSize: number, rideOut: RideOutOptions, onConnectionError?: (error: Error) => void): Promise<DatabaseHandle> {
+async function openPostgres(url: string, poolSize: number, retry: RetryOptions, onConnectionError?: (error: Error) => void): Promise<DatabaseHandle> {
   const t = POSTGRES_TIMEOUTS;
-  const pool = new pg.Pool({
+  // A refused connection and a lost read are tried again within the budget, and an idle
+  // connection ended by the server is swapped for another (decision 052); transactions are
+  // ridden out where they are called, through `transactionRetrying`. The pool's checkout timeout
+  // still answers a merely busy pool.
+  const pool = new RetryingPool({
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: t.connectMs,
@@ -172,7 +176,7 @@ async function openPostgres(url: string, poolSize: number, rideOut: RideOutOptio
     lock_timeout: t.lockMs,
     idle_in_transaction_session_timeout: t.idleInTransactionMs,
     keepAlive: true,
-  });
+  }, retry);
   // Every pooled connection keeps an 'error' listener for its whole life (decision 020). pg-pool
   // listens only while a connection is idle and removes its listener while it is checked out
   // (inside a transaction, between statements, or held by withExclusiveLock), so a server that
@@ -184,12 +188,8 @@ async function openPostgres(url: string, poolSize: number, rideOut: RideOutOptio
   });
   // Idle connections: reported by the listener above; the pool's own event must be listened to too.
   pool.on("error", () => undefined);
-  // A refused connection, a lost read, a transaction cut before its COMMIT: tried again within
-  // the budget (decision 037); a COMMIT cut in flight: its outcome looked up. The pool's checkout
-  // timeout still answers a merely busy pool.
-  rideOutPoolFaults(pool, rideOut);
   const db = drizzlePg({ client: pool, schema, logger: sqlLogging() }) as unknown as Database;
-  rideOutTransactionFaults(db, pool, rideOut);
+  registerPool(db, pool, sqlLogging());
   return {
     db,
     kind: "postgres",

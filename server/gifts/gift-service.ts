@@ -25,7 +25,6 @@ import type { GiftInput, RedeemRefusal } from "../../app/shared/gift-schemas";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
 import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
-import { runsOnce } from "../db/ride-out";
 import { gifts, paymentIncidents } from "../db/schema";
 import type { Logger } from "../logger";
 import type { Membership } from "../membership/membership-service";
@@ -37,6 +36,7 @@ import type { PaymentProvider } from "../payments/provider";
 import { giftEmail, giftReceiptEmail } from "../mail/templates";
 import { isUuid } from "../../app/shared/ids";
 import { SITE_SHORT_NAME } from "../../app/shared/site";
+import { transactionOnce, transactionRetrying } from "../db/retrying";
 
 export const GIFT_LINK_TTL_MS = 365 * 86_400_000;
 
@@ -92,7 +92,7 @@ export function createGifts({ db, provider, membership, calendar, priceCents, ti
       logger.warn({ gift: giftId, payment: p.providerPaymentId }, "gift payment recorded for staff: amount does not buy a ticket");
       return { paid: false, refused: true };
     }
-    const done = await from.transaction(async (tx) => {
+    const done = await transactionRetrying(from, async (tx) => {
       const [gift] = await tx
         .update(gifts)
         .set({ status: "paid", provider: provider.kind, providerPaymentId: p.providerPaymentId, cardBrand: p.cardBrand, cardLast4: p.cardLast4, paidAt: now() })
@@ -171,7 +171,7 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
       const refused = await membership.refundAtProvider(gift.provider, gift.providerPaymentId, `museum-gift-refund-${gift.id}`);
       if (refused) return { ok: false, message: refused };
     }
-    return db.transaction(async (t) => {
+    return transactionRetrying(db, async (t) => {
       const tx = t as unknown as Database;
       const [refunded] = await tx
         .update(gifts)
@@ -222,8 +222,8 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
     async pay(o: { giftId: string; paymentMethodId: string; idempotencyKey: string }): Promise<PaymentOutcome> {
       try {
         if (!isUuid(o.giftId)) return { status: "card_error", message: "This gift could not be found." };
-        // The card is charged inside: never run again after a lost connection (decision 037).
-        const outcome: PaymentOutcome = await db.transaction(runsOnce(async (t) => {
+        // The card is charged inside: never run again after a lost connection (decision 052).
+        const outcome: PaymentOutcome = await transactionOnce(db, async (t) => {
           const tx = t as unknown as Database;
           const [locked] = await queryRows<{ id: string }>(tx, sql`select id from ${gifts} where id = ${o.giftId} for update`);
           const [gift] = locked ? await tx.select().from(gifts).where(eq(gifts.id, locked.id)) : [];
@@ -246,7 +246,7 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
           }
           if (result.status !== "succeeded") return result;
           return await outcomeOf(gift.id, { ...result, amountCents: priceCents, currency: TICKET_CURRENCY }, tx);
-        }));
+        });
         // The receipt and delivery jobs were queued inside the lock's transaction: wake the outbox now that they committed.
         if (outcome.status === "succeeded") onEnqueued?.();
         return outcome;
@@ -296,7 +296,7 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
 
     /** Redeems the link (once) for `userId`: the ticket extends from the current end. */
     async redeem(token: string, userId: string): Promise<{ ok: true; validThrough: string } | { ok: false; reason: RedeemRefusal }> {
-      const answer = await db.transaction(async (t): Promise<{ ok: true; validThrough: string } | { ok: false; reason: RedeemRefusal }> => {
+      const answer = await transactionRetrying(db, async (t): Promise<{ ok: true; validThrough: string } | { ok: false; reason: RedeemRefusal }> => {
         const tx = t as unknown as Database;
         const gift = await byToken(token, tx);
         const refusal = refusalOf(gift);

@@ -23,6 +23,7 @@ import { idempotencyKeys } from "../db/schema";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 import { IDEMPOTENCY_FIELD, IDEMPOTENCY_MESSAGES } from "../../app/shared/idempotency";
+import { transactionRetrying } from "../db/retrying";
 
 export { IDEMPOTENCY_FIELD, IDEMPOTENCY_HEADER, IDEMPOTENCY_MESSAGES } from "../../app/shared/idempotency";
 /** 8 to 200 visible ASCII characters (no space, no control character). */
@@ -145,7 +146,7 @@ export function createIdempotency({ db, serialized = false, secret, now = () => 
       const owner = scope.owner ?? "";
       let outcome: IdempotentOutcome;
       try {
-        outcome = await db.transaction(async (txn) => {
+        outcome = await transactionRetrying(db, async (txn) => {
           const tx = txn as unknown as Database;
           if (!serialized) await lockScope(tx, `${scope.route}\n${owner}\n${scope.key}`);
           const [row] = await where(scope, tx);

@@ -33,6 +33,7 @@ import type { Logger } from "../logger";
 import type { Reminders } from "../membership/reminders";
 import { createJobLoop } from "./scheduler";
 import type { CollectionTrash } from "../catalog/collection-trash";
+import { transactionRetrying } from "../db/retrying";
 
 export const HOUSEKEEPING_LOCK_ID = 7_172_009;
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
@@ -123,7 +124,7 @@ export function createHousekeeping({ database, logger, now = () => new Date(), r
     const t = now();
     const at = t.toISOString();
     const before = (ms: number) => new Date(t.getTime() - ms).toISOString();
-    const outcome = await db.transaction(async (txn) => {
+    const outcome = await transactionRetrying(db, async (txn) => {
       const tx = txn as unknown as Database;
       const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${HOUSEKEEPING_LOCK_ID}) as locked`);
       if (!lock?.locked) return null;

@@ -8,6 +8,7 @@ import path from "node:path";
 import type { Database } from "../db/client";
 import { validateImageFile } from "../images/image-service";
 import { fileSha256, type MediaObjects } from "./media-objects";
+import { transactionRetrying } from "../db/retrying";
 
 export interface ImportReport {
   /** Keys copied into the database (new, or with different bytes than the database had). */
@@ -48,7 +49,7 @@ export async function importDiskMedia(o: { db: Database; objects: MediaObjects; 
       report.unchanged++;
       continue;
     }
-    const written = await o.db.transaction((tx) => o.objects.writeFile(tx, key, file));
+    const written = await transactionRetrying(o.db, (tx) => o.objects.writeFile(tx, key, file));
     report.moved.push({ key, bytes: written.size });
     o.onMoved?.(key, written.size);
   }

@@ -13,6 +13,7 @@ import { pipeline } from "node:stream/promises";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { mediaChunks, mediaObjects } from "../db/schema";
+import { transactionRetrying } from "../db/retrying";
 
 export const CHUNK_BYTES = 256 * 1024;
 
@@ -96,7 +97,7 @@ export function createMediaObjects(db: Database) {
     async writeIfChanged(key: string, bytes: Buffer): Promise<boolean> {
       const sha256 = createHash("sha256").update(bytes).digest("hex");
       if ((await describe(key))?.sha256 === sha256) return false;
-      await db.transaction((tx) => write(tx, key, [bytes]));
+      await transactionRetrying(db, (tx) => write(tx, key, [bytes]));
       return true;
     },
 

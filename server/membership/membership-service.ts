@@ -26,6 +26,7 @@ import type { PaymentProvider } from "../payments/provider";
 import type { MuseumCalendar } from "./museum-calendar";
 import { paymentBuysTicket, ticketValidThrough, validThroughAfterRefund } from "./ticket";
 import { ticketReceiptEmail } from "../mail/templates";
+import { transactionRetrying } from "../db/retrying";
 
 export type PaymentIncidentKind = (typeof paymentIncidents.$inferInsert)["kind"];
 
@@ -155,7 +156,7 @@ export function createMembership({ db, calendar, provider, ticketDays, priceCent
       const refused = await refundAtProvider(payment.provider, payment.providerPaymentId, `museum-refund-${payment.id}`);
       if (refused) return { ok: false, message: refused };
     }
-    return db.transaction(async (t) => {
+    return transactionRetrying(db, async (t) => {
       const tx = t as unknown as Database;
       const [refunded] = await tx
         .update(payments)
@@ -211,7 +212,7 @@ export function createMembership({ db, calendar, provider, ticketDays, priceCent
         });
       }
       if (!isUuid(g.userId)) return recordIncident(g, "unknown_account", { userId: g.userId, amountCents: g.amountCents, receiptEmail: g.receiptEmail });
-      const result = await db.transaction(async (t) => {
+      const result = await transactionRetrying(db, async (t) => {
         const tx = t as unknown as Database;
         const grant = await grantDays(tx, g.userId, ticketDays, {
           record: async (validThrough) => {
@@ -274,7 +275,7 @@ export function createMembership({ db, calendar, provider, ticketDays, priceCent
     /** A complimentary ticket: `days` added as a purchase would, with the reason kept, audited. */
     grantComplimentary(actor: Actor, userId: string, days: number, reason: string): Promise<Saved> {
       if (!isUuid(userId)) return Promise.resolve({ ok: false, message: "No such member." });
-      return db.transaction(async (t) => {
+      return transactionRetrying(db, async (t) => {
         const tx = t as unknown as Database;
         const grant = await grantDays(tx, userId, days, { memberAccount: true });
         if (!grant) return { ok: false, message: "No such member." };

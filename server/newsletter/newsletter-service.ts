@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { subscribers } from "../db/schema";
 import { enqueue } from "../outbox/outbox";
+import { transactionRetrying } from "../db/retrying";
 
 export interface SubscriptionInput {
   email: string;
@@ -69,7 +70,7 @@ export function createNewsletter({ db, now = () => new Date(), onEnqueued }: New
    */
   async function subscribe(input: Omit<SubscriptionInput, "source"> & { source?: SubscriptionInput["source"] }, within: Database = db): Promise<void> {
     const subscription: SubscriptionInput = { ...input, source: input.source ?? "subscribe" };
-    await within.transaction((tx) => record(tx, subscription));
+    await transactionRetrying(within, (tx) => record(tx, subscription));
     if (subscription.syncMailchimp ?? subscription.consent) onEnqueued?.();
   }
 

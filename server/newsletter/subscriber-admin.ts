@@ -8,6 +8,7 @@ import type { Database } from "../db/client";
 import { outbox, subscribers } from "../db/schema";
 import { enqueue } from "../outbox/outbox";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
+import { transactionRetrying } from "../db/retrying";
 
 export type SyncState = { state: "pending" | "synced" | "kept locally" | "failed" | "not-sent"; reason: string | null; attempts: number };
 
@@ -88,7 +89,7 @@ export function createSubscriberAdmin({ db, now = () => new Date(), onEnqueued, 
      * sign-up is recognized), and Mailchimp is told through the outbox in the same transaction.
      */
     async unsubscribe(actor: Actor, id: string): Promise<Saved> {
-      const result = await db.transaction(async (tx) => {
+      const result = await transactionRetrying(db, async (tx) => {
         const [before] = await tx.select().from(subscribers).where(eq(subscribers.id, id)).for("update");
         if (!before) return { ok: false as const, message: "No such subscriber." };
         const [after] = await tx.update(subscribers).set({ consent: false, updatedAt: now() }).where(eq(subscribers.id, id)).returning();
@@ -102,7 +103,7 @@ export function createSubscriberAdmin({ db, now = () => new Date(), onEnqueued, 
 
     /** Runs a failed Mailchimp sync again now. */
     async retry(actor: Actor, id: string): Promise<Saved> {
-      const result = await db.transaction(async (tx) => {
+      const result = await transactionRetrying(db, async (tx) => {
         const [subscriber] = await tx.select().from(subscribers).where(eq(subscribers.id, id));
         if (!subscriber) return { ok: false as const, message: "No such subscriber." };
         const retried = await tx

@@ -14,6 +14,7 @@ import { queryRows } from "../db/client";
 import { outbox } from "../db/schema";
 import type { Logger } from "../logger";
 import { createJobLoop } from "../jobs/scheduler";
+import { transactionRetrying } from "../db/retrying";
 
 export interface EmailJob {
   to: string;
@@ -198,7 +199,7 @@ export function createOutboxWorker({ db, handlers, logger, now = () => new Date(
       let ran = false;
       try {
         if (row.kind === "password-reset" || row.kind === "gift-delivery") {
-          await db.transaction(async (tx) => {
+          await transactionRetrying(db, async (tx) => {
             if (row.kind === "gift-delivery") await handlers.giftDelivery(tx as unknown as Database, payload as GiftDeliveryJob);
             else await handlers.passwordReset(tx as unknown as Database, payload as PasswordResetJob);
             // Another worker took the job over after our lease ran out: undo, it runs there.

@@ -38,6 +38,7 @@ import { queryRows, type Database } from "../db/client";
 import { visibleAt } from "../catalog/publication";
 import { countFacets, type FacetGroup, type FacetLabel } from "./facet-counts";
 import { normalizeWord, queryWords, replaceWords } from "./spelling";
+import { transactionRetrying } from "../db/retrying";
 
 /** Below this many matches a member's results are ranked on the whole text (reading every text costs ~5 µs each on PGlite). */
 export const FULL_TEXT_RANK_LIMIT = 100;
@@ -239,13 +240,20 @@ export function createSearch(db: Database, now: () => Date = () => new Date()) {
     return { ...none, results: [] };
   }
 
-  /** Runs `fn` in a transaction with the search's LOCAL settings. */
+  /**
+   * Runs `fn` in a transaction with the search's LOCAL settings. Read only (PostgreSQL refuses a
+   * write in it): run again after any cut, with no transaction id to look up (decision 052).
+   */
   function inSearchTransaction<T>(fn: (tx: Database) => Promise<T>): Promise<T> {
-    return db.transaction(async (tx) => {
-      const t = tx as unknown as Database;
-      await t.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);
-      return fn(t);
-    });
+    return transactionRetrying(
+      db,
+      async (tx) => {
+        const t = tx as unknown as Database;
+        await t.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);
+        return fn(t);
+      },
+      { accessMode: "read only" },
+    );
   }
 
   /**

@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import type { ClientRateLimitInfo, Options, Store } from "express-rate-limit";
 import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
-import { resendable } from "../db/ride-out";
+import { resendable } from "../db/retrying";
 import { rateLimits } from "../db/schema";
 
 export class DatabaseRateLimitStore implements Store {
@@ -30,7 +30,7 @@ export class DatabaseRateLimitStore implements Store {
   async increment(key: string): Promise<ClientRateLimitInfo> {
     const now = this.now();
     const resetAt = new Date(now.getTime() + this.windowMs).toISOString();
-    // Sent again after a lost connection (decision 037): at worst one hit counts twice.
+    // Sent again after a lost connection (`resendable`, decision 052): at worst one hit counts twice.
     const [row] = await resendable(() => queryRows<{ hits: number; reset_at: string | Date }>(
       this.db,
       sql`insert into ${rateLimits} (key, hits, reset_at) values (${this.prefix + key}, 1, ${resetAt})

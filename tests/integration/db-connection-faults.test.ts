@@ -12,14 +12,16 @@
  * - a worker that meets an uncaught error logs it as one JSON line (fatal, with the stack) and
  *   the primary logs its death with code and signal.
  *
- * And the faults are ridden out where that is safe (decision 037): a read or a transaction cut
- * before its COMMIT runs again, a database closed to connections for a few seconds is waited for
- * (DB_RETRY_SECONDS), a COMMIT cut in flight is looked up (txid_status) and answered with its
- * result when it committed or run again when it was rolled back, a runsOnce callback is never run
- * twice, and when the budget runs out the answer is still 503 with Retry-After.
+ * And the faults are ridden out where that is safe (decisions 037 and 052, through the public
+ * wrappers of server/db/retrying.ts): a read, or a `transactionRetrying` cut before its COMMIT,
+ * runs again; a database closed to connections for a few seconds is waited for
+ * (DB_RETRY_SECONDS); a COMMIT cut in flight is looked up (txid_status) and answered with its
+ * result when it committed or run again when it was rolled back; a `transactionOnce` callback is
+ * never run twice; and when the budget runs out the answer is still 503 with Retry-After.
  *
  * PostgreSQL only (PGlite has no connections to lose): skipped without it, a failure in CI.
  */
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -28,7 +30,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, queryRows, type Database } from "../../server/db/client";
-import { runsOnce } from "../../server/db/ride-out";
+import { transactionOnce, transactionRetrying } from "../../server/db/retrying";
 import { isDatabaseUnavailable } from "../../server/db/errors";
 import { availableDrivers, createPostgresDatabase, openTestDatabase, POSTGRES_ADMIN_URL, type TestDatabase } from "../helpers/databases";
 import { call, freePort, startInstance, type Instance } from "../helpers/instances";
@@ -220,7 +222,7 @@ describe.runIf(onPostgres)("a terminated connection, in process", () => {
   }
 
   it("runs a transaction again when its connection ends before COMMIT: its writes are stored once", async () => {
-    const result = await database.handle.db.transaction(async (tx) => {
+    const result = await transactionRetrying(database.handle.db, async (tx) => {
       runs++;
       await tx.execute(sql`insert into fault_probe values (${runs})`);
       if (runs === 1) {
@@ -240,18 +242,19 @@ describe.runIf(onPostgres)("a terminated connection, in process", () => {
     await throughCutter(async (db, cutter) => {
       // The server committed, and its answer was lost with the connection.
       cutter.cutNextCommit("answered");
-      expect(await db.transaction(storing(1))).toBe("stored");
+      expect(await transactionRetrying(db, storing(1))).toBe("stored");
       // n = 999 makes COMMIT sleep (a deferred trigger): the connection is cut while the server
       // is still committing, and the outcome is asked for until it is known.
       cutter.cutNextCommit("sent");
-      expect(await db.transaction(storing(999, "stored slowly"))).toBe("stored slowly");
+      expect(await transactionRetrying(db, storing(999, "stored slowly"))).toBe("stored slowly");
       expect(cutter.seen.cuts).toBe(2);
       expect(runs).toBe(2);
       expect(await probe()).toEqual([1, 999]);
-      // A transaction that only read has nothing to look up: no extra statement, and its result stands.
+      // A read-only transaction has nothing to look up: no extra statement, and its result stands.
       const xidReads = cutter.seen.xidReads;
       cutter.cutNextCommit("answered");
-      const read = await db.transaction(async (tx) => (await queryRows<{ n: number }>(tx as unknown as Database, sql`select count(*)::int as n from fault_probe`))[0].n);
+      const count = async (tx: unknown) => (await queryRows<{ n: number }>(tx as Database, sql`select count(*)::int as n from fault_probe`))[0].n;
+      const read = await transactionRetrying(db, count, { accessMode: "read only" });
       expect(read).toBe(2);
       expect(cutter.seen.cuts).toBe(3);
       expect(cutter.seen.xidReads).toBe(xidReads);
@@ -261,32 +264,28 @@ describe.runIf(onPostgres)("a terminated connection, in process", () => {
   it("runs a transaction again when its COMMIT was cut in flight and the server rolled it back: stored once", async () => {
     // The backend is ended while its COMMIT sleeps.
     const ended = endSleeper(admin);
-    const result = await database.handle.db.transaction(storing(999));
+    const result = await transactionRetrying(database.handle.db, storing(999));
     await ended;
     expect(result).toBe("stored");
     expect(runs).toBe(2);
     expect(await probe()).toEqual([999]);
   });
 
-  it("never runs a callback marked runsOnce (it charges a card, say) a second time", async () => {
-    const failed = await database.handle.db
-      .transaction(
-        runsOnce(async (tx) => {
-          runs++;
-          await admin.query("select pg_terminate_backend($1)", [await backendPid(tx as unknown as Database)]);
-          await sleep(300);
-          await tx.execute(sql`select 1`);
-        }),
-      )
-      .then(() => null, (error: unknown) => error);
+  it("never runs a transactionOnce callback (it charges a card, say) a second time", async () => {
+    const failed = await transactionOnce(database.handle.db, async (tx) => {
+      runs++;
+      await admin.query("select pg_terminate_backend($1)", [await backendPid(tx as unknown as Database)]);
+      await sleep(300);
+      await tx.execute(sql`select 1`);
+    }).then(() => null, (error: unknown) => error);
     expect(isDatabaseUnavailable(failed)).toBe(true);
     expect(runs).toBe(1);
     // The pool gave the dead connection up: the next transaction runs.
-    expect(await database.handle.db.transaction(async (tx) => (await queryRows<{ ok: number }>(tx as unknown as Database, sql`select 1 as ok`))[0].ok)).toBe(1);
+    expect(await transactionRetrying(database.handle.db, async (tx) => (await queryRows<{ ok: number }>(tx as unknown as Database, sql`select 1 as ok`))[0].ok)).toBe(1);
 
     // Its COMMIT cut in flight and rolled back by the server: not run again, answered 503.
     const ended = endSleeper(admin);
-    const rolledBack = await database.handle.db.transaction(runsOnce(storing(999))).then(() => null, (error: unknown) => error);
+    const rolledBack = await transactionOnce(database.handle.db, storing(999)).then(() => null, (error: unknown) => error);
     await ended;
     expect(isDatabaseUnavailable(rolledBack)).toBe(true);
     expect(runs).toBe(2);
@@ -295,11 +294,24 @@ describe.runIf(onPostgres)("a terminated connection, in process", () => {
     // Its COMMIT cut in flight after the server committed: answered with its result, run once.
     await throughCutter(async (db, cutter) => {
       cutter.cutNextCommit("answered");
-      expect(await db.transaction(runsOnce(storing(3, "charged")))).toBe("charged");
+      expect(await transactionOnce(db, storing(3, "charged"))).toBe("charged");
       expect(cutter.seen.cuts).toBe(1);
       expect(runs).toBe(3);
       expect(await probe()).toEqual([3]);
     });
+  });
+
+  it("does not run a transaction again whose callback wrote apart from it (that write committed)", async () => {
+    const failed = await transactionRetrying(database.handle.db, async (tx) => {
+      runs++;
+      await database.handle.db.execute(sql`insert into fault_probe values (${40 + runs})`);
+      await admin.query("select pg_terminate_backend($1)", [await backendPid(tx as unknown as Database)]);
+      await sleep(300);
+      await tx.execute(sql`select 1`);
+    }).then(() => null, (error: unknown) => error);
+    expect(isDatabaseUnavailable(failed)).toBe(true);
+    expect(runs).toBe(1);
+    expect(await probe()).toEqual([41]);
   });
 
   it("sends a read again when its connection ends, but never a write outside a transaction", async () => {
@@ -316,13 +328,29 @@ describe.runIf(onPostgres)("a terminated connection, in process", () => {
     expect(await probe()).toEqual([]);
   });
 
+  it("never writes into an idle connection whose backend was ended while the process was busy", async () => {
+    const pool = await openDatabase({ databaseUrl: database.url!, poolSize: 3 });
+    try {
+      // Three idle connections in the pool.
+      await Promise.all([1, 2, 3].map(() => pool.db.execute(sql`select pg_sleep(0.05)`)));
+      // Their backends are ended while this process is blocked (a busy event loop): the server's
+      // goodbyes wait unread in the sockets when the writes below check their connections out.
+      execFileSync("psql", [database.url!, "-qAt", "-c", `select count(pg_terminate_backend(pid)) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and application_name <> '${ADMIN_APP}'`, "-c", "select pg_sleep(0.3)"]);
+      const written = await Promise.allSettled([21, 22, 23].map((n) => pool.db.execute(sql`insert into fault_probe values (${n})`)));
+      expect(written.map((w) => (w.status === "rejected" ? String((w.reason as { cause?: unknown }).cause ?? w.reason) : w.status))).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
+      expect(await probe()).toEqual([21, 22, 23]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("waits for a database closed to connections (a restart), then answers", async () => {
     const started = Date.now();
     const outage = await refuseConnections(database.url!, 2_500);
     try {
       const [read, written] = await Promise.all([
         queryRows<{ ok: number }>(database.handle.db, sql`select 1 as ok`),
-        database.handle.db.transaction(async (tx) => {
+        transactionRetrying(database.handle.db, async (tx) => {
           await tx.execute(sql`insert into fault_probe values (5)`);
           return "written";
         }),

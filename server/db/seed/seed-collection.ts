@@ -19,6 +19,7 @@ import { demoCollection, HOME_BANNERS } from "./collection";
 import { CATEGORY_NAMES, type SeedTeam } from "./collection-types";
 import { stableId } from "./stable-id";
 import { sanitizeRichText } from "../../catalog/rich-text";
+import { transactionRetrying } from "../retrying";
 
 export interface MediaWriter {
   writeOriginal(file: string, content: string | Buffer): Promise<void>;
@@ -55,7 +56,7 @@ export async function seedCollection({ db, media, logger }: { db: Database; medi
     }
   }
 
-  await db.transaction(async (tx) => {
+  await transactionRetrying(db, async (tx) => {
     for (const [i, t] of collection.teams.entries()) {
       const row = {
         id: stableId("team", t.slug),
