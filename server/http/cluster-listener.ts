@@ -52,13 +52,18 @@ export function listenForWorkers({ port, host, log }: { port: number; host: stri
     return candidates[turn++ % candidates.length];
   };
 
+  /** Connections whose hand-off has left this process (the send's callback said so without an error). */
+  const sent = new WeakSet<net.Socket>();
   const handOff = (socket: net.Socket) => {
     const worker = choose();
     if (!worker) return void waiting.push(socket);
     const id = nextId++;
     pending.get(worker)!.set(id, socket);
+    // Node sends one handle at a time and queues the rest; the callback says when this one left.
     // A failed send (the worker has just died) is dealt with when its exit is seen, below.
-    worker.send({ type: CONNECTION, id }, socket, ignore);
+    worker.send({ type: CONNECTION, id }, socket, (error: Error | null) => {
+      if (!error) sent.add(socket);
+    });
   };
 
   listener.on("connection", handOff);
@@ -94,7 +99,7 @@ export function listenForWorkers({ port, host, log }: { port: number; host: stri
     // the one on its way is lost with the worker.
     let again = 0;
     for (const socket of untaken.values()) {
-      if ((socket as net.Socket & { _handle?: unknown })._handle && !socket.destroyed) {
+      if (!sent.has(socket) && !socket.destroyed) {
         again++;
         if (closed && !choose()) socket.destroy();
         else handOff(socket);
