@@ -26,14 +26,10 @@ import net from "node:net";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
-import { createApp } from "./app";
-import { boot, MigrationFailedError } from "./boot";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { DataDirInUseError } from "./db/data-dir-lock";
 import { createLogger, flushLogs, logsWritten, type Logger } from "./logger";
 import { listenForWorkers, serveFromPrimary } from "./http/cluster-listener";
-import { serveClusterMetrics } from "./metrics/cluster-metrics";
-import { openSiteChannel } from "./backup/site-channel";
 
 let config: Config;
 try {
@@ -61,6 +57,9 @@ process.on("uncaughtException", (error, origin) => {
   exitNow(1);
 });
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+/** The variable that tells a cluster's child what it is for; `prepare`: migrate and seed, then exit. */
+const ROLE = "MUSEUM_PROCESS_ROLE";
+const PREPARE = "prepare";
 
 /** WEB_CONCURRENCY, checked like the other variables: workers on PostgreSQL, one process on PGlite. */
 function workerCount(): number {
@@ -93,20 +92,28 @@ function exitNow(code: number): never {
   process.exit(code);
 }
 
-/** The primary of a cluster (PostgreSQL): migrate and seed once, then keep `count` workers running. */
+/**
+ * The primary of a cluster (PostgreSQL): migrate and seed once, in a process of its own, then keep
+ * `count` workers running. The primary itself loads neither the site nor the database (issue 36:
+ * it only supervises, in little memory).
+ */
 async function runPrimary(count: number, log: Logger) {
-  const services = await boot({ config, logger: log, migrationsFolder: here("../../drizzle") });
-  await services.database.close();
+  // Workers run this compiled entry itself, not whatever started the primary (scripts/start.mjs).
+  cluster.setupPrimary({ exec: here("./index.js") });
+  const prepared = await new Promise<number>((resolve) => cluster.fork({ [ROLE]: PREPARE }).once("exit", (code) => resolve(code ?? 1)));
+  if (prepared !== 0) {
+    log.fatal({ code: prepared }, "not starting: the database could not be prepared");
+    return exit(1);
+  }
   log.info({ workers: count }, "starting one worker per core");
 
   let stopping = false;
   // Workers ask here for the whole cluster's /metrics; worker restarts are counted here (decision 021).
-  const clusterMetrics = serveClusterMetrics();
+  // Loaded only when /metrics is on (METRICS_TOKEN): prom-client is a tenth of a small primary's memory.
+  const clusterMetrics = config.METRICS_TOKEN ? (await import("./metrics/cluster-metrics")).serveClusterMetrics() : null;
   const recentDeaths: number[] = [];
   // Our own count: cluster.workers may still list a worker whose 'exit' came before its 'disconnect'.
   const alive = new Set<number>();
-  // Workers run this compiled entry itself, not whatever started the primary (scripts/start.mjs).
-  cluster.setupPrimary({ exec: here("./index.js") });
   // The primary holds the listening socket and hands each connection to a worker (decision 020).
   const listener = listenForWorkers({ port: config.PORT, host: config.HOST, log });
   const fork = () => alive.add(cluster.fork().id);
@@ -124,7 +131,7 @@ async function runPrimary(count: number, log: Logger) {
     }
     // code: the exit code (null when killed by a signal); signal: the signal's name (or null).
     log.error({ pid: worker.process.pid, workerId: worker.id, code, signal: signal ?? null }, "worker died; starting another");
-    clusterMetrics.workerRestarted();
+    clusterMetrics?.workerRestarted();
     const now = Date.now();
     recentDeaths.push(now);
     while (recentDeaths.length && recentDeaths[0] < now - 60_000) recentDeaths.shift();
@@ -164,6 +171,7 @@ async function runPrimary(count: number, log: Logger) {
 
 /** One serving process: the whole site (a cluster worker, or the only process on PGlite). */
 async function runServer(log: Logger) {
+  const [{ boot }, { createApp }, { openSiteChannel }] = await Promise.all([import("./boot"), import("./app"), import("./backup/site-channel")]);
   const services = await boot({ config, logger: log, migrationsFolder: here("../../drizzle") });
   const build = (await import(new URL("../server/index.js", import.meta.url).href)) as ServerBuild;
   let draining = false;
@@ -301,16 +309,25 @@ function whenConnectionsEnd(log: Logger, done: () => boolean, then: () => void) 
   }, 50);
 }
 
+/** A cluster's first child: migrates and seeds (`boot`), then exits 0 (the primary then forks the workers). */
+async function prepare(log: Logger) {
+  const { boot } = await import("./boot");
+  const services = await boot({ config, logger: log, migrationsFolder: here("../../drizzle") });
+  await services.database.close();
+  exit(0);
+}
+
 try {
   if (cluster.isPrimary) {
     const count = workerCount();
     if (count > 1) await runPrimary(count, logger);
     else await runServer(logger);
-  } else await runServer(logger.child({ worker: cluster.worker?.id }));
+  } else if (process.env[ROLE] === PREPARE) await prepare(logger.child({ role: PREPARE }));
+  else await runServer(logger.child({ worker: cluster.worker?.id }));
 } catch (error) {
   // Another process has the embedded database open (decision 043), or a migration failed
   // (decision 046): said in words, not a stack.
-  if (error instanceof MigrationFailedError) {
+  if (error instanceof Error && error.name === "MigrationFailedError") {
     logger.fatal({ err: error }, "not starting: the database could not be migrated");
     console.error(error.message);
     exit(1);

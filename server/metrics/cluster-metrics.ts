@@ -6,7 +6,7 @@
  */
 import cluster from "node:cluster";
 import { AggregatorRegistry } from "prom-client";
-import { registry, workerRestarts } from "./metrics";
+import { registry, workerRestarts } from "./registry";
 
 const REQUEST = "museum:metrics-request";
 const ANSWER = "museum:metrics-answer";

@@ -8,12 +8,14 @@
 import cluster from "node:cluster";
 import { sql } from "drizzle-orm";
 import type { RequestHandler, Response } from "express";
-import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram } from "prom-client";
 import type { DatabaseHandle } from "../db/client";
 import { queryRows } from "../db/client";
 import { latestBackups } from "../backup/backup-service";
 
-export const registry = new Registry();
+// The registry and the restarts counter live in registry.ts: a cluster's primary needs only them.
+import { registry } from "./registry";
+export { registry, workerRestarts } from "./registry";
 
 /** What the scrape-time gauges read: the process's database and change feed. */
 export interface MetricsSources {
@@ -89,10 +91,6 @@ export const outboxLeaseLost = new Counter({
   registers: [registry],
 });
 
-/** The worker restarts counter lives in the process that forks workers (this one unless it is a cluster worker). */
-export const workerRestarts = cluster.isWorker
-  ? null
-  : new Counter({ name: "museum_worker_restarts_total", help: "Cluster workers that died and were replaced.", registers: [registry] });
 
 interface OutboxSnapshot {
   pending: number;
