@@ -15,6 +15,9 @@ import net from "node:net";
 import type { Server } from "node:http";
 import type { Logger } from "../logger";
 
+/** How long a stopping process waits for in-flight requests, after draining, before it gives up. */
+export const STOP_TIMEOUT_MS = 10_000;
+
 const CONNECTION = "museum:connection";
 const TAKEN = "museum:connection-taken";
 const READY = "museum:ready";
