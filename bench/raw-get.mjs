@@ -6,7 +6,7 @@ export function rawGet(url, headers = {}) {
     const req = request(url, { agent: false, headers }, (res) => {
       const chunks = [];
       res.on("data", (c) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
       res.on("error", reject);
     });
     req.on("error", reject);

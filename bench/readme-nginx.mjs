@@ -6,8 +6,12 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The README's nginx block, with the two local instances, plain HTTP on `listen`, and what nginx needs to run unprivileged. */
-export function readmeNginxConfig(dir, listen, [portA, portB], { errorLogLevel = "warn" } = {}) {
+/**
+ * The README's nginx block, with the two local instances, plain HTTP on `listen`, and what nginx
+ * needs to run unprivileged. One worker unless `workers` says otherwise; `debianHttp` adds what
+ * Debian's /etc/nginx/nginx.conf sets around a site's block (`sendfile on; tcp_nopush on;`).
+ */
+export function readmeNginxConfig(dir, listen, [portA, portB], { errorLogLevel = "warn", workers = 1, debianHttp = false } = {}) {
   const readme = readFileSync(path.join(root, "README.md"), "utf8");
   const block = readme.match(/```nginx\n([\s\S]*?)```/)?.[1];
   if (!block || !block.includes("10.0.0.11:3000") || !block.includes("10.0.0.12:3000")) throw new Error("README.md has no nginx block with 10.0.0.11:3000 and 10.0.0.12:3000");
@@ -21,5 +25,6 @@ export function readmeNginxConfig(dir, listen, [portA, portB], { errorLogLevel =
   // nginx started as root runs its workers as nobody, who must reach the cache folder inside `dir`.
   chmodSync(dir, 0o755);
   const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${dir}/${t};`).join("\n");
-  return `worker_processes 1;\ndaemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log ${errorLogLevel};\nevents { worker_connections 1024; }\nhttp {\n  access_log off;\n${temp}\n${site}\n}\n`;
+  const http = debianHttp ? "  sendfile on;\n  tcp_nopush on;\n" : "";
+  return `worker_processes ${workers};\ndaemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log ${errorLogLevel};\nevents { worker_connections 1024; }\nhttp {\n  access_log off;\n${http}${temp}\n${site}\n}\n`;
 }

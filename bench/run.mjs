@@ -1,19 +1,29 @@
-// `npm run bench` (issue 12): starts the production build as `npm start` would, on a fresh
-// PostgreSQL database when one is reachable (one worker per core) or else on a fresh PGlite
-// (one process), and measures with wrk (2 threads, 50 connections, brotli accepted) visitors'
-// pages, a member's pages (a session made by signing up and paying with the test card through
-// the API) and the JSON API. The ceiling is nginx (Debian's, 2 workers, access log off) serving
-// the home page's own bytes from disk in the same run, measured before the first target and after
-// each one; every figure is printed as a share of the mean of the two nginx runs beside it,
-// next to the previous run's (bench/last-run.json) and to the aims of issue 12.
+// `npm run bench` (issues 12 and 36): starts the production build as `npm start` would (with
+// `MALLOC_ARENA_MAX=2` unless set), on a fresh PostgreSQL database when one is reachable (one
+// worker per core) or else on a fresh PGlite (one process), and measures with wrk (2 threads, 50
+// connections, brotli accepted):
+// - visitors' pages through the README's own nginx block with its cache (decision 054), the
+//   site's port as both upstreams;
+// - visitors' pages from the site alone, beside a bare Node server (bench/bare-node.mjs) with as
+//   many processes as the site, writing the home page's bytes and headers as the site sends them;
+// - a member's pages (a session made by signing up and paying with the test card through the
+//   API) and the JSON API, from the site alone.
+// The ceiling is nginx (Debian's, one worker per core, access log off) serving the home page's own
+// bytes from disk in the same run, measured before the first target and after each one; every
+// figure is printed as a share of the mean of the two nginx runs beside it (the site's visitor
+// pages also as a share of the bare server's runs beside them), next to the previous run's
+// (bench/last-run.json) and to the aims of issues 12, 25 and 36. The resident memory of the
+// site's processes (VmRSS of the started process and its descendants) is read one minute after
+// the site answers /readyz, before any load, and every 500 ms during the load.
 //
 // Installs nginx and wrk from Debian when missing. Variables: BENCH_SECONDS (10),
 // BENCH_WARMUP_SECONDS (3), BENCH_DATABASE (postgres | pglite; default: PostgreSQL when
 // reachable), BENCH_CPU_PROF=1 (write V8 CPU profiles of the site's processes to
 // bench/profiles/), BENCH_KEEP_LAST=1 (do not overwrite last-run.json); any other variable
-// (e.g. PAGE_CACHE_SECONDS=0, WEB_CONCURRENCY=1) reaches the site.
+// (e.g. PAGE_CACHE_SECONDS=0, WEB_CONCURRENCY=1, MALLOC_ARENA_MAX) reaches the site.
 import { execFile, execFileSync, spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +32,7 @@ import { brotliDecompressSync, gzipSync } from "node:zlib";
 import pg from "pg";
 import { nginxConf } from "./nginx-conf.mjs";
 import { rawGet } from "./raw-get.mjs";
+import { readmeNginxConfig } from "./readme-nginx.mjs";
 
 const rawGetFrom = (p, headers) => rawGet(base + p, headers);
 
@@ -31,21 +42,36 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const CONNECTIONS = 50;
 const THREADS = 2;
-// BENCH_PORT (4400): the site's port; nginx listens on the next one.
+// BENCH_PORT (4400): the site's port; nginx's ceiling listens on the next one, the README's nginx
+// (the cache in front) on the one after, the bare Node server on the one after that.
 const PORT = Number(process.env.BENCH_PORT ?? 4400);
 const NGINX_PORT = PORT + 1;
+const PROXY_PORT = PORT + 2;
+const BARE_PORT = PORT + 3;
+// The resident memory "after start" is read this long after the site first answers /readyz.
+const SETTLE_MS = 60_000;
+const MB = 1024 * 1024;
 const ACCEPT_ENCODING = "gzip, deflate, br";
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The previous run on the same database: PostgreSQL's in last-run.json, PGlite's in last-run-pglite.json. */
 const lastRunFile = (onPostgres) => path.join(here, onPostgres ? "last-run.json" : "last-run-pglite.json");
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
-/** The aims of issues 12 and 25, as shares of the nginx ceiling and p99 limits, per database. */
+/**
+ * The aims of issues 12, 25 and 36, per database: a share of a reference measured beside the
+ * target (`of`: the nginx ceiling, or the bare Node server) and a p99 limit in ms.
+ */
 const aimsFor = (onPostgres) => ({
-  visitor: { share: 1 / 4, p99: 20, label: ">= 1/4, p99 < 20 ms" },
-  member: onPostgres ? { share: 0.1, p99: 30, label: ">= 10%, p99 < 30 ms" } : { share: 0.025, p99: 50, label: ">= 2.5%, p99 < 50 ms" },
+  proxy: { of: "nginx", share: 0.9, p99: 10, label: ">= 90% of nginx, p99 < 10 ms" },
+  visitor: { of: "bare", share: 0.6, p99: Infinity, label: ">= 60% of bare Node" },
+  member: onPostgres
+    ? { of: "nginx", share: 0.1, p99: 30, label: ">= 10% of nginx, p99 < 30 ms" }
+    : { of: "nginx", share: 0.025, p99: 50, label: ">= 2.5% of nginx, p99 < 50 ms" },
   api: null,
 });
+
+/** The memory aims of issue 36, in MB (MiB, as `ps -o rss` / 1024). */
+const memoryAimsFor = (onPostgres) => (onPostgres ? { primary: 60, worker: 200 } : { total: 350, totalUnderLoad: 500 });
 
 // --- tools -------------------------------------------------------------------------------------
 
@@ -133,15 +159,28 @@ async function postgresDatabase() {
 
 const base = `http://127.0.0.1:${PORT}`;
 
-async function waitUp(site) {
-  for (let i = 0; i < 240; i++) {
+/** Whether nothing listens on `port` (on any address). */
+function portFree(port) {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
+  });
+}
+
+/** Waits for the site's first 200 on /readyz; its time (performance.now()). */
+async function waitReady(site) {
+  for (let i = 0; i < 1200; i++) {
     if (site.exitCode !== null) throw new Error("the site exited during start-up");
     try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
+      if ((await fetch(`${base}/readyz`)).ok) {
+        if (site.exitCode !== null) throw new Error("the site exited during start-up");
+        return performance.now();
+      }
     } catch {
       // not up yet
     }
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error("site did not start");
 }
@@ -170,6 +209,77 @@ async function linkOn(p, re, headers = {}) {
   return m[1].replace(/&amp;/g, "&");
 }
 
+// --- resident memory ------------------------------------------------------------------------------
+
+/** VmRSS of `pid` in bytes, or null when it has gone. */
+function rssOf(pid) {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kb === undefined ? null : Number(kb) * 1024;
+  } catch {
+    return null;
+  }
+}
+
+/** `root` and its descendants, from /proc/<pid>/stat's parent field: [{ pid, role, rss }]. */
+function siteProcesses(root, onPostgres) {
+  const children = new Map();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (!children.has(ppid)) children.set(ppid, []);
+    children.get(ppid).push(Number(name));
+  }
+  const found = [];
+  const walk = (pid, depth) => {
+    const rss = rssOf(pid);
+    if (rss !== null) found.push({ pid, role: depth === 0 ? (onPostgres ? "primary" : "the site (one process)") : depth === 1 && onPostgres ? "worker" : "child", rss });
+    for (const child of (children.get(pid) ?? []).sort((a, b) => a - b)) walk(child, depth + 1);
+  };
+  walk(root, 0);
+  let worker = 0;
+  for (const p of found) if (p.role === "worker") p.role = `worker ${++worker}`;
+  return found;
+}
+
+/** Samples the site's processes every 500 ms until stopped: the largest total and each process's largest. */
+function memorySampler(root, onPostgres) {
+  const peak = { total: 0, byPid: new Map(), samples: 0, phase: "the start of the load", during: "" };
+  const sample = () => {
+    const now = siteProcesses(root, onPostgres);
+    peak.samples++;
+    const sum = now.reduce((a, p) => a + p.rss, 0);
+    if (sum > peak.total) [peak.total, peak.during] = [sum, peak.phase];
+    for (const p of now) {
+      const before = peak.byPid.get(p.pid);
+      if (!before || before.rss < p.rss) peak.byPid.set(p.pid, p);
+    }
+  };
+  sample();
+  const timer = setInterval(sample, 500);
+  return {
+    /** What the load is doing now, to say during what the largest sum was seen. */
+    set phase(name) {
+      peak.phase = name;
+    },
+    stop() {
+      clearInterval(timer);
+      sample();
+      const last = siteProcesses(root, onPostgres);
+      return { total: peak.total, during: peak.during, processes: [...peak.byPid.values()], samples: peak.samples, last };
+    },
+  };
+}
+
+const mb = (bytes) => Math.round(bytes / MB);
+const perProcess = (processes) => processes.map((p) => `${p.role} ${mb(p.rss)}`).join(", ");
+
 // --- printing -----------------------------------------------------------------------------------
 
 const pct = (x) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
@@ -186,12 +296,19 @@ function previousRun(onPostgres) {
 // --- main ---------------------------------------------------------------------------------------
 
 ensureTools();
+// Another site (or bench) on these ports would be measured instead of ours: refuse to start.
+for (const port of [PORT, NGINX_PORT, PROXY_PORT, BARE_PORT]) {
+  if (!(await portFree(port))) throw new Error(`port ${port} is in use: set BENCH_PORT (the site's port; the bench uses it and the next three)`);
+}
 const dir = mkdtempSync(path.join(tmpdir(), "museum-bench-"));
 const database = await postgresDatabase();
+const onPostgres = Boolean(database);
 const profileDir = path.join(here, "profiles");
 if (process.env.BENCH_CPU_PROF) mkdirSync(profileDir, { recursive: true });
 const siteEnv = {
   ...process.env,
+  // As `npm start` (package.json) runs it.
+  MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
   PORT: String(PORT),
   HOST: "127.0.0.1",
   DATA_DIR: path.join(dir, "data"),
@@ -206,13 +323,15 @@ const siteEnv = {
 const nodeArgs = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
 const site = spawn(process.execPath, [...nodeArgs, "build/host/index.js"], { env: siteEnv, stdio: ["ignore", "ignore", "inherit"] });
 let nginx;
+let proxy;
+let bare;
+const stopped = (child) => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once("exit", r)));
 
 try {
-  await waitUp(site);
+  const readyAt = await waitReady(site);
   const wanted = Number(process.env.WEB_CONCURRENCY || availableParallelism());
-  const workers = database ? wanted : 1;
-  // On PGlite, with 2 or more: the owner of the database and a stored-page front (decision 045).
-  const withFront = !database && wanted >= 2;
+  // On PGlite the site is one process whatever WEB_CONCURRENCY says (decision 054).
+  const workers = onPostgres ? wanted : 1;
   const member = await memberCookie();
   const cookie = { Cookie: member };
 
@@ -223,8 +342,11 @@ try {
   const exhibitPage = await linkOn(`/teams/${team._id}/${ex.category._id}`, new RegExp(`href="(/teams/${team._id}/[^/"]+/${ex._id})"`));
   const storyPage = await linkOn("/favoritestories", /href="(\/favoritestories\/exhibit\/[^"]+)"/);
   const apiByTeam = `/api/exhibits/?team=${team._id}&active=true`;
+  const proxyBase = `http://127.0.0.1:${PROXY_PORT}`;
 
   const targets = [
+    { name: "home page (visitor, through the README's nginx cache)", kind: "proxy", url: `${proxyBase}/` },
+    { name: "exhibit page (visitor, through the README's nginx cache)", kind: "proxy", url: proxyBase + exhibitPage },
     { name: "home page (visitor)", kind: "visitor", path: "/" },
     { name: "category page (visitor)", kind: "visitor", path: `/teams/${team._id}/${ex.category._id}` },
     { name: "exhibit page (visitor)", kind: "visitor", path: exhibitPage },
@@ -233,7 +355,7 @@ try {
     { name: "exhibit page (member)", kind: "member", path: exhibitPage, headers: cookie },
     { name: "API exhibits by team (visitor)", kind: "api", path: apiByTeam },
     { name: "API exhibits by team (member)", kind: "api", path: apiByTeam, headers: cookie },
-  ];
+  ].map((t) => ({ ...t, url: t.url ?? base + t.path }));
 
   // The member really is one: the member's exhibit page holds more than the visitor's.
   const visitorExhibit = await (await fetch(base + exhibitPage)).text();
@@ -247,10 +369,50 @@ try {
   const homeBr = home.body;
   const homeBytes = brotliDecompressSync(homeBr);
   nginx = startNginx(dir, homeBr, home.headers["content-type"] ?? "text/html");
+
+  // The cache in front: the README's nginx block, both upstreams the site, one worker per core
+  // and Debian's sendfile, as the ceiling's nginx.
+  const proxyDir = path.join(dir, "proxy");
+  mkdirSync(proxyDir);
+  const proxyConf = path.join(proxyDir, "nginx.conf");
+  writeFileSync(proxyConf, readmeNginxConfig(proxyDir, PROXY_PORT, [PORT, PORT], { workers: availableParallelism(), debianHttp: true }));
+  proxy = spawn(nginxBinary(), ["-c", proxyConf, "-p", proxyDir], { stdio: ["ignore", "ignore", "inherit"] });
+
+  // The bare Node server: the home page's bytes and the site's headers for them (Node writes
+  // Date, Connection and Keep-Alive itself), with as many processes as the site.
+  const bareFile = path.join(dir, "bare-home.br");
+  writeFileSync(bareFile, homeBr);
+  const skip = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length"]);
+  const bareHeaders = [];
+  for (let i = 0; i < home.rawHeaders.length; i += 2) if (!skip.has(home.rawHeaders[i].toLowerCase())) bareHeaders.push(home.rawHeaders[i], home.rawHeaders[i + 1]);
+  bareHeaders.push("Content-Length", String(homeBr.length));
+  writeFileSync(`${bareFile}.headers.json`, JSON.stringify(bareHeaders));
+  bare = spawn(process.execPath, [path.join(here, "bare-node.mjs"), String(BARE_PORT), bareFile, String(workers)], { stdio: ["ignore", "ignore", "inherit"] });
+
   await new Promise((r) => setTimeout(r, 500));
   const ceilingUrl = `http://127.0.0.1:${NGINX_PORT}/home.br`;
   const check = await fetch(ceilingUrl);
   if (!check.ok || (await check.text()) !== homeBytes.toString("utf8")) throw new Error("nginx does not serve the home page's bytes");
+  const bareUrl = `http://127.0.0.1:${BARE_PORT}/`;
+  for (let i = 0; ; i++) {
+    const answer = await rawGet(bareUrl, { "accept-encoding": ACCEPT_ENCODING }).catch(() => null);
+    if (answer) {
+      if (!answer.body.equals(homeBr) || answer.headers["content-encoding"] !== "br") throw new Error("the bare Node server does not send the home page's bytes");
+      break;
+    }
+    if (i === 40) throw new Error("the bare Node server did not start");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  // Through the cache: the site's bytes, and the second answer from the cache.
+  const statuses = [];
+  for (const t of targets.filter((x) => x.kind === "proxy")) {
+    for (let i = 0; i < 2; i++) {
+      const answer = await rawGet(t.url, { "accept-encoding": ACCEPT_ENCODING });
+      if (answer.status !== 200 || answer.headers["content-encoding"] !== "br") throw new Error(`the README's nginx answered ${t.url} with ${answer.status} ${answer.headers["content-encoding"]}`);
+      statuses.push(answer.headers["x-cache-status"]);
+    }
+  }
+  if (statuses[1] !== "HIT" || statuses[3] !== "HIT") throw new Error(`the README's nginx does not keep visitors' pages: X-Cache-Status ${statuses.join(", ")}`);
 
   // First-load JavaScript of the home page: every module script and modulepreload, gzipped.
   const html = homeBytes.toString("utf8");
@@ -258,30 +420,59 @@ try {
   let jsGzip = 0;
   for (const s of scripts) jsGzip += gzipSync(Buffer.from(await (await fetch(base + s)).arrayBuffer())).length;
 
+  // Resident memory one minute after /readyz, before any load (the requests above are a few dozen).
+  const settle = readyAt + SETTLE_MS - performance.now();
+  if (settle > 0) await new Promise((r) => setTimeout(r, settle));
+  const settled = siteProcesses(site.pid, onPostgres);
+  const settledAfter = Math.round((performance.now() - readyAt) / 1000);
+  process.stderr.write(`  resident memory ${settledAfter} s after /readyz: ${mb(settled.reduce((a, p) => a + p.rss, 0))} MB (${perProcess(settled)})\n`);
+
   const load = loadavg()[0];
+  const sampler = memorySampler(site.pid, onPostgres);
+  sampler.phase = "nginx (the ceiling)";
   // nginx is measured before the first target and after each one, and each target is compared
   // with the mean of the two runs beside it: on a shared VM the ceiling drifts by a fifth within
-  // a run, and one mean over the whole run would move every share with it.
+  // a run, and one mean over the whole run would move every share with it. The bare Node server
+  // is measured the same way around the site's visitor pages.
   if (WARMUP > 0) await wrk(ceilingUrl, WARMUP);
   const ceilings = [await wrk(ceilingUrl, DURATION)];
+  const bareRuns = [];
   const rows = [];
   for (const t of targets) {
-    if (WARMUP > 0) await wrk(base + t.path, WARMUP, t.headers);
-    const r = await wrk(base + t.path, DURATION, t.headers);
+    sampler.phase = t.name;
+    if (t.kind === "visitor" && bareRuns.length === 0) {
+      if (WARMUP > 0) await wrk(bareUrl, WARMUP);
+      bareRuns.push(await wrk(bareUrl, DURATION));
+    }
+    if (WARMUP > 0) await wrk(t.url, WARMUP, t.headers);
+    const r = await wrk(t.url, DURATION, t.headers);
     const after = await wrk(ceilingUrl, DURATION);
     const beside = (ceilings[ceilings.length - 1].rps + after.rps) / 2;
     ceilings.push(after);
-    rows.push({ ...t, ...r, beside });
-    process.stderr.write(`  ${t.name}: ${Math.round(r.rps)} req/s, p99 ${ms(r.p99)} ms; nginx beside it ${Math.round(beside)} req/s\n`);
+    let bareBeside = null;
+    if (t.kind === "visitor") {
+      const bareAfter = await wrk(bareUrl, DURATION);
+      bareBeside = (bareRuns[bareRuns.length - 1].rps + bareAfter.rps) / 2;
+      bareRuns.push(bareAfter);
+    }
+    rows.push({ ...t, ...r, beside, bareBeside });
+    process.stderr.write(
+      `  ${t.name}: ${Math.round(r.rps)} req/s, p99 ${ms(r.p99)} ms; nginx beside it ${Math.round(beside)} req/s` +
+        (bareBeside ? `, bare Node ${Math.round(bareBeside)} req/s` : "") +
+        "\n",
+    );
   }
   const ceilingRps = ceilings.map((c) => c.rps);
   const ceiling = { rps: ceilingRps.reduce((a, b) => a + b, 0) / ceilings.length, p99: Math.max(...ceilings.map((c) => c.p99)), min: Math.min(...ceilingRps), max: Math.max(...ceilingRps) };
+  const bareRps = bareRuns.map((c) => c.rps);
+  const bareSummary = { rps: bareRps.reduce((a, b) => a + b, 0) / bareRps.length, p99: Math.max(...bareRuns.map((c) => c.p99)), min: Math.min(...bareRps), max: Math.max(...bareRps) };
 
   // Sign-up and login one at a time, as a person does: median and p90 in ms (argon2id hashing).
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
   const signUps = [];
   const logins = [];
+  sampler.phase = "sign-ups and logins";
   for (let i = 0; i < 20; i++) {
     const email = `bench${i}.${Date.now()}@example.com`;
     const person = { firstName: "Bench", lastName: "Fan", emailAddress: email, emailAddressConfirm: email, password: "Pirates1979", passwordConfirm: "Pirates1979", termsAndConditions: true };
@@ -292,14 +483,16 @@ try {
     if ((await post("/api/users/login", { emailAddress: email, password: "Pirates1979" })).status !== 200) throw new Error("login failed");
     logins.push(performance.now() - t);
   }
+  const peak = sampler.stop();
 
-  const previous = previousRun(Boolean(database));
-  const AIMS = aimsFor(Boolean(database));
+  const previous = previousRun(onPostgres);
+  const AIMS = aimsFor(onPostgres);
   const prevRow = (name) => previous?.rows?.find((r) => r.name === name);
-  const where = database ? `PostgreSQL, ${workers} worker${workers > 1 ? "s" : ""}` : withFront ? "PGlite, the owner and a stored-page front" : "PGlite, one process";
+  const where = onPostgres ? `PostgreSQL, ${workers} worker${workers > 1 ? "s" : ""}` : "PGlite, one process";
+  const bareWhat = workers > 1 ? `node:cluster, ${workers} workers` : "one process";
   console.log(
     `\nwrk -t${THREADS} -c${CONNECTIONS} -d${DURATION}s (after ${WARMUP} s of warm-up), Accept-Encoding: ${ACCEPT_ENCODING}; ` +
-      `Node ${process.version}, ${where}; ${availableParallelism()} cores shared by wrk, nginx and the site; load average ${load.toFixed(1)} at the start\n`,
+      `Node ${process.version}, ${where}, MALLOC_ARENA_MAX=${siteEnv.MALLOC_ARENA_MAX}; ${availableParallelism()} cores shared by wrk, nginx and the site; load average ${load.toFixed(1)} at the start\n`,
   );
   console.log(
     `Ceiling: nginx ${nginxVersion()} (${availableParallelism()} workers, access log off) sending the home page's ${homeBr.length} brotli bytes from disk: ` +
@@ -308,20 +501,67 @@ try {
       (previous ? `; previous run ${previous.ceiling.rps} req/s` : "") +
       "\n",
   );
-  console.log("| target | req/s | nginx beside it, req/s | share of nginx | p99 ms | aim | met | previous run: share, p99 ms | errors |");
-  console.log("|---|---|---|---|---|---|---|---|---|");
+  console.log(
+    `Bare Node (bench/bare-node.mjs, ${bareWhat}) writing the same bytes and headers: ${bareRuns.length} runs around the site's visitor pages, ` +
+      `${Math.round(bareSummary.min)}-${Math.round(bareSummary.max)} req/s (mean ${Math.round(bareSummary.rps)}, ${pct(bareSummary.rps / ceiling.rps)} of nginx), p99 up to ${ms(bareSummary.p99)} ms\n`,
+  );
+  console.log(
+    `The cache in front: the README's nginx block (bench/readme-nginx.mjs), ${availableParallelism()} workers, sendfile, both upstreams 127.0.0.1:${PORT}\n`,
+  );
+  console.log("| target | req/s | nginx beside it, req/s | share of nginx | bare Node beside it, req/s | share of bare Node | p99 ms | aim | met | previous run: share, p99 ms | errors |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
   const results = [];
   for (const r of rows) {
     const share = r.rps / r.beside;
+    const shareOfBare = r.bareBeside ? r.rps / r.bareBeside : null;
     const aim = AIMS[r.kind];
-    const met = aim ? (share >= aim.share && r.p99 < aim.p99 && r.errors === 0 ? "yes" : "NO") : "-";
+    const measured = aim?.of === "bare" ? shareOfBare : share;
+    const met = aim ? (measured >= aim.share && r.p99 < aim.p99 && r.errors === 0 ? "yes" : "NO") : "-";
     const prev = prevRow(r.name);
-    const before = prev ? `${pct(prev.share)}, ${ms(prev.p99)}` : "-";
-    console.log(`| ${r.name} | ${Math.round(r.rps)} | ${Math.round(r.beside)} | ${pct(share)} | ${ms(r.p99)} | ${aim ? aim.label : "none"} | ${met} | ${before} | ${r.errors} |`);
-    results.push({ name: r.name, kind: r.kind, rps: Math.round(r.rps), nginxBeside: Math.round(r.beside), share: Number(share.toFixed(4)), p99: Number(r.p99.toFixed(2)), errors: r.errors, met });
+    const prevShare = prev ? (aim?.of === "bare" ? prev.shareOfBare : prev.share) : undefined;
+    const before = prevShare !== undefined && prevShare !== null ? `${pct(prevShare)}, ${ms(prev.p99)}` : "-";
+    console.log(
+      `| ${r.name} | ${Math.round(r.rps)} | ${Math.round(r.beside)} | ${pct(share)} | ${r.bareBeside ? Math.round(r.bareBeside) : "-"} | ${shareOfBare === null ? "-" : pct(shareOfBare)} | ${ms(r.p99)} | ${aim ? aim.label : "none"} | ${met} | ${before} | ${r.errors} |`,
+    );
+    results.push({
+      name: r.name,
+      kind: r.kind,
+      rps: Math.round(r.rps),
+      nginxBeside: Math.round(r.beside),
+      share: Number(share.toFixed(4)),
+      ...(r.bareBeside ? { bareBeside: Math.round(r.bareBeside), shareOfBare: Number(shareOfBare.toFixed(4)) } : {}),
+      p99: Number(r.p99.toFixed(2)),
+      errors: r.errors,
+      met,
+    });
   }
-  const allMet = results.every((r) => r.met !== "NO");
-  console.log(`\nAims of issues 12 and 25 ${allMet ? "met" : "NOT met"} in this run.`);
+
+  // Memory: each process one minute after /readyz and at its largest under load, against the aims.
+  const MEM = memoryAimsFor(onPostgres);
+  const total = (ps) => ps.reduce((a, p) => a + p.rss, 0);
+  const memoryRows = [];
+  const memoryRow = (what, bytes, limit) => memoryRows.push({ what, mb: mb(bytes), aim: limit ?? null, met: limit ? (bytes <= limit * MB ? "yes" : "NO") : "-" });
+  const byRole = (ps) => [...ps].sort((a, b) => a.role.localeCompare(b.role, "en", { numeric: true }));
+  if (onPostgres) {
+    for (const p of byRole(settled)) memoryRow(`${p.role}, ${settledAfter} s after /readyz`, p.rss, p.role === "primary" ? MEM.primary : p.role.startsWith("worker") ? MEM.worker : null);
+    memoryRow(`all ${settled.length} processes, ${settledAfter} s after /readyz`, total(settled), null);
+    for (const p of byRole(peak.processes)) memoryRow(`${p.role}, largest under load`, p.rss, p.role === "primary" ? MEM.primary : p.role.startsWith("worker") ? MEM.worker : null);
+    memoryRow(`all processes, largest sum under load (during ${peak.during})`, peak.total, null);
+    memoryRow(`all processes, at the end of the load (${perProcess(byRole(peak.last))})`, total(peak.last), null);
+  } else {
+    memoryRow(`all ${settled.length} process${settled.length > 1 ? "es" : ""}, ${settledAfter} s after /readyz`, total(settled), MEM.total);
+    for (const p of settled.length > 1 ? byRole(settled) : []) memoryRow(`${p.role}, ${settledAfter} s after /readyz`, p.rss, null);
+    memoryRow(`all processes, largest sum under load (during ${peak.during})`, peak.total, MEM.totalUnderLoad);
+    for (const p of peak.processes.length > 1 ? byRole(peak.processes) : []) memoryRow(`${p.role}, largest under load`, p.rss, null);
+    memoryRow("all processes, at the end of the load", total(peak.last), null);
+  }
+  console.log(`\nResident memory (VmRSS, MB = MiB) of the site's processes; under load: ${peak.samples} samples, one every 500 ms, during the wrk runs and the sign-ups\n`);
+  console.log("| memory | MB | aim | met |");
+  console.log("|---|---|---|---|");
+  for (const m of memoryRows) console.log(`| ${m.what} | ${m.mb} | ${m.aim ? `<= ${m.aim} MB` : "none"} | ${m.met} |`);
+
+  const allMet = results.every((r) => r.met !== "NO") && memoryRows.every((m) => m.met !== "NO");
+  console.log(`\nAims of issues 12, 25 and 36 ${allMet ? "met" : "NOT met"} in this run.`);
   console.log(`First-load JavaScript (home page, ${scripts.length} files): ${(jsGzip / 1024).toFixed(1)} KB gzipped`);
   console.log(`Sign-up (POST /api/users/, 20 in a row): median ${median(signUps).toFixed(1)} ms, p90 ${p90(signUps).toFixed(1)} ms`);
   console.log(`Login (POST /api/users/login, 20 in a row): median ${median(logins).toFixed(1)} ms, p90 ${p90(logins).toFixed(1)} ms`);
@@ -334,16 +574,28 @@ try {
       cores: availableParallelism(),
       loadAverage: Number(load.toFixed(2)),
       seconds: DURATION,
+      mallocArenaMax: siteEnv.MALLOC_ARENA_MAX,
       ceiling: { rps: Math.round(ceiling.rps), p99: Number(ceiling.p99.toFixed(2)), runs: ceilingRps.map(Math.round) },
+      bareNode: { processes: bareWhat, rps: Math.round(bareSummary.rps), p99: Number(bareSummary.p99.toFixed(2)), runs: bareRps.map(Math.round) },
       rows: results,
+      memory: {
+        settledAfterSeconds: settledAfter,
+        settled: settled.map((p) => ({ role: p.role, mb: mb(p.rss) })),
+        settledTotalMb: mb(total(settled)),
+        underLoad: { samples: peak.samples, largestTotalMb: mb(peak.total), largestDuring: peak.during, largest: byRole(peak.processes).map((p) => ({ role: p.role, mb: mb(p.rss) })) },
+        atTheEnd: byRole(peak.last).map((p) => ({ role: p.role, mb: mb(p.rss) })),
+        aims: memoryRows,
+      },
     };
-    writeFileSync(lastRunFile(Boolean(database)), `${JSON.stringify(record, null, 2)}\n`);
+    writeFileSync(lastRunFile(onPostgres), `${JSON.stringify(record, null, 2)}\n`);
   }
 } finally {
   nginx?.kill("SIGQUIT");
+  proxy?.kill("SIGQUIT");
+  bare?.kill("SIGTERM");
   site.kill("SIGTERM");
-  await new Promise((r) => (site.exitCode !== null ? r() : site.once("exit", r)));
-  if (nginx && nginx.exitCode === null) await new Promise((r) => nginx.once("exit", r));
+  await stopped(site);
+  for (const child of [nginx, proxy, bare]) if (child) await stopped(child);
   await database?.drop().catch((error) => console.error(`could not drop the bench database: ${error.message}`));
   rmSync(dir, { recursive: true, force: true });
 }
