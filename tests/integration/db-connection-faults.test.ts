@@ -178,6 +178,14 @@ async function endSleeper(admin: pg.Client): Promise<void> {
   throw new Error("no backend reached pg_sleep");
 }
 
+
+/** Ends the backend of `tx`'s own connection, then uses it: the transaction's connection is lost mid-callback. */
+async function cutOwnConnection(admin: pg.Client, tx: Database): Promise<void> {
+  await admin.query("select pg_terminate_backend($1)", [await backendPid(tx)]);
+  await sleep(300);
+  await tx.execute(sql`select 1`);
+}
+
 describe.runIf(onPostgres)("a terminated connection, in process", () => {
   let database: TestDatabase;
   let admin: pg.Client;
@@ -274,9 +282,7 @@ describe.runIf(onPostgres)("a terminated connection, in process", () => {
   it("never runs a transactionOnce callback (it charges a card, say) a second time", async () => {
     const failed = await transactionOnce(database.handle.db, async (tx) => {
       runs++;
-      await admin.query("select pg_terminate_backend($1)", [await backendPid(tx as unknown as Database)]);
-      await sleep(300);
-      await tx.execute(sql`select 1`);
+      await cutOwnConnection(admin, tx as unknown as Database);
     }).then(() => null, (error: unknown) => error);
     expect(isDatabaseUnavailable(failed)).toBe(true);
     expect(runs).toBe(1);
@@ -305,9 +311,7 @@ describe.runIf(onPostgres)("a terminated connection, in process", () => {
     const failed = await transactionRetrying(database.handle.db, async (tx) => {
       runs++;
       await database.handle.db.execute(sql`insert into fault_probe values (${40 + runs})`);
-      await admin.query("select pg_terminate_backend($1)", [await backendPid(tx as unknown as Database)]);
-      await sleep(300);
-      await tx.execute(sql`select 1`);
+      await cutOwnConnection(admin, tx as unknown as Database);
     }).then(() => null, (error: unknown) => error);
     expect(isDatabaseUnavailable(failed)).toBe(true);
     expect(runs).toBe(1);
