@@ -24,6 +24,7 @@ export default [
   route("gift/:id/pay", "routes/gift-pay.tsx"),
   route("gift/redeem/:token", "routes/gift-redeem.tsx"),
   route("login", "routes/login.tsx"),
+  route("login/verify", "routes/login-verify.tsx"),
   route("logout", "routes/logout.tsx"),
   route("password/request", "routes/password-request.tsx"),
   route("password/reset", "routes/password-reset.tsx"),
@@ -46,6 +47,7 @@ export default [
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),
     route("confirm-password", "routes/admin/confirm-password.tsx"),
+    route("security", "routes/admin/security.tsx"),
     route("stay-signed-in", "routes/admin/stay-signed-in.tsx"),
     route("staff", "routes/admin/staff.tsx"),
     route("audit", "routes/admin/audit.tsx"),

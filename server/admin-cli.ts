@@ -1,7 +1,12 @@
 /**
- * `npm run admin:create -- --email ADDRESS [--first-name NAME] [--last-name NAME]`: makes the
- * first admin (or makes an existing account admin) and prints a one-time link, valid 72 hours,
- * to choose the password. There is no default password.
+ * `npm run admin:create -- --email ADDRESS [--first-name NAME] [--last-name NAME] [--remove-factors]`:
+ * makes the first admin (or makes an existing account admin) and prints a one-time link, valid 72
+ * hours, to choose the password. There is no default password.
+ *
+ * `--remove-factors` is the way back for a staff member who lost every second factor (decision
+ * 055): it needs the machine, removes the account's authenticator app, recovery codes, passkeys
+ * and known browsers, ends its sessions, records it in the audit log and mails the person. The
+ * browser that opens the printed link is known to the account afterwards (no emailed code).
  *
  * On PostgreSQL (DATABASE_URL) it works while the site runs. On the embedded PGlite, the
  * database in DATA_DIR is one process's: while the site runs on the same DATA_DIR the command
@@ -17,8 +22,12 @@ import { loadConfig } from "./config";
 import { openDatabase } from "./db/client";
 import { DataDirInUseError } from "./db/data-dir-lock";
 import { runMigrations } from "./db/migrate";
+import { eq } from "drizzle-orm";
+import { sessions } from "./db/schema";
+import { createStaffSignIn } from "./accounts/staff-sign-in.server";
+import { resolveSessionSecret } from "./generated-secrets";
 
-const USAGE = "Usage: npm run admin:create -- --email someone@museum.org [--first-name Ada] [--last-name Lovelace]";
+const USAGE = "Usage: npm run admin:create -- --email someone@museum.org [--first-name Ada] [--last-name Lovelace] [--remove-factors]";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -34,6 +43,8 @@ try {
       "last-name": { type: "string", default: "Admin" },
       /** Also write the link to this file (readable by its owner only), for scripted set-ups such as the browser tests. */
       "link-file": { type: "string" },
+      /** Removes every second factor and known browser of the account and ends its sessions (a lost phone and passkeys). */
+      "remove-factors": { type: "boolean", default: false },
     },
     strict: true,
   }).values;
@@ -56,7 +67,13 @@ const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDi
 try {
   await runMigrations(database, fileURLToPath(new URL("../../drizzle", import.meta.url)));
   const staff = createStaffService({ db: database.db, publicUrl: config.PUBLIC_URL });
-  const { link, created } = await staff.createAdmin({ email: email.data, firstName: firstName.data, lastName: lastName.data });
+  const { link, created, userId } = await staff.createAdmin({ email: email.data, firstName: firstName.data, lastName: lastName.data });
+  if (args["remove-factors"]) {
+    const signIn = createStaffSignIn({ db: database.db, secret: resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR), secretBox: null, now: () => new Date() });
+    await signIn.removeEveryFactor(userId, { userId: null, email: "npm run admin:create -- --remove-factors" });
+    await database.db.delete(sessions).where(eq(sessions.userId, userId));
+    process.stdout.write(`Every authenticator app, recovery code, passkey and known browser of ${email.data} is removed, and its sessions are ended.\n`);
+  }
   if (args["link-file"]) writeFileSync(args["link-file"], `${link}\n`, { mode: 0o600 });
   process.stdout.write(
     [

@@ -10,7 +10,7 @@ import { lastAppliedMigration, pendingMigrations, runMigrations } from "./db/mig
 import { createBackups } from "./backup/backup-service";
 import { seedCollection } from "./db/seed/seed-collection";
 import type { Logger } from "./logger";
-import { resolveSessionSecret } from "./session-secret";
+import { resolveSecretsKey, resolveSessionSecret } from "./generated-secrets";
 import { createServices, type Services } from "./services";
 
 export interface BootOptions {
@@ -34,7 +34,9 @@ export async function boot({ config, logger, migrationsFolder }: BootOptions): P
   });
   warnAboutStandIns(config, logger);
   const sessionSecret = resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
-  const services = createServices({ config, database, logger, sessionSecret, migrationsFolder });
+  const secretsKey = resolveSecretsKey(config.SECRETS_KEY, config.DATA_DIR, config.NODE_ENV === "production" && Boolean(config.DATABASE_URL));
+  if (!secretsKey) logger.warn("SECRETS_KEY is not set: staff cannot set up an authenticator app until it is (passkeys and emailed codes work)");
+  const services = createServices({ config, database, logger, sessionSecret, secretsKey, migrationsFolder });
   if (config.SEED_DEMO !== false && (await services.catalog.isEmpty())) {
     await seedCollection({ db: database.db, media: services.images, logger });
   }

@@ -28,6 +28,12 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Seals staff's authenticator-app secrets (decision 055); generated into DATA_DIR when unset, except in production on PostgreSQL. */
+  SECRETS_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  /** A staff session ends after this many minutes without a request. */
+  STAFF_IDLE_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(30),
+  /** A staff session ends this many hours after its sign-in, active or not. */
+  STAFF_SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
   TICKET_PRICE_CENTS: z.coerce.number().int().min(50).max(1_000_000).default(699),
   TICKET_DAYS: z.coerce.number().int().min(1).max(3660).default(120),
   MUSEUM_TIME_ZONE: z

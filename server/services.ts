@@ -50,12 +50,16 @@ import { createBackups } from "./backup/backup-service";
 import { migrationsFolder } from "./db/migrate";
 import { createCachePurge } from "./pages/cache-purge";
 import { COLLECTION_KEY } from "./http/shared-caching";
+import { createStaffSignIn } from "./accounts/staff-sign-in.server";
+import { createSecretBox } from "./accounts/secret-box";
 
 export interface ServiceDeps {
   config: Config;
   database: DatabaseHandle;
   logger: Logger;
   sessionSecret: string;
+  /** SECRETS_KEY as resolved at boot (null: not set where it must be); tests default to one derived from the session secret. */
+  secretsKey?: string | null;
   now?: () => Date;
   /** Replaces the provider chosen from config (tests). */
   paymentProvider?: PaymentProvider;
@@ -127,7 +131,17 @@ export function createServices(deps: ServiceDeps) {
   const catalogChanges = createCatalogChangeFeed({ database, databaseUrl: config.DATABASE_URL, logger });
   // PostgreSQL: a member's session is remembered while the change feed's sessions channel says
   // nothing changed; a logout or ticket waits for every listener to have heard (decision 040).
-  const sessions = createSessionStore({ db, secret: sessionSecret, calendar, writeCount: database.writeCount, changes: catalogChanges });
+  const sessions = createSessionStore({
+    db,
+    secret: sessionSecret,
+    calendar,
+    writeCount: database.writeCount,
+    changes: catalogChanges,
+    staffIdleMs: config.STAFF_IDLE_MINUTES * 60_000,
+    staffMaxMs: config.STAFF_SESSION_HOURS * 3_600_000,
+  });
+  const secretsKey = deps.secretsKey === undefined ? `${sessionSecret}:secrets` : deps.secretsKey;
+  const staffSignIn = createStaffSignIn({ db, secret: sessionSecret, secretBox: secretsKey ? createSecretBox(secretsKey) : null, now: calendar.now, onEnqueued, relaxedLimits: config.RATE_LIMIT_RELAXED });
   const newsletter = createNewsletter({ db, now, onEnqueued });
   const accounts = createAccounts({ db, sessions, newsletter, publicUrl: config.PUBLIC_URL, calendar, onEnqueued, relaxedLimits: config.RATE_LIMIT_RELAXED });
   const membership = createMembership({ db, calendar, provider, ticketDays: config.TICKET_DAYS, priceCents: config.TICKET_PRICE_CENTS, publicUrl: config.PUBLIC_URL, onEnqueued, logger, accessSettled: sessions.settled });
@@ -206,6 +220,8 @@ export function createServices(deps: ServiceDeps) {
     /** Share cards of the pages (decision 027), drawn from public images into their own cache. */
     shareCards: createShareCards({ db, images, cacheDir: path.join(config.DATA_DIR, "image-cache", "share-cards"), museumName: SITE_NAME, now }),
     accounts,
+    /** Staff sign-in's second step: app codes, recovery codes, emailed codes, known browsers, the owner's requirement (decision 055). */
+    staffSignIn,
     /** The account page's reads (issue 13). */
     accountData: createAccountData({ db }),
     /** Name, email and password changes of a signed-in account (issue 13). */

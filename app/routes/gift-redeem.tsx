@@ -5,6 +5,7 @@
  * create an account (the recipient's address filled in), and redeems in the same step. A link
  * already redeemed, expired, revoked by a refund or unknown gets its own clear message.
  */
+import { SIGN_IN_MESSAGES } from "~/shared/staff-sign-in-words";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/gift-redeem";
 import { Outcome, type FormOutcome } from "~/components/account/AccountForm";
@@ -55,6 +56,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const result = await accounts.startSession(parsed.data.emailAddress, parsed.data.password, context.clientIp);
     if (result.outcome === "throttled") return data<RedeemOutcome>({ ok: false, form: "signin", message: SERVER_MESSAGES.loginRateLimited }, { status: 429 });
     if (result.outcome === "invalid") return data<RedeemOutcome>({ ok: false, form: "signin", message: SERVER_MESSAGES.loginFailed }, { status: 401 });
+    if (result.outcome === "second_step") return data<RedeemOutcome>({ ok: false, form: "signin", message: SIGN_IN_MESSAGES.staffOnLoginPage }, { status: 403 });
     userId = result.userId;
     cookie = await sessionCookies.start(carrier, result.token);
   } else if (form.intent === "signup") {

@@ -6,7 +6,7 @@
  * action's page shows the same banner, marked field, kept email and timed redirect.
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { data, Link, redirect, useActionData, useFetcher, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Link, useActionData, useFetcher, type ShouldRevalidateFunctionArgs } from "react-router";
 import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/login";
 import { useAlert, type Alert } from "~/components/AlertBanner";
@@ -21,7 +21,7 @@ import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors } from "~/lib/use-form-errors";
 import { redirectMembers } from "~/lib/guards.server";
 import type { HydrationHandle } from "~/lib/hydration";
-import { actingRole } from "~/shared/console-areas";
+import { consoleReturn, secondStep } from "~/lib/staff-sign-in.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Not on the page answering this page's own form (decision 036): the new member sees the message first.
@@ -74,16 +74,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return refuse(parsed.error.issues[0].message, 400);
   const { accounts, sessionCookies, sessions } = context.services;
   // Slowed down per client IP and account (decision 010); the host limits each IP overall.
-  const result = await accounts.startSession(parsed.data.emailAddress, parsed.data.password, context.clientIp);
+  const result = await accounts.startSession(parsed.data.emailAddress, parsed.data.password, context.clientIp, request.headers.get("user-agent"));
   if (result.outcome === "throttled") return refuse(SERVER_MESSAGES.loginRateLimited, 429);
   if (result.outcome === "invalid") return refuse(SERVER_MESSAGES.loginFailed, 401);
+  // Staff go on to their second step (decision 055), then to the console (the page the console's
+  // guard sent them from, else /admin), never to the membership payment page. A deactivated staff
+  // account that is also a member's signs in as the member it is (decision 049).
+  if (result.outcome === "second_step") return secondStep(context, request, result.userId, consoleReturn(new URL(request.url).searchParams.get("redirectTo")));
   const headers = { "Set-Cookie": await sessionCookies.start({ cookie: request.headers.get("cookie") }, result.token) };
-  // Staff go to the console (the page the console's guard sent them from, else /admin), never to
-  // the membership payment page: a staff account's membership status is not theirs to settle here.
-  const back = new URL(request.url).searchParams.get("redirectTo");
-  // A deactivated staff account that is also a member's signs in as the member it is (decision 049).
-  const user = await accounts.findById(result.userId);
-  if (user && actingRole(user) !== "member") return redirect(back && /^\/admin(?:[/?]|$)/.test(back) ? back : "/admin", { headers });
   // The page this answer comes with shows the new session's header, as the script's reload of the layout does.
   context.viewer = await sessions.viewerFor(result.token);
   const { status, account } = result;

@@ -3,6 +3,7 @@
  * fields with show/hide and success ticks, 'Submit Request'. The alert above the form clears
  * after 3 s; mismatched passwords are cleared after 3 s; success goes to /login after 3 s.
  */
+import { knownAfterReset } from "~/lib/staff-sign-in.server";
 import { useRef, useState, type FormEvent } from "react";
 import { data, Link, useFetcher } from "react-router";
 import { useSettledNavigate } from "~/lib/use-redirect-after";
@@ -29,17 +30,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (limited) return limited;
   const parsed = passwordResetSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data<Result>({ ok: false, message: parsed.error.issues[0].message }, { status: 400 });
+  let reset: Awaited<ReturnType<typeof context.services.accounts.resetPassword>>;
   try {
-    const ok = await context.services.accounts.resetPassword(parsed.data.token, parsed.data.password);
-    if (!ok) return data<Result>({ ok: false, message: SERVER_MESSAGES.resetInvalidToken }, { status: 400 });
+    reset = await context.services.accounts.resetPassword(parsed.data.token, parsed.data.password);
+    if (!reset) return data<Result>({ ok: false, message: SERVER_MESSAGES.resetInvalidToken }, { status: 400 });
   } catch (error) {
     context.logger.error({ err: error }, "password reset failed");
     return data<Result>({ ok: false, message: SERVER_MESSAGES.resetFallback }, { status: 503 });
   }
-  return data<Result>(
-    { ok: true, message: SERVER_MESSAGES.resetDone },
-    { headers: { "Set-Cookie": context.services.sessionCookies.cleared() } },
-  );
+  const headers = new Headers({ "Set-Cookie": context.services.sessionCookies.cleared() });
+  // The link proves the mailbox as an emailed code does: a staff account's next sign-in here asks none (decision 055).
+  const device = await knownAfterReset(context, request, reset.userId);
+  if (device) headers.append("Set-Cookie", device);
+  return data<Result>({ ok: true, message: SERVER_MESSAGES.resetDone }, { headers });
 }
 
 const validLength = (p: string) => p.length >= PASSWORD_MIN && p.length <= PASSWORD_MAX;

@@ -5,6 +5,7 @@
  * same form signs her in and accepts (under the login's slow-down). Until she accepts she is
  * not on the staff and the console stays closed. Spent links and another account's are refused.
  */
+import { SIGN_IN_MESSAGES } from "~/shared/staff-sign-in-words";
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/staff-invitation";
 import { AccountForm, AccountFormPage, answeredField, Outcome, type FormOutcome } from "~/components/account/AccountForm";
@@ -47,6 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const started = password ? await accounts.startSession(invitation.email, password, context.clientIp) : ({ outcome: "invalid" } as const);
     if (started.outcome === "throttled") return data<AcceptOutcome>({ ok: false, message: SERVER_MESSAGES.loginRateLimited }, { status: 429 });
     if (started.outcome === "invalid") return data<AcceptOutcome>({ ok: false, message: STAFF_MESSAGES.wrongPassword, errors: { password: STAFF_MESSAGES.wrongPassword } }, { status: 401 });
+    if (started.outcome === "second_step") return data<AcceptOutcome>({ ok: false, message: SIGN_IN_MESSAGES.staffOnLoginPage }, { status: 403 });
     userId = started.userId;
     headers = { "Set-Cookie": await sessionCookies.start({ cookie: request.headers.get("cookie") }, started.token) };
   }

@@ -69,7 +69,5 @@ export function auditEntityTypesFor(role: string): AuditEntityType[] {
 /** Sensitive actions ask for the password again when it was entered longer ago than this. */
 export const REAUTH_MAX_AGE_MS = 10 * 60_000;
 
-/** A staff session ends after this many minutes without a request (decision 015). */
-export const STAFF_IDLE_MINUTES = 30;
 /** How many minutes before that the console warns, with "Stay signed in" (issue 35). */
 export const STAFF_IDLE_WARNING_MINUTES = 5;

@@ -71,6 +71,8 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   // Signing in or up on the redeem page is a password guess like a login (issue 13).
   "routes/gift-redeem": PASSWORD_FORM,
   "routes/login": PASSWORD_FORM,
+  // A staff sign-in's second step (decision 055): codes are guesses like passwords.
+  "routes/login-verify": PASSWORD_FORM,
   "routes/logout": PRIVATE,
   "routes/password-request": { write: "passwordReset", isolated: true },
   "routes/password-reset": { write: "passwordReset", isolated: true },
@@ -97,6 +99,8 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/admin/confirm-password": PASSWORD_FORM,
   // "Stay signed in" of the session clock: a request that counts as activity.
   "routes/admin/stay-signed-in": CONSOLE,
+  // One's own second factors and sessions (decision 055): its forms check codes.
+  "routes/admin/security": { ...CONSOLE, write: "login" },
   "routes/admin/staff": CONSOLE,
   "routes/admin/audit": CONSOLE,
   "routes/admin/teams": CONSOLE,

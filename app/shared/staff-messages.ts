@@ -18,4 +18,7 @@ export const STAFF_MESSAGES = {
   linkInvalid: "This invitation link is invalid, was already used, withdrawn or has expired. Please ask the admin who invited you for a new one.",
   linkOtherAccount: "This invitation is for another account. Please sign out, then follow the link again and sign in as the person invited.",
   wrongPassword: "That password does not open the invited account.",
+  factorsRequired: "Every staff account now needs an authenticator app or a passkey; staff without one set it up at their next sign-in.",
+  factorsOwnFirst: "Set up your own authenticator app or passkey on Sign-in and security first, then require one of every staff account.",
+  factorsOptional: "Staff no longer need an authenticator app or a passkey; those without one get an emailed code on new browsers.",
 } as const;

@@ -19,7 +19,8 @@ import { enqueue, type PasswordResetJob } from "../outbox/outbox";
 import type { NewsletterService } from "../newsletter/newsletter-service";
 import { clientKey, createSlowDown, type SlowDownRule } from "../security/throttle";
 import { decoyHash, hashPassword, verifyPassword } from "./passwords";
-import type { SessionStore } from "./sessions";
+import type { SessionOrigin, SessionStore } from "./sessions";
+import { actingRole } from "../../app/shared/console-areas";
 import { passwordResetEmail } from "../mail/templates";
 import { transactionRetrying } from "../db/retrying";
 
@@ -41,6 +42,8 @@ export const LOGIN_SLOWDOWN: SlowDownRule = {
 
 export type SessionStart =
   | { outcome: "signed_in"; status: AccessStatus; account: AccountView; token: string; userId: string }
+  /** A staff account's password was right: its sign-in goes on to a second step (decision 055), no session yet. */
+  | { outcome: "second_step"; userId: string }
   | { outcome: "invalid" }
   | { outcome: "throttled"; retryAfterMs: number };
 
@@ -86,15 +89,16 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, calendar, 
   }
 
   /** Checks the password; on success starts a session. Unknown emails cost the same hash check. */
-  async function verifyAndStart(email: string, password: string) {
+  async function verifyAndStart(email: string, password: string, origin: SessionOrigin) {
     const user = await findByEmail(email);
     if (!user) {
       await verifyPassword(await decoyHash(), password);
       return null;
     }
     if (!(await verifyPassword(user.passwordHash, password))) return null;
-    const { token } = await sessions.create(user.id);
-    return { status: accessStatus(user.validThrough, today()), account: accountView(user), token, userId: user.id };
+    if (actingRole(user) !== "member") return { outcome: "second_step" as const, userId: user.id };
+    const { token } = await sessions.create(user.id, origin);
+    return { outcome: "signed_in" as const, status: accessStatus(user.validThrough, today()), account: accountView(user), token, userId: user.id };
   }
 
   /**
@@ -159,14 +163,14 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, calendar, 
      * first, so a held-back attempt never reaches the password check; then the password. Says
      * whether the ticket is paid, expired or unpaid.
      */
-    async startSession(email: string, password: string, clientIp: string | undefined): Promise<SessionStart> {
+    async startSession(email: string, password: string, clientIp: string | undefined, userAgent?: string | null): Promise<SessionStart> {
       const key = accountKey(email) + clientKey(clientIp);
       const verdict = await loginSlowDown.attempt(key);
       if (!verdict.allowed) return { outcome: "throttled", retryAfterMs: verdict.retryAfterMs };
-      const started = await verifyAndStart(email, password);
+      const started = await verifyAndStart(email, password, { clientIp, userAgent });
       if (!started) return { outcome: "invalid" };
       await loginSlowDown.clear(key);
-      return { outcome: "signed_in", ...started };
+      return started;
     },
 
     status(validThrough: string | null): AccessStatus {
@@ -203,9 +207,10 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, calendar, 
 
     /**
      * Sets a new password with a valid, unused, unexpired token. Ends every session and every
-     * other reset token of the account, and clears its login slow-downs (decision 010).
+     * other reset token of the account, and clears its login slow-downs (decision 010). Answers
+     * the account's id, or false when the token is not valid.
      */
-    async resetPassword(token: string, password: string): Promise<boolean> {
+    async resetPassword(token: string, password: string): Promise<false | { userId: string }> {
       const passwordHash = await hashPassword(password);
       const user = await transactionRetrying(db, async (tx) => {
         const [claimed] = await tx
@@ -234,7 +239,7 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, calendar, 
       if (!user) return false;
       await sessions.destroyAllFor(user.id);
       await loginSlowDown.clearPrefix(accountKey(user.email));
-      return true;
+      return { userId: user.id };
     },
   };
 }

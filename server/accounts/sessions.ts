@@ -6,17 +6,14 @@ import { createHmac, randomBytes } from "node:crypto";
 import { and, eq, gt, lt, ne, sql, type SQL } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import { isTicketValid, type Viewer } from "../../app/shared/access";
-import { STAFF_IDLE_MINUTES } from "../../app/shared/console-areas";
 import type { MuseumCalendar } from "../membership/museum-calendar";
 import type { Database } from "../db/client";
-import { sessions, users } from "../db/schema";
+import { passkeys, sessions, siteSettings, totpFactors, users } from "../db/schema";
 import { actingRole } from "../../app/shared/console-areas";
 import { resendable, transactionRetrying } from "../db/retrying";
 
 export const SESSION_COOKIE = "museum_session";
 export const SESSION_DAYS = 30;
-/** A staff session (curator, admin) ends after this long without a request (decision 015). */
-export const STAFF_IDLE_MS = STAFF_IDLE_MINUTES * 60_000;
 /** How stale a staff session's last-seen time may get before a request writes it again. */
 const LAST_SEEN_GRANULARITY_MS = 60_000;
 
@@ -36,6 +33,26 @@ export interface SessionStoreDeps {
    * changes anywhere; while it does not, every request asks the database.
    */
   changes?: SessionChanges;
+  /** A staff session (curator, admin) ends after this long without a request (STAFF_IDLE_MINUTES, decision 015). */
+  staffIdleMs?: number;
+  /** ... and this long after its sign-in, active or not (STAFF_SESSION_HOURS, decision 055). */
+  staffMaxMs?: number;
+}
+
+/** Where and in what a session was started or last seen, for the person's list of sessions. */
+export interface SessionOrigin {
+  userAgent?: string | null;
+  clientIp?: string | null;
+}
+
+/** A session as its person's list shows it. */
+export interface SessionListing {
+  id: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  userAgent: string | null;
+  clientIp: string | null;
+  current: boolean;
 }
 
 /** What the session store needs of the change feed (`CatalogChangeFeed`). */
@@ -52,7 +69,7 @@ interface RememberedSession {
   viewer: Omit<SignedInViewer, "member">;
 }
 
-export function createSessionStore({ db, secret, calendar, writeCount, changes }: SessionStoreDeps) {
+export function createSessionStore({ db, secret, calendar, writeCount, changes, staffIdleMs = 30 * 60_000, staffMaxMs = 12 * 3_600_000 }: SessionStoreDeps) {
   const now = calendar.now;
   const hash = (token: string) => createHmac("sha256", secret).update(token).digest("base64url");
   // Asked on every signed-in request: prepared once, it costs about a third of a query built anew.
@@ -67,6 +84,8 @@ export function createSessionStore({ db, secret, calendar, writeCount, changes }
       deactivatedAt: users.deactivatedAt,
       memberAccount: users.memberAccount,
       lastSeenAt: sessions.lastSeenAt,
+      startedAt: sessions.createdAt,
+      clientIp: sessions.clientIp,
       expiresAt: sessions.expiresAt,
     })
     .from(sessions)
@@ -102,15 +121,54 @@ export function createSessionStore({ db, secret, calendar, writeCount, changes }
     await settled();
   }
 
+  /** The owner requires an app or a passkey of staff, and this staff account has neither (decision 055). */
+  async function mustSetUpFactor(userId: string): Promise<boolean> {
+    const [row] = await db
+      .select({
+        required: sql<boolean>`coalesce((select ${siteSettings.value} = 'true'::jsonb from ${siteSettings} where ${siteSettings.key} = 'staff_second_factor_required'), false)`,
+        strong: sql<boolean>`(exists (select 1 from ${totpFactors} where ${totpFactors.userId} = ${userId}) or exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId}))`,
+      })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
+    return Boolean(row?.required) && !row?.strong;
+  }
+
   return {
+    /** The key a session is named by in its person's list (its token's keyed hash). */
+    idOf: (token: string) => hash(token),
+
+    /** Every live session of `userId`, the last seen first; `currentToken`'s is marked. */
+    async listFor(userId: string, currentToken?: string): Promise<SessionListing[]> {
+      const current = currentToken ? hash(currentToken) : null;
+      const rows = await db
+        .select({ id: sessions.tokenHash, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, userAgent: sessions.userAgent, clientIp: sessions.clientIp })
+        .from(sessions)
+        .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now())))
+        .orderBy(sql`${sessions.lastSeenAt} desc`);
+      return rows.map((r) => ({ ...r, current: r.id === current }));
+    },
+
+    /** Ends one session of `userId`, named by its id in the list; false when there is none such. */
+    async endListed(userId: string, id: string): Promise<boolean> {
+      const ended = await db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.tokenHash, id))).returning({ id: sessions.tokenHash });
+      await settled();
+      return ended.length > 0;
+    },
+
     /** Starts a session for `userId`; returns the token for the cookie. */
-    async create(userId: string): Promise<{ token: string; expiresAt: Date }> {
+    async create(userId: string, origin: SessionOrigin = {}): Promise<{ token: string; expiresAt: Date }> {
       const token = randomBytes(32).toString("base64url");
       const expiresAt = new Date(now().getTime() + SESSION_DAYS * 86_400_000);
+      const userAgent = origin.userAgent?.slice(0, 300) ?? null;
+      const clientIp = origin.clientIp?.slice(0, 64) ?? null;
       // Sent again after a lost connection (`resendable`, decision 052): a new random token, so a row already
       // there is this insert's own, stored before the connection ended.
       await resendable(async () => {
-        await db.insert(sessions).values({ tokenHash: hash(token), userId, expiresAt, lastSeenAt: now(), passwordAt: now() }).onConflictDoNothing({ target: sessions.tokenHash });
+        await db
+          .insert(sessions)
+          .values({ tokenHash: hash(token), userId, expiresAt, createdAt: now(), lastSeenAt: now(), passwordAt: now(), userAgent, clientIp })
+          .onConflictDoNothing({ target: sessions.tokenHash });
       });
       return { token, expiresAt };
     },
@@ -164,8 +222,8 @@ export function createSessionStore({ db, secret, calendar, writeCount, changes }
       return row?.userId ?? null;
     },
 
-    /** The viewer behind `token`: null for a visitor, else the account and its access state. */
-    async viewerFor(token: string | undefined): Promise<SignedInViewer | null> {
+    /** The viewer behind `token`: null for a visitor, else the account and its access state. `clientIp`: where a staff session is seen from now. */
+    async viewerFor(token: string | undefined, clientIp?: string): Promise<SignedInViewer | null> {
       if (!token || token.length > 200) return null;
       const tokenHash = hash(token);
       const before = version();
@@ -173,7 +231,7 @@ export function createSessionStore({ db, secret, calendar, writeCount, changes }
       if (known && before !== null && known.version === before && known.expiresAt > now()) return withTicket(known.viewer);
       const [row] = await viewerByTokenHash.execute({ tokenHash, now: now() });
       if (!row) return null;
-      const { deactivatedAt, memberAccount, lastSeenAt, expiresAt, ...account } = row;
+      const { deactivatedAt, memberAccount, lastSeenAt, startedAt, clientIp: lastIp, expiresAt, ...account } = row;
       // A deactivated staff account that is also a member's is a member again; any other has no session (decision 049).
       const role = actingRole({ role: account.role, deactivatedAt, memberAccount });
       if (role === null) {
@@ -184,18 +242,23 @@ export function createSessionStore({ db, secret, calendar, writeCount, changes }
       // Kept only if nothing changed while it was read: a change committed meanwhile may not be in it.
       if (remembered && viewer.role === "member" && before !== null && before === version()) remembered.set(tokenHash, { version: before, expiresAt, viewer });
       if (viewer.role !== "member") {
-        // Staff sessions end after 30 minutes idle (decision 015).
+        // Staff sessions end after 30 minutes idle (decision 015) and 12 hours after sign-in (decision 055).
         const idle = now().getTime() - lastSeenAt.getTime();
-        if (idle > STAFF_IDLE_MS) {
+        if (idle > staffIdleMs || now().getTime() - startedAt.getTime() > staffMaxMs) {
           await db.delete(sessions).where(eq(sessions.tokenHash, hash(token)));
           return null;
         }
         // Setting the time again is harmless: sent again after a lost connection (`resendable`, decision 052).
-        if (idle > LAST_SEEN_GRANULARITY_MS) {
+        const movedIp = clientIp !== undefined && clientIp !== lastIp;
+        if (idle > LAST_SEEN_GRANULARITY_MS || movedIp) {
           await resendable(async () => {
-            await db.update(sessions).set({ lastSeenAt: now() }).where(eq(sessions.tokenHash, hash(token)));
+            await db
+              .update(sessions)
+              .set({ lastSeenAt: now(), ...(clientIp !== undefined ? { clientIp: clientIp.slice(0, 64) } : {}) })
+              .where(eq(sessions.tokenHash, hash(token)));
           });
         }
+        return { ...withTicket(viewer), mustSetUpFactor: await mustSetUpFactor(account.userId) };
       }
       return withTicket(viewer);
     },
@@ -217,4 +280,5 @@ export function createSessionStore({ db, secret, calendar, writeCount, changes }
 export type SessionStore = ReturnType<typeof createSessionStore>;
 
 /** The person behind a session, as the host hands it to loaders, actions and API handlers. */
-export type SignedInViewer = Viewer & { userId: string; role: (typeof users.$inferSelect)["role"] };
+/** `mustSetUpFactor`: a staff account the owner's requirement leads to set up an app or a passkey before anything else. */
+export type SignedInViewer = Viewer & { userId: string; role: (typeof users.$inferSelect)["role"]; mustSetUpFactor?: boolean };

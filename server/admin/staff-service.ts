@@ -18,7 +18,7 @@ import { clockTimeIn } from "../../app/shared/calendar";
 import { verifyPassword } from "../accounts/passwords";
 import { enqueue } from "../outbox/outbox";
 import { recordAudit, type Actor } from "../audit/audit-trail";
-import { staffInvitationEmail, staffMemberInvitationEmail } from "../mail/templates";
+import { signInSecurityNoticeEmail, staffInvitationEmail, staffMemberInvitationEmail } from "../mail/templates";
 import { STAFF_MESSAGES } from "../../app/shared/staff-messages";
 import type { EditConflict } from "../../app/shared/edit-conflict";
 import { transactionRetrying } from "../db/retrying";
@@ -128,7 +128,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
      * The first admin (or an existing account made admin), for the `admin:create` command:
      * returns the one-time link that sets the password. Audited as the command.
      */
-    async createAdmin(input: { email: string; firstName: string; lastName: string }): Promise<{ link: string; created: boolean }> {
+    async createAdmin(input: { email: string; firstName: string; lastName: string }): Promise<{ link: string; created: boolean; userId: string }> {
       return transactionRetrying(db, async (tx) => {
         const existing = await findByEmail(tx, input.email);
         const [user] = existing
@@ -144,7 +144,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
           { action: existing ? "staff.role" : "staff.create", entityType: "staff", entityId: user.id, summary: `${user.email} made admin from the command line`, before: existing ? staffView(existing) : undefined, after: staffView(user) },
           now(),
         );
-        return { link, created: !existing };
+        return { link, created: !existing, userId: user.id };
       });
     },
 
@@ -338,6 +338,22 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
         if (active) return { ok: true, message: `${after.email} reactivated.` };
         return { ok: true, message: before.memberAccount ? STAFF_MESSAGES.deactivatedMember(after.email) : STAFF_MESSAGES.deactivated(after.email) };
       });
+    },
+
+    /** Ends every session of a staff account (leaving, a lost laptop), in the audit log and told to the person (decision 055). */
+    async endSessions(actor: Actor, userId: string): Promise<StaffOutcome> {
+      if (userId === actor.userId) return { ok: false, message: "Your own sessions are ended from Sign-in and security." };
+      const outcome = await transactionRetrying(db, async (tx: Tx) => {
+        const [who] = await tx.select().from(users).where(and(eq(users.id, userId), ne(users.role, "member"))).limit(1);
+        if (!who) return { ok: false as const, message: "No such staff member." };
+        const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ userId: sessions.userId });
+        await tx.update(users).set({ sessionsEndedAt: now() }).where(eq(users.id, userId));
+        await recordAudit(tx, actor, { action: "staff.end_sessions", entityType: "staff", entityId: userId, summary: `Ended ${ended.length} session(s) of ${who.email}` }, now());
+        await enqueue(tx, { kind: "email", payload: signInSecurityNoticeEmail(who.email, who, `Every session of your staff account was ended by ${actor.email}. Sign in again to go on.`) }, now());
+        return { ok: true as const, message: `${who.email} is signed out everywhere (${ended.length} session${ended.length === 1 ? "" : "s"} ended).` };
+      });
+      if (outcome.ok) onEnqueued?.();
+      return outcome;
     },
 
     /** Whether `password` is this account's password (the re-authentication before sensitive actions). */

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { loginSchema, passwordResetRequestSchema, passwordResetSchema, signUpSchema } from "../../app/shared/account-schemas";
 import { singleLineText } from "../../app/shared/text-fields";
 import { SERVER_MESSAGES } from "../../app/shared/messages";
+import { SIGN_IN_MESSAGES } from "../../app/shared/staff-sign-in-words";
 import { accountView } from "../accounts/accounts-service";
 import { requestSessionToken } from "../accounts/request-auth";
 import type { Viewer } from "../../app/shared/access";
@@ -65,7 +66,9 @@ export function createAccountsApi(services: Services): Router {
     const input = parse(loginSchema, req, res, { login: false });
     if (!input) return;
     // Slowed down per client IP and account (decision 010); the host limits each IP overall.
-    const result = await accounts.startSession(input.emailAddress, input.password, req.ip);
+    const result = await accounts.startSession(input.emailAddress, input.password, req.ip, req.headers["user-agent"]);
+    // A staff account's second step (decision 055) is a page's: the API starts no staff session.
+    if (result.outcome === "second_step") return res.status(403).json({ login: false, message: SIGN_IN_MESSAGES.staffOnLoginPage });
     if (result.outcome === "throttled") {
       res.setHeader("Retry-After", String(Math.ceil(result.retryAfterMs / 1000)));
       return res.status(429).json({ login: false, message: SERVER_MESSAGES.loginRateLimited });

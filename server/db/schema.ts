@@ -239,9 +239,113 @@ export const sessions = pgTable(
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     /** When the password was last entered on this session (sign-in, or asked again before a sensitive action). */
     passwordAt: timestamp("password_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The browser's User-Agent when the session started (cut to 300 characters), for the person's list of sessions. */
+    userAgent: text("user_agent"),
+    /** The client address the session was last seen from, for the person's list of sessions (decision 055). */
+    clientIp: text("client_ip"),
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
+
+// ---- staff sign-in: second factors, passkeys, known devices (decision 055) -----------------
+
+/** An authenticator app (TOTP, RFC 6238) set up on an account: its secret, encrypted with SECRETS_KEY. */
+export const totpFactors = pgTable("totp_factors", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  /** AES-256-GCM of the base32 secret under SECRETS_KEY (server/accounts/secret-box.ts). */
+  secretSealed: text("secret_sealed").notNull(),
+  /** The last 30-second step whose code was accepted: a code is accepted once, and no older one after it. */
+  lastStep: bigint("last_step", { mode: "number" }).notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** Single-use recovery codes, shown once when the app is set up; only their hashes are kept. */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    codeHash: text("code_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("recovery_codes_user_idx").on(t.userId)],
+);
+
+/** A passkey (WebAuthn credential) of an account: a way to sign in, and a second factor for staff. */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    /** The credential's id, base64url. */
+    id: text("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The COSE public key, base64url. */
+    publicKey: text("public_key").notNull(),
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    transports: text("transports"),
+    /** What the person calls it ("Work laptop"), or the browser it was made in. */
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [index("passkeys_user_idx").on(t.userId)],
+);
+
+/** Browsers a staff member has finished a sign-in on: a sign-in from any other is asked for an emailed code while the account has no app or passkey. */
+export const knownDevices = pgTable(
+  "known_devices",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Keyed hash of the device cookie's token. */
+    deviceHash: text("device_hash").notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceHash] })],
+);
+
+/**
+ * A sign-in between its password and its second factor (or a passkey's challenge before anyone
+ * is known): held by a short-lived cookie, ended when it succeeds, expires or is refused too often.
+ */
+export const signInSteps = pgTable(
+  "sign_in_steps",
+  {
+    /** Keyed hash of the step cookie's token. */
+    tokenHash: text("token_hash").primaryKey(),
+    /** Null for a passkey sign-in not yet tied to an account. */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** "sign-in" (after the password), "passkey" (a passkey sign-in), "register" (a passkey being added), "confirm" (re-authentication). */
+    purpose: text("purpose", { enum: ["sign-in", "passkey", "register", "confirm"] }).notNull(),
+    /** The WebAuthn challenge issued for this step, base64url. */
+    challenge: text("challenge"),
+    /** SHA-256 of the emailed code, when one was sent. */
+    emailCodeHash: text("email_code_hash"),
+    emailSentAt: timestamp("email_sent_at", { withTimezone: true }),
+    /** Wrong codes entered on this step. */
+    failures: integer("failures").notNull().default(0),
+    /** Where the sign-in goes once done (a console address). */
+    redirectTo: text("redirect_to"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sign_in_steps_expires_idx").on(t.expiresAt)],
+);
+
+/** Settings the museum's admins change in the console (the staff second-factor requirement). */
+export const siteSettings = pgTable("site_settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedBy: text("updated_by"),
+});
 
 /** The first columns of every table of emailed one-time links: the token's hash and the account it is for. */
 const emailedTokenColumns = () => ({

@@ -15,7 +15,7 @@ export function resolveViewer(sessions: SessionStore, logger: Logger): RequestHa
     const token = requestSessionToken(req.headers.cookie, req.headers.authorization);
     if (!token) return next();
     try {
-      res.locals.viewer = await sessions.viewerFor(token);
+      res.locals.viewer = await sessions.viewerFor(token, req.ip);
       next();
     } catch (error) {
       if (!isDatabaseUnavailable(error)) return next(error);

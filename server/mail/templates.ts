@@ -256,6 +256,46 @@ export function staffInvitationEmail(to: string, user: Person, i: { role: string
   });
 }
 
+/** The six-digit code of a staff sign-in from a browser the account has not signed in on before (decision 055). */
+export function signInCodeEmail(to: string, user: Person, code: string): EmailJob {
+  return letter({
+    to,
+    purpose: "sign-in-code",
+    subject: `${code} is your ${SITE_SHORT_NAME} sign-in code`,
+    body: [
+      "Someone (we hope you) entered the password of the staff account in the name of:",
+      "",
+      nameLine(user),
+      "",
+      "on a browser it has not signed in on before. To finish signing in, enter this code within 10 minutes:",
+      "",
+      `    ${code}`,
+      "",
+      "If this was not you, do not share the code: your password is known to someone else. Change it at once from the sign-in page's \"Forgot password\" link, and tell the museum's admin.",
+      "",
+      "A passkey or an authenticator app, set up on the console's Sign-in and security page, replaces these emails.",
+    ],
+  });
+}
+
+/** A change of a staff account's sign-in factors or sessions, told to its owner (decision 055). */
+export function signInSecurityNoticeEmail(to: string, user: Person, notice: string): EmailJob {
+  return letter({
+    to,
+    purpose: "sign-in-security",
+    subject: `Security notice for your ${SITE_SHORT_NAME} account`,
+    body: [
+      "This is about the account in the name of:",
+      "",
+      nameLine(user),
+      "",
+      notice,
+      "",
+      "If this was not you or someone you asked, tell the museum's admin at once.",
+    ],
+  });
+}
+
 /**
  * A staff invitation to a member's own account (issue 35): nothing changes until she follows the
  * link signed in as herself and accepts; her ticket and payments stay hers either way.

@@ -3,7 +3,7 @@
  * (issue 35): two staff in two browsers, one page out of date.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { waitForHydration } from "./helpers";
+import { submitLogin, waitForHydration } from "./helpers";
 import { ADMIN_EMAIL, PASSWORD, signedInAdmin } from "./people";
 
 test.describe.configure({ mode: "serial" });
@@ -109,9 +109,7 @@ test("a few minutes before the session ends the console warns, with Stay signed 
 
   // ...and offered back on the page after signing in again.
   await waitForHydration(page);
-  await page.getByLabel("Email address").fill(ADMIN_EMAIL);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Login Now" }).click();
+  await submitLogin(page, ADMIN_EMAIL, PASSWORD);
   await page.waitForURL((url) => url.pathname === exhibitPath, { timeout: 15_000 });
   await waitForHydration(page);
   const offer = page.getByTestId("kept-typing");

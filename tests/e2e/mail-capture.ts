@@ -181,17 +181,22 @@ export function readAllMail(dir = mailDir()): CapturedMail[] {
     .map((f) => JSON.parse(readFileSync(path.join(dir, f), "utf8")) as CapturedMail);
 }
 
+/** The messages to `to` whose subject contains `subjectIncludes`, oldest first. */
+export function mailsMatching(to: string, subjectIncludes: string): CapturedMail[] {
+  const wanted = to.toLowerCase();
+  return readAllMail().filter((m) => m.to.toLowerCase().split(/,\s*/).includes(wanted) && m.subject.includes(subjectIncludes));
+}
+
 /**
  * Polls the mail directory until a message to `to` whose subject contains `subjectIncludes`
  * arrives (the server's outbox worker sends within a second or two); returns the newest one.
+ * `after`: how many such messages there were before, so only a newer one counts.
  */
-export async function waitForMail(to: string, subjectIncludes: string, timeoutMs = 15_000): Promise<CapturedMail> {
+export async function waitForMail(to: string, subjectIncludes: string, timeoutMs = 15_000, after = 0): Promise<CapturedMail> {
   const deadline = Date.now() + timeoutMs;
-  const wanted = to.toLowerCase();
   for (;;) {
-    const found = readAllMail()
-      .filter((m) => m.to.toLowerCase().split(/,\s*/).includes(wanted) && m.subject.includes(subjectIncludes))
-      .pop();
+    const matching = mailsMatching(to, subjectIncludes);
+    const found = matching.length > after ? matching.pop() : undefined;
     if (found) return found;
     if (Date.now() > deadline) {
       const seen = readAllMail().map((m) => `  ${m.to}: ${m.subject}`);

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
+import { expectNoSeriousA11yIssues, submitLogin, waitForHydration } from "./helpers";
 
 const ADMIN_EMAIL = "e2e-admin@museum.example";
 const PASSWORD = "Console-1!";
@@ -29,9 +29,7 @@ async function adminPage(browser: Browser, scripts: boolean): Promise<Page> {
     await page.waitForLoadState("load");
   }
   await open(page, "/login?redirectTo=%2Fadmin%2Fteams", scripts);
-  await page.getByLabel("Email address").fill(ADMIN_EMAIL);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Login Now" }).click();
+  await submitLogin(page, ADMIN_EMAIL, PASSWORD);
   await page.waitForURL((url) => url.pathname === "/admin/teams", { timeout: 20_000 });
   return page;
 }

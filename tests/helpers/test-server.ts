@@ -115,3 +115,10 @@ export function serverForSuite(kind: DriverKind, options: { listen?: boolean } =
   afterAll(() => suite.server?.close());
   return suite;
 }
+
+/** The request init of a form post (a browser's urlencoded POST) of `fields`. */
+export const form = (fields: Record<string, string>) => ({
+  method: "POST",
+  body: new URLSearchParams(fields),
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+});

@@ -27,6 +27,8 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/confirm-password", path: "/admin/confirm-password", area: "dashboard", post: { password: "wrong-password" }, allowedPostStatus: 400 },
   // "Stay signed in" (SessionClock.tsx): its post is the activity; opened as a page it goes back to /admin.
   { id: "routes/admin/stay-signed-in", path: "/admin/stay-signed-in", area: "dashboard", post: {}, allowedGetStatus: 302 },
+  // One's own sign-in and sessions: an unknown form is refused with 400.
+  { id: "routes/admin/security", path: "/admin/security", area: "dashboard", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/staff", path: "/admin/staff", area: "staff", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/audit", path: "/admin/audit", area: "audit", post: null },
   { id: "routes/admin/teams", path: "/admin/teams", area: "collection", post: null },

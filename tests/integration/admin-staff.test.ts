@@ -15,17 +15,12 @@ import { auditLog, outbox, users } from "../../server/db/schema";
 import { openDatabase } from "../../server/db/client";
 import { createStaffAccount, STAFF_PASSWORD, type StaffAccount } from "../helpers/admin-fixtures";
 import { availableDrivers } from "../helpers/databases";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { form, startTestServer, type TestServer } from "../helpers/test-server";
 
 const run = promisify(execFile);
 const drivers = await availableDrivers();
 const CLI = path.resolve("build/host/admin-cli.js");
 
-const form = (fields: Record<string, string>) => ({
-  method: "POST",
-  body: new URLSearchParams(fields),
-  headers: { "content-type": "application/x-www-form-urlencoded" },
-});
 
 describe("npm run admin:create on the embedded database", () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "museum-admin-cli-"));
@@ -83,12 +78,22 @@ describe.each(drivers)("staff accounts on %s", (kind) => {
   const call = (cookie: string | undefined, p: string, init: RequestInit = {}) =>
     fetch(`${server.url}${p}`, { redirect: "manual", ...init, headers: { ...(cookie ? { cookie } : {}), ...(init.headers as Record<string, string>) } });
   const cookieFrom = (response: Response) => response.headers.getSetCookie().find((c) => c.startsWith("museum_session="))!.split(";")[0];
+  /** The browser a password reset made known to a staff account (decision 055): its sign-ins there ask no emailed code. */
+  const deviceFrom = (response: Response) => response.headers.getSetCookie().find((c) => c.startsWith("museum_device="))!.split(";")[0];
+  const stepFrom = (response: Response) => response.headers.getSetCookie().find((c) => c.startsWith("museum_signin="))!.split(";")[0];
 
   beforeAll(async () => {
     server = await startTestServer(kind, {}, { now });
     admin = await createStaffAccount(server.services, "admin");
   }, 120_000);
   afterAll(() => server?.close());
+
+  /** The code of the last sign-in code email to `to`. */
+  async function signInCode(to: string): Promise<string> {
+    const rows = await server.services.database.db.select().from(outbox).where(eq(outbox.kind, "email"));
+    const mails = rows.map((r) => r.payload as { to: string; subject: string }).filter((p) => p.to === to && p.subject.includes("sign-in code"));
+    return /^(\d{6}) /.exec(mails[mails.length - 1].subject)![1];
+  }
 
   async function linkFromOutbox(to: string): Promise<string> {
     const rows = await server.services.database.db.select().from(outbox).where(eq(outbox.kind, "email"));
@@ -104,7 +109,7 @@ describe.each(drivers)("staff accounts on %s", (kind) => {
     const token = /token=([A-Za-z0-9_-]+)/.exec(stdout)![1];
     const reset = await call(undefined, "/password/reset", form({ token, password: "Chief-pass-1", confirmPassword: "Chief-pass-1" }));
     expect(reset.status).toBe(200);
-    const login = await call(undefined, `/login?redirectTo=${encodeURIComponent("/admin/staff")}`, form({ emailAddress: "chief@museum.example", password: "Chief-pass-1" }));
+    const login = await call(deviceFrom(reset), `/login?redirectTo=${encodeURIComponent("/admin/staff")}`, form({ emailAddress: "chief@museum.example", password: "Chief-pass-1" }));
     expect(login.status).toBe(302);
     expect(login.headers.get("location")).toBe("/admin/staff");
     const page = await call(cookieFrom(login), "/admin/staff");
@@ -122,8 +127,8 @@ describe.each(drivers)("staff accounts on %s", (kind) => {
     expect(entry.actorEmail).toBe(admin.email);
     expect(entry.after).toMatchObject({ role: "curator", email: "new.curator@museum.example" });
 
-    await call(undefined, "/password/reset", form({ token, password: "Nia-pass-123", confirmPassword: "Nia-pass-123" }));
-    const login = await call(undefined, "/login?redirectTo=%2Fadmin", form({ emailAddress: "new.curator@museum.example", password: "Nia-pass-123" }));
+    const reset = await call(undefined, "/password/reset", form({ token, password: "Nia-pass-123", confirmPassword: "Nia-pass-123" }));
+    const login = await call(deviceFrom(reset), "/login?redirectTo=%2Fadmin", form({ emailAddress: "new.curator@museum.example", password: "Nia-pass-123" }));
     expect(login.headers.get("location")).toBe("/admin");
     expect((await call(cookieFrom(login), "/admin")).status).toBe(200);
     expect((await call(cookieFrom(login), "/admin/staff")).status).toBe(404);
@@ -150,11 +155,12 @@ describe.each(drivers)("staff accounts on %s", (kind) => {
     const secondToken = /\/password\/reset\?token=([A-Za-z0-9_-]+)/.exec(mails.find((m) => !m.text.includes(firstToken))!.text)![1];
     // The first link no longer works; the new one does.
     expect((await call(undefined, "/password/reset", form({ token: firstToken, password: "Lee-pass-123", confirmPassword: "Lee-pass-123" }))).status).toBe(400);
-    expect((await call(undefined, "/password/reset", form({ token: secondToken, password: "Lee-pass-123", confirmPassword: "Lee-pass-123" }))).status).toBe(200);
+    const reset = await call(undefined, "/password/reset", form({ token: secondToken, password: "Lee-pass-123", confirmPassword: "Lee-pass-123" }));
+    expect(reset.status).toBe(200);
     const [resendAudit] = await server.services.database.db.select().from(auditLog).where(and(eq(auditLog.entityId, user.id), eq(auditLog.summary, "Sent the invitation to late.curator@museum.example again")));
     expect(resendAudit.actorEmail).toBe(admin.email);
     // The first sign-in, on the ordinary login form, opens the console (not the $6.99 payment page).
-    const login = await call(undefined, "/login", form({ emailAddress: "late.curator@museum.example", password: "Lee-pass-123" }));
+    const login = await call(deviceFrom(reset), "/login", form({ emailAddress: "late.curator@museum.example", password: "Lee-pass-123" }));
     expect(login.status).toBe(302);
     expect(login.headers.get("location")).toBe("/admin");
     const after = await (await call(admin.cookie, "/admin/staff")).text();
@@ -167,11 +173,17 @@ describe.each(drivers)("staff accounts on %s", (kind) => {
     const member = await createStaffAccount(server.services, "member");
     const login = await call(undefined, "/login?redirectTo=%2Fadmin", form({ emailAddress: member.email, password: STAFF_PASSWORD }));
     expect(login.status).toBe(200);
-    // Staff land in the console whatever the form says (never on the payment page, never off the site).
+    // Staff land in the console whatever the form says (never on the payment page, never off the
+    // site), after their second step: on a new browser, the code emailed to them (decision 055).
     const away = await call(undefined, `/login?redirectTo=${encodeURIComponent("https://evil.example/admin")}`, form({ emailAddress: admin.email, password: STAFF_PASSWORD }));
     expect(away.status).toBe(302);
-    expect(away.headers.get("location")).toBe("/admin");
-    const plain = await call(undefined, "/login", form({ emailAddress: admin.email, password: STAFF_PASSWORD }));
+    expect(away.headers.get("location")).toBe("/login/verify");
+    expect(away.headers.getSetCookie().some((c) => c.startsWith("museum_session="))).toBe(false);
+    const verified = await call(stepFrom(away), "/login/verify", form({ code: await signInCode(admin.email) }));
+    expect(verified.status).toBe(302);
+    expect(verified.headers.get("location")).toBe("/admin");
+    // That browser is known now: its next sign-in asks no code.
+    const plain = await call(deviceFrom(verified), "/login", form({ emailAddress: admin.email, password: STAFF_PASSWORD }));
     expect(plain.status).toBe(302);
     expect(plain.headers.get("location")).toBe("/admin");
   });

@@ -13,16 +13,11 @@ import { SERVER_MESSAGES } from "~/shared/messages";
 import { STAFF_MESSAGES } from "~/shared/staff-messages";
 import { createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
 import { availableDrivers } from "../helpers/databases";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { form, startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
 const PASSWORD = "Member-pass-2024";
 
-const form = (fields: Record<string, string>) => ({
-  method: "POST",
-  body: new URLSearchParams(fields),
-  headers: { "content-type": "application/x-www-form-urlencoded" },
-});
 
 describe.each(drivers)("staff and members on %s", (kind) => {
   let server: TestServer;

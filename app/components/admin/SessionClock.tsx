@@ -1,5 +1,5 @@
 /**
- * The staff session's clock (issue 35): a staff session ends after STAFF_IDLE_MINUTES without a
+ * The staff session's clock (issue 35): a staff session ends after `idleMinutes` (STAFF_IDLE_MINUTES) without a
  * request (decision 015). A few minutes before, the console says so, with "Stay signed in" (one
  * request that counts as activity); once it has ended, it says that what was typed is kept in
  * this browser (UnsavedChanges.tsx) and offered back after signing in again. Every page load,
@@ -7,20 +7,20 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher, useFetchers, useLocation, useNavigation } from "react-router";
-import { STAFF_IDLE_MINUTES, STAFF_IDLE_WARNING_MINUTES } from "~/shared/console-areas";
+import { STAFF_IDLE_WARNING_MINUTES } from "~/shared/console-areas";
 
 const MINUTE = 60_000;
 
 /** What the clock shows: nothing, the minutes left before the end, or that the session ended. */
 type Phase = "quiet" | "ended" | number;
 
-function phaseAt(lastContact: number, now: number): Phase {
-  const left = STAFF_IDLE_MINUTES * MINUTE - (now - lastContact);
+function phaseAt(idleMinutes: number, lastContact: number, now: number): Phase {
+  const left = idleMinutes * MINUTE - (now - lastContact);
   if (left <= 0) return "ended";
   return left > STAFF_IDLE_WARNING_MINUTES * MINUTE ? "quiet" : Math.max(1, Math.ceil(left / MINUTE));
 }
 
-export function SessionClock() {
+export function SessionClock({ idleMinutes }: { idleMinutes: number }) {
   const navigation = useNavigation();
   const fetchers = useFetchers();
   const location = useLocation();
@@ -36,7 +36,7 @@ export function SessionClock() {
 
   useEffect(() => {
     // Once a second: a render only when what is shown changes (the same phase is no update).
-    const tick = () => setPhase(phaseAt(lastContact.current, Date.now()));
+    const tick = () => setPhase(phaseAt(idleMinutes, lastContact.current, Date.now()));
     const timer = setInterval(tick, 1000);
     // A tab put to sleep counts the time it slept.
     document.addEventListener("visibilitychange", tick);
@@ -44,7 +44,7 @@ export function SessionClock() {
       clearInterval(timer);
       document.removeEventListener("visibilitychange", tick);
     };
-  }, []);
+  }, [idleMinutes]);
 
   if (phase === "quiet") return null;
   const here = `${location.pathname}${location.search}`;
@@ -52,7 +52,7 @@ export function SessionClock() {
     return (
       <div role="alert" data-testid="session-ended" className="fixed inset-x-0 bottom-0 z-40 border-t-4 border-red-800 bg-red-50 p-4 text-red-900">
         <p className="mx-auto max-w-3xl">
-          <strong>Your session has ended</strong> after {STAFF_IDLE_MINUTES} minutes without activity. Anything you save now is kept in this browser and offered back on this page after you{" "}
+          <strong>Your session has ended</strong> after {idleMinutes} minutes without activity. Anything you save now is kept in this browser and offered back on this page after you{" "}
           <Link to={`/login?redirectTo=${encodeURIComponent(here)}`} className="font-semibold underline" reloadDocument>
             sign in again
           </Link>

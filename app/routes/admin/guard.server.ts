@@ -21,8 +21,16 @@ export interface StaffViewer {
   role: StaffRole;
 }
 
+/** Console pages a staff member the owner's requirement holds back may still open: where factors are set up. */
+const SETUP_PAGES = new Set(["/admin/security", "/admin/confirm-password", "/admin/stay-signed-in"]);
+
 export function requireConsole(context: AppLoadContext, request: Request, area: ConsoleArea): StaffViewer {
   const viewer = requireStaff(context, request, CONSOLE_AREAS[area]);
+  // The owner requires an app or a passkey and this account has neither: setting one up comes first (decision 055).
+  if (viewer.mustSetUpFactor) {
+    const path = new URL(request.url).pathname.replace(/\.data$/, "").replace(/\/$/, "");
+    if (!SETUP_PAGES.has(path)) throw redirect("/admin/security?setup");
+  }
   return { userId: viewer.userId, email: viewer.emailAddress, firstName: viewer.firstName, lastName: viewer.lastName, role: viewer.role as StaffRole };
 }
 

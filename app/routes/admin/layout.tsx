@@ -18,11 +18,12 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: cons
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "dashboard");
-  return { staff: { firstName: staff.firstName, email: staff.email, role: staff.role }, pages: CONSOLE_PAGES, trashDays: context.services.config.TRASH_DAYS };
+  const { TRASH_DAYS, STAFF_IDLE_MINUTES } = context.services.config;
+  return { staff: { firstName: staff.firstName, email: staff.email, role: staff.role }, pages: CONSOLE_PAGES, trashDays: TRASH_DAYS, idleMinutes: STAFF_IDLE_MINUTES };
 }
 
 export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {
-  const { staff, pages } = loaderData;
+  const { staff, pages, idleMinutes } = loaderData;
   return (
     <div className="mx-auto max-w-7xl px-4 py-6" data-testid="console">
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3 border-b border-stone-300 pb-3">
@@ -33,6 +34,9 @@ export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {
           <span>
             {staff.email} · <strong>{staff.role}</strong>
           </span>
+          <Link to="/admin/security" className="font-semibold text-blue-800 underline">
+            Sign-in and security
+          </Link>
           <Form method="post" action="/logout">
             <button type="submit" className="font-semibold text-blue-800 underline">
               Sign out
@@ -48,7 +52,7 @@ export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {
           <Outlet />
         </div>
       </div>
-      <SessionClock />
+      <SessionClock idleMinutes={idleMinutes} />
     </div>
   );
 }

@@ -26,13 +26,16 @@ import { STAFF_MESSAGES } from "~/shared/staff-messages";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "staff");
   const members = await context.services.admin.staff.list();
+  const signIn = context.services.staffSignIn;
+  const withFactor = await signIn.usersWithStrongFactor();
   const clock = museumClock(context);
   const asked = new URL(request.url).searchParams.get("deactivate");
   const toDeactivate = members.find((m) => m.id === asked && !m.invitation && !m.deactivatedAt && m.id !== staff.userId);
   return {
     me: staff.userId,
     confirmDeactivate: toDeactivate ? { id: toDeactivate.id, email: toDeactivate.email } : null,
-    staff: members.map((m) => ({ ...m, deactivatedAt: m.deactivatedAt?.toISOString() ?? null, lastSeenAt: m.lastSeenAt ? clock.minute(new Date(m.lastSeenAt)) : null })),
+    staff: members.map((m) => ({ ...m, strongFactor: withFactor.has(m.id), deactivatedAt: m.deactivatedAt?.toISOString() ?? null, lastSeenAt: m.lastSeenAt ? clock.minute(new Date(m.lastSeenAt)) : null })),
+    factorsRequired: await signIn.required(),
   };
 }
 
@@ -44,7 +47,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = resolvedForm(await request.formData());
   const intent = formText(form, "intent");
   const service = context.services.admin.staff;
+  if (intent === "require-factors") {
+    const required = formText(form, "required") === "yes";
+    if (!required) await requireRecentPassword(context, request, "/admin/staff");
+    // The owner first: requiring what one's own account lacks would hold oneself back at once.
+    if (required && !(await context.services.staffSignIn.hasStrongFactor(staff.userId))) return consoleAnswer({ ok: false, message: STAFF_MESSAGES.factorsOwnFirst });
+    await context.services.staffSignIn.setRequired(actorOf(staff), required);
+    return consoleAnswer({ ok: true, message: required ? STAFF_MESSAGES.factorsRequired : STAFF_MESSAGES.factorsOptional });
+  }
   if (intent === "invite") {
+    await requireRecentPassword(context, request, "/admin/staff");
     const parsed = inviteSchema.safeParse(Object.fromEntries(form));
     if (!parsed.success) return consoleAnswer({ ok: false, message: "Please correct the invitation.", errors: fieldErrors(parsed.error) });
     return consoleAnswer(await service.invite(actorOf(staff), parsed.data));
@@ -59,6 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     // Refused: the row's form comes back with the role chosen and the one saved now, to choose from.
     return consoleAnswer(changed.ok ? changed : { ...changed, values: typedValues(form) });
   }
+  if (intent === "end-sessions") return consoleAnswer(await service.endSessions(actorOf(staff), id.data));
   if (intent === "resend") return consoleAnswer(await service.resendInvitation(actorOf(staff), id.data));
   if (intent === "withdraw") return consoleAnswer(await service.withdrawInvitation(actorOf(staff), id.data));
   // Deactivating asks first: the page comes back with the question and a second button.
@@ -131,6 +144,7 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
         ),
     }),
     col.display({ id: "member", header: "Member account", cell: ({ row }) => (row.original.memberAccount ? "yes" : "no") }),
+    col.display({ id: "factor", header: "Second step", cell: ({ row }) => (row.original.strongFactor ? "app or passkey" : "emailed code") }),
     col.display({
       id: "lastSeen",
       header: "Last seen",
@@ -150,12 +164,17 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
             </DangerButton>
           </Form>
         ) : (
-          <Form method="post">
+          <Form method="post" className="flex flex-col items-start gap-1">
             <input type="hidden" name="userId" value={row.original.id} />
             <DangerButton name="intent" value={row.original.deactivatedAt ? "reactivate" : "deactivate"}>
               {row.original.deactivatedAt ? "Reactivate" : "Deactivate"}
               <span className="sr-only"> {row.original.email}</span>
             </DangerButton>
+            {row.original.pending ? null : (
+              <button type="submit" name="intent" value="end-sessions" className="font-semibold text-blue-800 underline">
+                End all sessions<span className="sr-only"> of {row.original.email}</span>
+              </button>
+            )}
           </Form>
         ),
     }),
@@ -166,6 +185,17 @@ export default function Staff({ loaderData }: Route.ComponentProps) {
       <ConsoleNotice result={result} />
       {loaderData.confirmDeactivate && !result ? <ConfirmDeactivate {...loaderData.confirmDeactivate} /> : null}
       <AdminTable caption="Staff accounts" columns={columns} rows={loaderData.staff} rowKey={(r) => r.id} />
+      <h2 className="mt-8 mb-3 text-xl font-bold">Second step for staff</h2>
+      <p className="mb-3 max-w-2xl text-sm">
+        {loaderData.factorsRequired
+          ? "Every staff account must have an authenticator app or a passkey. Staff without one are led to set it up at their next sign-in and reach nothing else first."
+          : "Staff without an authenticator app or a passkey get a code by email when they sign in on a browser they have not used before."}
+      </p>
+      <Form method="post">
+        <input type="hidden" name="intent" value="require-factors" />
+        <input type="hidden" name="required" value={loaderData.factorsRequired ? "no" : "yes"} />
+        <PrimaryButton busy={busy}>{loaderData.factorsRequired ? "Stop requiring an app or a passkey" : "Require an app or a passkey for every staff account"}</PrimaryButton>
+      </Form>
       <h2 className="mt-8 mb-3 text-xl font-bold">Invite a staff member</h2>
       <p className="mb-3 text-sm">They get an email with a one-time link (valid 72 hours) to choose their password.</p>
       <UnsavedChanges saved={result}>
