@@ -29,6 +29,8 @@ process.env.E2E_SMTP_PORT = String(SMTP_PORT);
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // Apart per run: npm test runs the PGlite and the PostgreSQL runs side by side (scripts/test.mjs).
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
   testMatch: hasChromium ? "**/*.spec.ts" : [],
   globalSetup: "./tests/e2e/global-setup.ts",
   fullyParallel: false,
@@ -79,7 +81,7 @@ export default defineConfig({
           SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
           E2E_MAIL_DIR: mailDir,
           ...(process.env.DATABASE_URL
-            ? { DATABASE_URL: process.env.DATABASE_URL, SESSION_SECRET: "e2e-session-secret-0123456789abcdef" }
+            ? { DATABASE_URL: process.env.DATABASE_URL, SESSION_SECRET: "e2e-session-secret-0123456789abcdef", SECRETS_KEY: "e2e-secrets-key-0123456789abcdefghij" }
             : {}),
         },
       }

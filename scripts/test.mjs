@@ -1,13 +1,16 @@
 // `npm test`: every check once, each phase timed. Typecheck, lint and build; the unit tests and the
 // integration tests (on PGlite and, when reachable, on the local PostgreSQL: tests/helpers/databases.ts);
-// the browser tests on PGlite; then the browser tests again on a fresh PostgreSQL database.
+// the browser tests on PGlite and, side by side, on a fresh PostgreSQL database.
 // Outside CI an unreachable PostgreSQL skips its phase with a printed reason; in CI (CI=true) it fails.
-// `npm test -- --from=NAME` starts at a phase (build, vitest, e2e-pglite, e2e-postgres).
-import { spawnSync } from "node:child_process";
+// `npm test -- --from=NAME` starts at a phase (checks, build, vitest, e2e); other arguments go to Playwright.
+import { spawn, spawnSync } from "node:child_process";
+import { createInterface } from "node:readline";
 import pg from "pg";
 
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const from = process.argv.find((a) => a.startsWith("--from="))?.slice("--from=".length);
+/** Anything else on the command line goes to Playwright (a spec file, `--grep ...`). */
+const playwrightArgs = process.argv.slice(2).filter((a) => !a.startsWith("--from="));
 
 const times = [];
 function run(name, command, args, env = {}) {
@@ -18,6 +21,32 @@ function run(name, command, args, env = {}) {
   times.push([name, seconds]);
   console.log(`=== ${name}: ${seconds} s`);
   if (result.status !== 0) throw Object.assign(new Error(`${name} failed`), { exitCode: result.status ?? 1 });
+}
+
+/** Runs commands at once, each line of their output led by the run's name; fails when any fails. */
+async function runTogether(commands) {
+  const started = Date.now();
+  const results = await Promise.all(
+    commands.map(
+      ({ name, command, args, env }) =>
+        new Promise((resolve) => {
+          console.log(`--- ${name} (started ${new Date().toISOString().slice(11, 19)} UTC)`);
+          const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+          const tag = `[${name.replace(/^browser tests \((.*)\)$/, "$1")}] `;
+          for (const stream of [child.stdout, child.stderr]) {
+            createInterface({ input: stream }).on("line", (line) => (stream === child.stdout ? process.stdout : process.stderr).write(`${tag}${line}\n`));
+          }
+          child.on("close", (code) => {
+            const seconds = Math.round((Date.now() - started) / 1000);
+            times.push([name, seconds]);
+            console.log(`=== ${name}: ${seconds} s${code === 0 ? "" : " (failed)"}`);
+            resolve({ name, code });
+          });
+        }),
+    ),
+  );
+  const failed = results.filter((r) => r.code !== 0);
+  if (failed.length) throw Object.assign(new Error(`${failed.map((r) => r.name).join(" and ")} failed`), { exitCode: failed[0].code ?? 1 });
 }
 
 function summary() {
@@ -35,7 +64,7 @@ async function admin(sql) {
   }
 }
 
-const phases = ["checks", "build", "vitest", "e2e-pglite", "e2e-postgres"];
+const phases = ["checks", "build", "vitest", "e2e"];
 const startAt = from ? phases.indexOf(from) : 0;
 if (startAt < 0) {
   console.error(`--from must be one of ${phases.join(", ")}`);
@@ -59,28 +88,30 @@ async function allPhases() {
   }
   if (wanted("build")) run("build", "npm", ["run", "build"]);
   if (wanted("vitest")) run("unit and integration tests", "npx", ["vitest", "run"]);
-  if (wanted("e2e-pglite")) run("browser tests (PGlite)", "npx", ["playwright", "test"]);
-
-  if (wanted("e2e-postgres")) {
+  // The browser tests on PGlite and on a fresh PostgreSQL database, side by side: each run has its
+  // own server, ports, data, mail and output folders, and much of a browser test is waiting on the
+  // page's timers, so two runs share two cores well.
+  const runs = [];
+  if (wanted("e2e")) {
+    runs.push({ name: "browser tests (PGlite)", env: { E2E_PORT: "4319", E2E_SMTP_PORT: "4325", E2E_OUTPUT_DIR: "test-results/pglite" } });
     const db = `museum_e2e_${Date.now()}_${process.pid}`;
-    let reachable = true;
     try {
       await admin(`create database ${db}`);
-    } catch (error) {
-      reachable = false;
-      if (process.env.CI) {
-        throw new Error(`PostgreSQL is required in CI but ${ADMIN_URL} is unreachable: ${error.message}`, { cause: error });
-      }
-      console.warn(`[tests] skipping the browser tests on PostgreSQL: ${ADMIN_URL} is unreachable`);
-    }
-    if (reachable) {
       const url = new URL(ADMIN_URL);
       url.pathname = `/${db}`;
-      try {
-        run("browser tests (PostgreSQL)", "npx", ["playwright", "test"], { DATABASE_URL: url.toString() });
-      } finally {
-        await admin(`drop database if exists ${db} with (force)`).catch(() => undefined);
-      }
+      runs.push({
+        name: "browser tests (PostgreSQL)",
+        db,
+        env: { DATABASE_URL: url.toString(), E2E_PORT: "4329", E2E_SMTP_PORT: "4335", E2E_OUTPUT_DIR: "test-results/postgres" },
+      });
+    } catch (error) {
+      if (process.env.CI) throw new Error(`PostgreSQL is required in CI but ${ADMIN_URL} is unreachable: ${error.message}`, { cause: error });
+      console.warn(`[tests] skipping the browser tests on PostgreSQL: ${ADMIN_URL} is unreachable`);
     }
+  }
+  try {
+    await runTogether(runs.map(({ name, env }) => ({ name, command: "npx", args: ["playwright", "test", ...playwrightArgs], env })));
+  } finally {
+    for (const r of runs) if (r.db) await admin(`drop database if exists ${r.db} with (force)`).catch(() => undefined);
   }
 }

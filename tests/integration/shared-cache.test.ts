@@ -134,7 +134,7 @@ describe.each(drivers)("what a cache in front may keep, on %s", (kind) => {
       expect(again.status).toBe(304);
     });
 
-    it("shows a staff change through the cache within 2 seconds", async () => {
+    it("shows a staff change through the cache within seconds, not the CDN's 30 of stale-while-revalidate", async () => {
       const address = `/teams/${teamId}`;
       for (let i = 0; i < 3; i++) await viaNginx(address);
       expect((await viaNginx(address)).headers["x-cache-status"]).toMatch(/HIT|UPDATING/);
@@ -154,7 +154,9 @@ describe.each(drivers)("what a cache in front may keep, on %s", (kind) => {
         }
         await new Promise((r) => setTimeout(r, 20));
       }
-      expect(seconds).toBeLessThan(2);
+      // SHARED_CACHE_SECONDS (1 s) after the commit plus one render: about 1 s measured on a quiet
+      // machine, just over 2 s on a busy 2-core CI run; the bound tells it from a 30 s stale copy.
+      expect(seconds).toBeLessThan(4);
       // The purge hook was called with the collection's key, and once more a second later.
       expect(purges.filter((p) => p.keys.includes("collection")).length).toBeGreaterThanOrEqual(1);
       expect(purges[0]).toEqual({ keys: ["collection"], authorization: "Bearer purge-token" });
