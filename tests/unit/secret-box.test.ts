@@ -17,8 +17,11 @@ describe("the secret box (SECRETS_KEY, decision 055)", () => {
     const sealed = box.seal("JBSWY3DPEHPK3PXP", "account-1");
     expect(box.open(sealed, "account-2")).toBeNull();
     expect(createSecretBox("another-secrets-key-of-thirty-two-characters").open(sealed, "account-1")).toBeNull();
-    const last = sealed.at(-1) === "A" ? "B" : "A";
-    expect(box.open(sealed.slice(0, -1) + last, "account-1")).toBeNull();
+    // One bit of the ciphertext flipped (decoded and encoded again, so no base64 padding bit is the one changed).
+    const [version, nonce, tag, body] = sealed.split(".");
+    const flipped = Buffer.from(body, "base64url");
+    flipped[0] ^= 1;
+    expect(box.open([version, nonce, tag, flipped.toString("base64url")].join("."), "account-1")).toBeNull();
     expect(box.open("not sealed at all", "account-1")).toBeNull();
   });
 
