@@ -29,7 +29,7 @@ process.env.E2E_SMTP_PORT = String(SMTP_PORT);
 
 export default defineConfig({
   testDir: "tests/e2e",
-  // Apart per run: npm test runs the PGlite and the PostgreSQL runs side by side (scripts/test.mjs).
+  // Apart per run (scripts/test.mjs runs PGlite, then PostgreSQL): a failed test's trace names its database.
   outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
   testMatch: hasChromium ? "**/*.spec.ts" : [],
   globalSetup: "./tests/e2e/global-setup.ts",

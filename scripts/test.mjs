@@ -1,10 +1,9 @@
 // `npm test`: every check once, each phase timed. Typecheck, lint and build; the unit tests and the
 // integration tests (on PGlite and, when reachable, on the local PostgreSQL: tests/helpers/databases.ts);
-// the browser tests on PGlite and, side by side, on a fresh PostgreSQL database.
+// the browser tests on PGlite, then those that write through the site on a fresh PostgreSQL database.
 // Outside CI an unreachable PostgreSQL skips its phase with a printed reason; in CI (CI=true) it fails.
 // `npm test -- --from=NAME` starts at a phase (checks, build, vitest, e2e); other arguments go to Playwright.
-import { spawn, spawnSync } from "node:child_process";
-import { createInterface } from "node:readline";
+import { spawnSync } from "node:child_process";
 import pg from "pg";
 
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -23,32 +22,6 @@ function run(name, command, args, env = {}) {
   if (result.status !== 0) throw Object.assign(new Error(`${name} failed`), { exitCode: result.status ?? 1 });
 }
 
-/** Runs commands at once, each line of their output led by the run's name; fails when any fails. */
-async function runTogether(commands) {
-  const started = Date.now();
-  const results = await Promise.all(
-    commands.map(
-      ({ name, command, args, env }) =>
-        new Promise((resolve) => {
-          console.log(`--- ${name} (started ${new Date().toISOString().slice(11, 19)} UTC)`);
-          const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
-          const tag = `[${name.replace(/^browser tests \((.*)\)$/, "$1")}] `;
-          for (const stream of [child.stdout, child.stderr]) {
-            createInterface({ input: stream }).on("line", (line) => (stream === child.stdout ? process.stdout : process.stderr).write(`${tag}${line}\n`));
-          }
-          child.on("close", (code) => {
-            const seconds = Math.round((Date.now() - started) / 1000);
-            times.push([name, seconds]);
-            console.log(`=== ${name}: ${seconds} s${code === 0 ? "" : " (failed)"}`);
-            resolve({ name, code });
-          });
-        }),
-    ),
-  );
-  const failed = results.filter((r) => r.code !== 0);
-  if (failed.length) throw Object.assign(new Error(`${failed.map((r) => r.name).join(" and ")} failed`), { exitCode: failed[0].code ?? 1 });
-}
-
 function summary() {
   console.log("--- phases");
   for (const [name, seconds] of times) console.log(`${name.padEnd(32)} ${String(seconds).padStart(6)} s`);
@@ -63,6 +36,25 @@ async function admin(sql) {
     await client.end();
   }
 }
+
+/** The browser tests that also run on PostgreSQL: sign-up, payment, accounts, gifts, messages and the console's writes, across the cluster's processes. */
+const POSTGRES_SPECS = [
+  "accounts",
+  "account-page",
+  "account-settings",
+  "account-delete",
+  "account-renew",
+  "gifts",
+  "payment-retry",
+  "messages",
+  "staff-sign-in",
+  "staff-and-members",
+  "admin-console",
+  "publication",
+  "trash",
+  "edit-conflicts",
+  "record-versions",
+].map((name) => `tests/e2e/${name}.spec.ts`);
 
 const phases = ["checks", "build", "vitest", "e2e"];
 const startAt = from ? phases.indexOf(from) : 0;
@@ -88,12 +80,14 @@ async function allPhases() {
   }
   if (wanted("build")) run("build", "npm", ["run", "build"]);
   if (wanted("vitest")) run("unit and integration tests", "npx", ["vitest", "run"]);
-  // The browser tests on PGlite and on a fresh PostgreSQL database, side by side: each run has its
-  // own server, ports, data, mail and output folders, and much of a browser test is waiting on the
-  // page's timers, so two runs share two cores well.
+  // The browser tests: all of them on PGlite, then on a fresh PostgreSQL database those that write
+  // through the site's processes (POSTGRES_SPECS). The integration tests above already run every
+  // service on both databases; the browser pages that only read (layout, forms' messages, timers,
+  // validators) do not depend on the database. Measured 2026-11-28: a browser test run keeps both
+  // cores busy (0-1 % idle with two runs side by side), so the runs go one after the other.
   const runs = [];
   if (wanted("e2e")) {
-    runs.push({ name: "browser tests (PGlite)", env: { E2E_PORT: "4319", E2E_SMTP_PORT: "4325", E2E_OUTPUT_DIR: "test-results/pglite" } });
+    runs.push({ name: "browser tests (PGlite)", args: playwrightArgs, env: { E2E_OUTPUT_DIR: "test-results/pglite" } });
     const db = `museum_e2e_${Date.now()}_${process.pid}`;
     try {
       await admin(`create database ${db}`);
@@ -102,6 +96,7 @@ async function allPhases() {
       runs.push({
         name: "browser tests (PostgreSQL)",
         db,
+        args: playwrightArgs.length ? playwrightArgs : POSTGRES_SPECS,
         env: { DATABASE_URL: url.toString(), E2E_PORT: "4329", E2E_SMTP_PORT: "4335", E2E_OUTPUT_DIR: "test-results/postgres" },
       });
     } catch (error) {
@@ -110,7 +105,7 @@ async function allPhases() {
     }
   }
   try {
-    await runTogether(runs.map(({ name, env }) => ({ name, command: "npx", args: ["playwright", "test", ...playwrightArgs], env })));
+    for (const { name, args, env } of runs) run(name, "npx", ["playwright", "test", ...args], env);
   } finally {
     for (const r of runs) if (r.db) await admin(`drop database if exists ${r.db} with (force)`).catch(() => undefined);
   }
