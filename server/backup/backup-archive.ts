@@ -72,7 +72,12 @@ export async function writeArchive(snapshot: DatabaseSnapshot, file: string, now
   const out = createWriteStream(partial, { flags: "wx", mode: 0o600, highWaterMark: 4 * 1024 * 1024 });
   const written = pipeline(pack, out);
   // A write error ends `written` first; entries waiting on the pack would otherwise wait forever.
-  written.catch(() => pack.destroy());
+  // The entry then fails with the pack's own "destroyed" error: the write error is the reason to report.
+  let writeError: unknown = null;
+  written.catch((error: unknown) => {
+    writeError = error;
+    pack.destroy();
+  });
   try {
     const dumpSize = (await fs.stat(snapshot.dumpFile)).size;
     const database = await addEntry(pack, DATABASE_ENTRY, dumpSize, createReadStream(snapshot.dumpFile));
@@ -111,7 +116,7 @@ export async function writeArchive(snapshot: DatabaseSnapshot, file: string, now
     out.destroy();
     await written.catch(() => undefined);
     await fs.rm(partial, { force: true }).catch(() => undefined);
-    throw error;
+    throw writeError ?? error;
   }
 }
 
