@@ -25,6 +25,7 @@ export default [
   route("gift/redeem/:token", "routes/gift-redeem.tsx"),
   route("login", "routes/login.tsx"),
   route("login/verify", "routes/login-verify.tsx"),
+  route("login/passkey", "routes/login-passkey.ts"),
   route("logout", "routes/logout.tsx"),
   route("password/request", "routes/password-request.tsx"),
   route("password/reset", "routes/password-reset.tsx"),

@@ -48,6 +48,7 @@ const POSTGRES_SPECS = [
   "payment-retry",
   "messages",
   "staff-sign-in",
+  "passkeys",
   "staff-and-members",
   "admin-console",
   "publication",

@@ -51,6 +51,7 @@ import { migrationsFolder } from "./db/migrate";
 import { createCachePurge } from "./pages/cache-purge";
 import { COLLECTION_KEY } from "./http/shared-caching";
 import { createStaffSignIn } from "./accounts/staff-sign-in.server";
+import { createPasskeys } from "./accounts/passkeys.server";
 import { createSecretBox } from "./accounts/secret-box";
 
 export interface ServiceDeps {
@@ -222,6 +223,8 @@ export function createServices(deps: ServiceDeps) {
     accounts,
     /** Staff sign-in's second step: app codes, recovery codes, emailed codes, known browsers, the owner's requirement (decision 055). */
     staffSignIn,
+    /** Passkeys (WebAuthn) of staff and members: a way in, and staff's second step (decision 056). */
+    passkeys: createPasskeys({ db, staffSignIn, now: calendar.now }),
     /** The account page's reads (issue 13). */
     accountData: createAccountData({ db }),
     /** Name, email and password changes of a signed-in account (issue 13). */

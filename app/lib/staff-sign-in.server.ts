@@ -37,14 +37,20 @@ export async function secondStep(context: AppLoadContext, request: Request, user
 }
 
 /** The step the request's cookie holds, while it lasts and is a sign-in's. */
-export async function currentStep(context: AppLoadContext, request: Request): Promise<{ token: string; step: SignInStep } | null> {
+export async function currentStep(context: AppLoadContext, request: Request): Promise<{ token: string; step: SignInStep & { userId: string; email: string } } | null> {
   const token = stepTokenOf(request);
   const step = token ? await context.services.staffSignIn.step(token) : null;
-  return token && step && step.purpose === "sign-in" ? { token, step } : null;
+  return token && step && step.purpose === "sign-in" && step.userId && step.email ? { token, step: { ...step, userId: step.userId, email: step.email } } : null;
 }
 
 /** Starts the session (the step, if any, ends), remembers the browser, and goes on to `back`. */
 export async function finishSignIn(context: AppLoadContext, request: Request, userId: string, back: string, stepToken: string | null): Promise<Response> {
+  const { location, headers } = await signedIn(context, request, userId, back, stepToken);
+  return redirect(location, { headers });
+}
+
+/** `finishSignIn`'s cookies and address, for an answer that is not a redirect (a passkey's JSON). */
+export async function signedIn(context: AppLoadContext, request: Request, userId: string, back: string, stepToken: string | null): Promise<{ location: string; headers: Headers }> {
   const { sessions, sessionCookies, staffSignIn } = context.services;
   const publicUrl = context.settings.publicUrl;
   if (stepToken) await staffSignIn.endStep(stepToken);
@@ -54,7 +60,7 @@ export async function finishSignIn(context: AppLoadContext, request: Request, us
   headers.append("Set-Cookie", await sessionCookies.start({ cookie: cookieOf(request) }, token));
   headers.append("Set-Cookie", siteCookie(DEVICE_COOKIE, device, DEVICE_DAYS * 86_400, publicUrl));
   if (stepToken) headers.append("Set-Cookie", siteCookie(STEP_COOKIE, "", 0, publicUrl));
-  return redirect(consoleReturn(back), { headers });
+  return { location: consoleReturn(back), headers };
 }
 
 /**

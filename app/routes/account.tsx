@@ -3,7 +3,9 @@
  * for each, the newsletter preference, and Logout. For every signed-in account, paid or not;
  * never stored by the page cache (the host sends it `private, no-store`).
  */
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
+import { PasskeySection } from "~/components/PasskeySection";
+import { SIGN_IN_MESSAGES } from "~/shared/staff-sign-in-words";
 import type { Route } from "./+types/account";
 import { longDate, longDateOfInstant, ticketStatusWords } from "~/shared/ticket-words";
 import { isTicketValid } from "~/shared/access";
@@ -38,6 +40,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       deliverOn: longDate(g.deliverOn),
       state: GIFT_STATE_WORDS[g.state],
     })),
+    /** Passkeys: an extra way in (decision 056); the password keeps working. */
+    passkeys: (await context.services.passkeys.list(viewer.userId)).map((k) => ({
+      id: k.id,
+      name: k.name,
+      added: longDateOfInstant(k.createdAt.toISOString(), timeZone),
+      lastUsed: k.lastUsedAt ? longDateOfInstant(k.lastUsedAt.toISOString(), timeZone) : null,
+    })),
     payments: overview.payments.map((p) => ({
       id: p.id,
       date: longDateOfInstant(p.paidAt, timeZone),
@@ -55,8 +64,21 @@ function noticeOf(params: URLSearchParams, overview: { emailAddress: string; rem
   if (changed === "email") return ACCOUNT_MESSAGES.emailChanged(overview.emailAddress);
   // After the reminders were turned on or off (account-reminders.tsx).
   if (changed === "reminders") return overview.reminders ? ACCOUNT_MESSAGES.remindersTurnedOn : ACCOUNT_MESSAGES.remindersTurnedOff;
+  // After a passkey was removed (this page's action).
+  if (changed === "passkey") return SIGN_IN_MESSAGES.passkeyRemoved;
   // After a gift was redeemed (gift-redeem.tsx).
   return params.get("gift") === "redeemed" ? GIFT_MESSAGES.redeemed : null;
+}
+
+/** Removes one of the account's passkeys; the page then says so. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = requireAccount(context, "/login?redirectTo=%2Faccount");
+  if (context.rateLimited) throw data(context.rateLimited, { status: 429 });
+  const form = await request.formData();
+  const id = form.get("passkeyId");
+  if (form.get("intent") !== "passkey-remove" || typeof id !== "string") throw data("Unknown action.", { status: 400 });
+  await context.services.passkeys.remove(viewer.userId, { userId: viewer.userId, email: viewer.emailAddress }, id.slice(0, 1024));
+  return redirect("/account?changed=passkey");
 }
 
 export function meta() {
@@ -203,6 +225,18 @@ export default function Account({ loaderData: a }: Route.ComponentProps) {
             </Link>
           </p>
         )}
+      </div>
+
+      <div className={SECTION}>
+        <h2 className={H2}>Passkeys</h2>
+        <div className="mt-3">
+          <PasskeySection
+            passkeys={a.passkeys}
+            askPassword
+            buttonClass="rounded bg-ink px-5 py-2 font-semibold text-gold hover:bg-steel disabled:opacity-60"
+            removeClass="font-semibold text-red-800 underline hover:text-ink"
+          />
+        </div>
       </div>
 
       <div className={SECTION}>

@@ -1,13 +1,14 @@
 /**
  * /login/verify: a staff sign-in's second step (issue 37, decision 055), after the right password
  * on the login page. The code from the authenticator app or a recovery code, or a passkey, when
- * the account has one (passkeys: decision 055, next step); else the six-digit code just emailed (this browser has not signed in to
+ * the account has one (decision 056); else the six-digit code just emailed (this browser has not signed in to
  * the account before). Plain POST forms, so it works before and without JavaScript.
  */
 import { Form, data, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/login-verify";
 import { Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { SubmitButton, TextField } from "~/components/FormFields";
+import { PasskeyButton } from "~/components/PasskeyButton";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { currentStep, finishSignIn, STEP_COOKIE } from "~/lib/staff-sign-in.server";
@@ -23,11 +24,12 @@ function maskedEmail(email: string): string {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const current = await currentStep(context, request);
   // No step (ended, expired, or this page opened by itself): the page says so and links to the login.
-  if (!current) return { ended: true, app: false, emailedTo: null };
+  if (!current) return { ended: true, app: false, passkey: false, emailedTo: null };
   const factors = await context.services.staffSignIn.factors(current.step.userId);
   return {
     ended: false,
     app: factors.app,
+    passkey: factors.passkeys.length > 0,
     emailedTo: factors.app || factors.passkeys.length ? null : maskedEmail(current.step.email),
   };
 }
@@ -64,7 +66,7 @@ export function meta() {
 export default function LoginVerify({ loaderData }: Route.ComponentProps) {
   const outcome = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const { app, emailedTo } = loaderData;
+  const { app, passkey, emailedTo } = loaderData;
   const ended = loaderData.ended || outcome?.message === SIGN_IN_MESSAGES.stepEnded;
   return (
     <section className="mx-auto max-w-md px-4 py-10">
@@ -99,6 +101,13 @@ export default function LoginVerify({ loaderData }: Route.ComponentProps) {
               />
               <SubmitButton busy={busy}>Verify</SubmitButton>
             </Form>
+          ) : null}
+          {passkey ? (
+            <div className="mt-6">
+              <PasskeyButton purpose="step" className="w-full rounded bg-ink px-4 py-2 font-semibold text-white disabled:opacity-60">
+                Use a passkey
+              </PasskeyButton>
+            </div>
           ) : null}
           {emailedTo ? (
             <Form method="post" className="mt-4">

@@ -6,7 +6,8 @@
  * action's page shows the same banner, marked field, kept email and timed redirect.
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { data, Link, useActionData, useFetcher, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Link, useActionData, useFetcher, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
+import { PasskeyButton } from "~/components/PasskeyButton";
 import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/login";
 import { useAlert, type Alert } from "~/components/AlertBanner";
@@ -106,6 +107,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   const { errors, report, fix } = useFormErrors({ initial: answered?.field ? { [answered.field]: posted?.message } : undefined });
   const [email, setEmail] = useState(posted?.typed?.emailAddress ?? "");
   const shownLogout = useRef(false);
+  const redirectTo = useSearchParams()[0].get("redirectTo");
 
   // After logout: the server's alert, scroll to top after 500 ms, alert cleared after 4500 ms.
   useEffect(() => {
@@ -164,6 +166,12 @@ export default function Login({ loaderData }: Route.ComponentProps) {
         />
         <SubmitButton busy={fetcher.state !== "idle"}>Login Now</SubmitButton>
       </fetcher.Form>
+      {/* An extra way in for an account that added a passkey (decision 056); the password stays. */}
+      <div className="mt-4">
+        <PasskeyButton purpose="sign-in" fields={() => ({ redirectTo: redirectTo ?? "" })} className="w-full rounded border-2 border-ink px-4 py-2 font-semibold hover:bg-stone-100 disabled:opacity-60">
+          Sign in with a passkey
+        </PasskeyButton>
+      </div>
       <p className="mt-6">
         <Link to="/password/request" className="text-blue-800 underline">
           Forgot your password?

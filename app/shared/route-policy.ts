@@ -73,6 +73,8 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/login": PASSWORD_FORM,
   // A staff sign-in's second step (decision 055): codes are guesses like passwords.
   "routes/login-verify": PASSWORD_FORM,
+  // A passkey's ceremony: a sign-in (and a member's password before adding one) like a login.
+  "routes/login-passkey": PASSWORD_FORM,
   "routes/logout": PRIVATE,
   "routes/password-request": { write: "passwordReset", isolated: true },
   "routes/password-reset": { write: "passwordReset", isolated: true },

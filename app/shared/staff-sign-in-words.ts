@@ -11,4 +11,15 @@ export const SIGN_IN_MESSAGES = {
   /** Where a staff account's password was given somewhere other than the login page (the API, a gift's page). */
   staffOnLoginPage: "Staff accounts sign in on the login page, with a second step.",
   setUpFirst: "The museum requires an authenticator app or a passkey for staff accounts. Please set one up to continue.",
+  /** Passkeys (decision 056), for staff and members. */
+  passkeyFailed: "That passkey did not sign you in. Try again, or sign in with your email and password.",
+  passkeyCancelled: "The passkey was not used: the request was cancelled or timed out.",
+  passkeyUnsupported: "This browser cannot use passkeys here.",
+  passkeyNoAnswer: "We did not get an answer. Please check your connection and try again.",
+  passkeySignedOut: "Your session has ended. Please sign in again.",
+  passkeyPassword: "That password is not right.",
+  passkeyPasswordMissing: "Please type your password to add a passkey.",
+  passkeyNotAdded: "The passkey could not be added. Please try again.",
+  passkeyAdded: "Your passkey is added. You can now sign in with it.",
+  passkeyRemoved: "The passkey is removed.",
 } as const;

@@ -4,7 +4,7 @@
  *
  * - a code from the authenticator app (TOTP, RFC 6238, via `otpauth`; each 30-second step's code
  *   is accepted once) or one of the ten single-use recovery codes, when the account has an app;
- * - a passkey (server/accounts/passkey-service.ts), when it has one;
+ * - a passkey (server/accounts/passkeys.server.ts), when it has one;
  * - else, on a browser this account has not finished a sign-in on, a six-digit code emailed to
  *   the account (as Ghost does). A browser it has finished one on signs in with the password.
  *
@@ -59,15 +59,16 @@ export interface StaffSignInDeps {
 }
 
 export interface SignInStep {
-  userId: string;
+  /** Null for a passkey sign-in's step: the passkey says whose account it is. */
+  userId: string | null;
   purpose: "sign-in" | "passkey" | "register" | "confirm";
   challenge: string | null;
   emailSentAt: Date | null;
   redirectTo: string | null;
   failures: number;
-  email: string;
-  firstName: string;
-  lastName: string;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
 }
 
 export interface FactorSummary {
@@ -112,9 +113,9 @@ export function createStaffSignIn({ db, secret, secretBox, now, onEnqueued, rela
   }
 
   /** Audit row and email for a change of the person's sign-in factors. */
-  async function recordChange(tx: Database, userId: string, actor: Actor, action: string, summary: string, notice: string) {
+  async function recordChange(tx: Database, userId: string, actor: Actor, action: string, summary: string, notice: string, entityType: "staff" | "member" = "staff") {
     const who = await person(tx, userId);
-    await recordAudit(tx, actor, { action, entityType: "staff", entityId: userId, summary }, now());
+    await recordAudit(tx, actor, { action, entityType, entityId: userId, summary }, now());
     if (who) await enqueue(tx, { kind: "email", payload: signInSecurityNoticeEmail(who.email, who, notice) }, now());
   }
 
@@ -181,7 +182,7 @@ export function createStaffSignIn({ db, secret, secretBox, now, onEnqueued, rela
     const [row] = await db
       .select({ step: signInSteps, email: users.email, firstName: users.firstName, lastName: users.lastName })
       .from(signInSteps)
-      .innerJoin(users, eq(users.id, signInSteps.userId))
+      .leftJoin(users, eq(users.id, signInSteps.userId))
       .where(and(eq(signInSteps.tokenHash, keyed("step", token)), gt(signInSteps.expiresAt, now())))
       .limit(1);
     return row;
@@ -299,7 +300,7 @@ export function createStaffSignIn({ db, secret, secretBox, now, onEnqueued, rela
       onEnqueued?.();
     },
 
-    /** Passkey changes are recorded and mailed the same way (passkey-service.ts calls this in its transaction). */
+    /** Passkey changes are recorded and mailed the same way (passkeys.server.ts calls this in its transaction). */
     recordChange,
 
     /**
@@ -317,8 +318,8 @@ export function createStaffSignIn({ db, secret, secretBox, now, onEnqueued, rela
 
     // ---- sign-in steps ------------------------------------------------------------------
 
-    /** Starts a step for `userId` (password given); answers the token for its cookie. */
-    async startStep(userId: string, purpose: SignInStep["purpose"], redirectTo: string | null = null, challenge: string | null = null): Promise<string> {
+    /** Starts a step for `userId` (password given; null for a passkey sign-in); answers the token for its cookie. */
+    async startStep(userId: string | null, purpose: SignInStep["purpose"], redirectTo: string | null = null, challenge: string | null = null): Promise<string> {
       const token = randomBytes(32).toString("base64url");
       await db.delete(signInSteps).where(lt(signInSteps.expiresAt, now()));
       await db.insert(signInSteps).values({ tokenHash: keyed("step", token), userId, purpose, redirectTo, challenge, expiresAt: new Date(now().getTime() + SIGN_IN_STEP_MS), createdAt: now() });
@@ -330,7 +331,7 @@ export function createStaffSignIn({ db, secret, secretBox, now, onEnqueued, rela
       const row = await stepRow(token);
       if (!row) return null;
       const { step } = row;
-      return { userId: step.userId!, purpose: step.purpose, challenge: step.challenge, emailSentAt: step.emailSentAt, redirectTo: step.redirectTo, failures: step.failures, email: row.email, firstName: row.firstName, lastName: row.lastName };
+      return { userId: step.userId, purpose: step.purpose, challenge: step.challenge, emailSentAt: step.emailSentAt, redirectTo: step.redirectTo, failures: step.failures, email: row.email, firstName: row.firstName, lastName: row.lastName };
     },
 
     async setChallenge(token: string, challenge: string): Promise<void> {
@@ -356,13 +357,14 @@ export function createStaffSignIn({ db, secret, secretBox, now, onEnqueued, rela
     /** Emails a new six-digit code for the step (not more than once a minute). */
     async sendEmailCode(token: string): Promise<"sent" | "wait" | "ended"> {
       const row = await stepRow(token);
-      if (!row) return "ended";
+      if (!row?.email || row.step.purpose !== "sign-in") return "ended";
+      const to = { email: row.email, firstName: row.firstName ?? "", lastName: row.lastName ?? "" };
       if (row.step.emailSentAt && now().getTime() - row.step.emailSentAt.getTime() < EMAIL_CODE_RESEND_MS) return "wait";
       const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
       await transactionRetrying(db, async (txn) => {
         const tx = txn as unknown as Database;
         await tx.update(signInSteps).set({ emailCodeHash: keyed("email", code), emailSentAt: now() }).where(eq(signInSteps.tokenHash, keyed("step", token)));
-        await enqueue(tx, { kind: "email", payload: signInCodeEmail(row.email, row, code) }, now());
+        await enqueue(tx, { kind: "email", payload: signInCodeEmail(to.email, to, code) }, now());
       });
       onEnqueued?.();
       return "sent";

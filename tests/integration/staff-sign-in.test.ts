@@ -4,7 +4,7 @@
  * accepted once, recovery codes once each, wrong codes limited, the emailed code on a new
  * browser, the owner's requirement leading to setup first, sessions listed and ended (by their
  * person and by the owner), the 12-hour end of a staff session, the secret sealed at rest, the
- * re-authentication asking for the code, and the recovery command.
+ * re-authentication asking for the code, the recovery command, and what passkey ceremonies refuse.
  */
 import { execFile } from "node:child_process";
 import path from "node:path";
@@ -110,6 +110,54 @@ describe.each(drivers)("staff sign-in on %s", (kind) => {
     const api = await fetch(`${server.url}/api/users/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ emailAddress: curator.email, password: STAFF_PASSWORD }) });
     expect(api.status).toBe(403);
     expect((await api.json()).message).toBe(SIGN_IN_MESSAGES.staffOnLoginPage);
+  });
+
+  it("passkey ceremonies (decision 056) answer options on localhost, and refuse what they cannot check: no step, a forged answer (once), no session, a member's wrong or missing password", async () => {
+    const passkey = (cookie: string | undefined, fields: Record<string, string>) => call(cookie, "/login/passkey", form(fields));
+    // The login page's sign-in: options for any passkey of the site, the challenge kept on a step.
+    const begun = await passkey(undefined, { intent: "begin", purpose: "sign-in" });
+    expect(begun.status).toBe(200);
+    const { options } = (await begun.json()) as { options: { challenge: string; rpId: string; userVerification: string; allowCredentials: unknown[] } };
+    expect(options).toMatchObject({ rpId: "localhost", userVerification: "required", allowCredentials: [] });
+    expect(options.challenge.length).toBeGreaterThanOrEqual(32);
+    const step = setCookie(begun, "museum_signin");
+    expect(step).toBeDefined();
+    const forged = JSON.stringify({ id: "AAAA", rawId: "AAAA", type: "public-key", response: { clientDataJSON: "e30", authenticatorData: "AAAA", signature: "AAAA" }, clientExtensionResults: {} });
+    const refused = await passkey(step, { intent: "finish", response: forged });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ ok: false, message: SIGN_IN_MESSAGES.passkeyFailed });
+    expect(setCookie(refused, "museum_session")).toBeUndefined();
+    // One try per challenge: the step is gone.
+    expect((await passkey(step, { intent: "finish", response: forged })).status).toBe(410);
+    // Junk and huge answers are refused the same way, never a 500.
+    for (const response of ["not json", "x".repeat(20_000), "null", "[]"]) {
+      const again = setCookie(await passkey(undefined, { intent: "begin", purpose: "sign-in" }), "museum_signin");
+      expect((await passkey(again, { intent: "finish", response })).status).toBe(401);
+    }
+    expect((await passkey(undefined, { intent: "finish", response: forged })).status).toBe(410);
+    expect((await passkey(undefined, { intent: "begin", purpose: "step" })).status).toBe(410);
+    expect((await passkey(undefined, { intent: "begin", purpose: "add" })).status).toBe(401);
+    expect((await passkey(undefined, { intent: "nonsense" })).status).toBe(400);
+
+    // A member adds one with the password when it was given over 10 minutes ago; a typed one is always checked.
+    const member = await createStaffAccount(server.services, "member");
+    const login = await call(undefined, "/login", form({ emailAddress: member.email, password: STAFF_PASSWORD }));
+    const session = setCookie(login, "museum_session");
+    const wrong = await passkey(session, { intent: "begin", purpose: "add", password: "not-the-password" });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({ message: SIGN_IN_MESSAGES.passkeyPassword, field: "password" });
+    const fresh = await passkey(session, { intent: "begin", purpose: "add" });
+    expect(fresh.status).toBe(200);
+    expect(((await fresh.json()) as { options: { authenticatorSelection: unknown } }).options.authenticatorSelection).toMatchObject({ residentKey: "required", userVerification: "required" });
+    offsetMs += 11 * 60_000;
+    try {
+      const missing = await passkey(session, { intent: "begin", purpose: "add" });
+      expect(missing.status).toBe(400);
+      expect((await missing.json()).message).toBe(SIGN_IN_MESSAGES.passkeyPasswordMissing);
+      expect((await passkey(session, { intent: "begin", purpose: "add", password: STAFF_PASSWORD })).status).toBe(200);
+    } finally {
+      offsetMs -= 11 * 60_000;
+    }
   });
 
   it("an authenticator app: set up with a code from it, its secret sealed at rest, audited and mailed; it then replaces the emailed code", async () => {

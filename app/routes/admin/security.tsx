@@ -1,30 +1,24 @@
 /**
  * /admin/security, "Sign-in and security" (issue 37, decision 055): a staff member's own second
  * step and sessions. An authenticator app is set up from a QR code (or its secret as text) and
- * confirmed by a code from it; its ten recovery codes are shown once. Every session of the
+ * confirmed by a code from it; its ten recovery codes are shown once. Passkeys are added and
+ * removed here (decision 056). Every session of the
  * account is listed with its browser, address and times, each with "Sign out", and "Sign out
  * everywhere else". Changing the second step asks for the password (and the app's code) when it
  * was last given more than 10 minutes ago. When the owner requires an app or a passkey, a staff
  * member without one is led here first and reaches nothing else until it is set up.
  */
-import Bowser from "bowser";
 import { Form, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/security";
 import { ConsoleHeading, ConsoleNotice, DangerButton, Field, inputProps, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { SIGN_IN_MESSAGES } from "~/shared/staff-sign-in-words";
 import { SITE_SHORT_NAME } from "~/shared/site";
+import { browserName } from "~/lib/browser-name.server";
+import { PasskeySection } from "~/components/PasskeySection";
 import { sessionTokenFrom } from "../../../server/accounts/session-cookie.server";
 import type { AppSetup } from "../../../server/accounts/staff-sign-in.server";
 import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, type ConsoleResult } from "./guard.server";
-
-/** "Chrome 140 on Linux", from a session's User-Agent. */
-function browserName(userAgent: string | null): string {
-  if (!userAgent) return "Unknown browser";
-  const { browser, os } = Bowser.parse(userAgent);
-  const name = [browser.name, browser.version?.split(".")[0]].filter(Boolean).join(" ") || "Unknown browser";
-  return os.name ? `${name} on ${os.name}` : name;
-}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "dashboard");
@@ -35,6 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     setupFirst: Boolean(context.viewer?.mustSetUpFactor),
     app: factors.app,
     recoveryCodesLeft: factors.recoveryCodesLeft,
+    passkeys: factors.passkeys.map((k) => ({ id: k.id, name: k.name, added: clock.minute(k.createdAt), lastUsed: k.lastUsedAt ? clock.minute(k.lastUsedAt) : null })),
     sessions: sessions.map((s) => ({ id: s.id, current: s.current, browser: browserName(s.userAgent), address: s.clientIp ?? "unknown", started: clock.minute(s.createdAt), lastSeen: clock.minute(s.lastSeenAt) })),
   };
 }
@@ -64,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await sessions.destroyOthersFor(staff.userId, token);
     return answer({ ok: true, message: "You are signed out everywhere else." });
   }
-  if (intent === "app-begin" || intent === "app-remove" || intent === "codes-renew") {
+  if (intent === "app-begin" || intent === "app-remove" || intent === "codes-renew" || intent === "passkey-remove") {
     await requireRecentPassword(context, request, "/admin/security");
   }
   if (intent === "app-begin") {
@@ -87,6 +82,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const codes = await signIn.renewRecoveryCodes(staff.userId, actorOf(staff));
     if (!codes) return answer({ ok: false, message: SIGN_IN_MESSAGES.noSecretsKey }, 503);
     return answer({ ok: true, message: "New recovery codes: the earlier ones no longer work.", recoveryCodes: codes });
+  }
+  if (intent === "passkey-remove") {
+    const removed = await context.services.passkeys.remove(staff.userId, actorOf(staff), formText(form, "passkeyId"));
+    return answer(removed ? { ok: true, message: SIGN_IN_MESSAGES.passkeyRemoved } : { ok: false, message: "That passkey was already removed." }, removed ? 200 : 404);
   }
   return answer({ ok: false, message: "Unknown action." });
 }
@@ -162,6 +161,14 @@ export default function Security({ loaderData }: Route.ComponentProps) {
           </Form>
         </div>
       )}
+
+      <h2 className="mb-2 mt-8 text-xl font-bold">Passkeys</h2>
+      <PasskeySection
+        passkeys={loaderData.passkeys}
+        askPassword={false}
+        buttonClass="rounded bg-ink px-4 py-2 font-semibold text-gold hover:bg-steel disabled:opacity-60"
+        removeClass="rounded border border-red-800 px-3 py-1 font-semibold text-red-800 hover:bg-red-50"
+      />
 
       <h2 className="mb-2 mt-8 text-xl font-bold">Your sessions</h2>
       <ul className="divide-y divide-stone-300 border-y border-stone-300" data-testid="sessions">
