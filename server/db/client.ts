@@ -67,6 +67,8 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string;
   /** Directory for PGlite files; omitted = in-memory PGlite (tests). */
   pgliteDir?: string;
+  /** In-memory PGlite only: start from this data directory image (`dumpDataDir`), e.g. an already migrated one (tests). */
+  pgliteImage?: Blob;
   poolSize?: number;
   /**
    * A PostgreSQL connection that ended (a restart, a failover, a killed backend), idle or checked
@@ -95,13 +97,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     const retry = { retryMs: (options.retrySeconds ?? DEFAULT_RETRY_SECONDS) * 1000, onRetry: options.onRetry };
     return openPostgres(options.databaseUrl, options.poolSize ?? 10, retry, options.onConnectionError);
   }
-  return openPglite(options.pgliteDir);
+  return openPglite(options.pgliteDir, options.pgliteImage);
 }
 
 /** PGlite's shared_buffers (see `openPglite`). */
 const PGLITE_SHARED_BUFFERS = "32MB";
 
-async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
+async function openPglite(dir: string | undefined, image?: Blob): Promise<DatabaseHandle> {
   // One process at a time on a directory (decision 043): a second one is refused before it opens a file.
   const lock = dir ? await lockDataDir(dir) : null;
   // Search (decision 014) uses unaccent and pg_trgm, as on PostgreSQL.
@@ -109,7 +111,7 @@ async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
   // PostgreSQL's buffers live in PGlite's WebAssembly memory, which never shrinks: 128 MB by
   // default, more than a museum's collection needs (the kernel caches the files anyway). The
   // embedded default must fit a 1 GB server (issue 36).
-  const options = { extensions, postgresqlconf: [`shared_buffers = ${PGLITE_SHARED_BUFFERS}`] };
+  const options = { extensions, postgresqlconf: [`shared_buffers = ${PGLITE_SHARED_BUFFERS}`], ...(image && !dir ? { loadDataDir: image } : {}) };
   let client: PGlite;
   try {
     client = dir ? new PGlite(dir, options) : new PGlite(options);

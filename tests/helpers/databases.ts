@@ -2,10 +2,14 @@
  * Databases for integration tests: an in-memory PGlite, and a fresh PostgreSQL database created
  * for the suite (dropped afterwards). PostgreSQL missing fails in CI, skips with a reason elsewhere.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { readFile, rename, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "../../server/db/client";
-import { runMigrations } from "../../server/db/migrate";
+import { migrationsFolder, runMigrations } from "../../server/db/migrate";
 
 /** Server on which suites create their own databases: DATABASE_URL's when set, else the local one. */
 export const POSTGRES_ADMIN_URL =
@@ -80,10 +84,48 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   };
 }
 
+/** A hash of every migration file: the migrated image below is kept per set of migrations. */
+function migrationsKey(): string {
+  const hash = createHash("sha256");
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const file = path.join(dir, name.name);
+      if (name.isDirectory()) walk(file);
+      else hash.update(name.name).update(readFileSync(file));
+    }
+  };
+  walk(migrationsFolder());
+  return hash.digest("hex").slice(0, 16);
+}
+
+let migratedImage: Promise<Blob> | undefined;
+/**
+ * A migrated, empty PGlite data directory image, made once per set of migrations and shared by
+ * the test processes through a file in the temporary directory: loading it takes about 0.6 s
+ * where initdb and every migration take about 2.5 s, for each of the suite's PGlite databases.
+ */
+function pgliteImage(): Promise<Blob> {
+  migratedImage ??= (async () => {
+    const file = path.join(os.tmpdir(), `museum-pglite-migrated-${migrationsKey()}.tar`);
+    const kept = await readFile(file).catch(() => null);
+    if (kept) return new Blob([kept]);
+    const handle = await openDatabase({});
+    await runMigrations(handle);
+    const image = await handle.pglite!.dumpDataDir("none");
+    await handle.close();
+    const partial = `${file}.${process.pid}.partial`;
+    await writeFile(partial, Buffer.from(await image.arrayBuffer()));
+    await rename(partial, file);
+    return image;
+  })();
+  return migratedImage;
+}
+
 /** An empty, migrated database of the given kind. */
 export async function openTestDatabase(kind: DriverKind, options: { retrySeconds?: number } = {}): Promise<TestDatabase> {
   if (kind === "pglite") {
-    const handle = await openDatabase({});
+    const handle = await openDatabase({ pgliteImage: await pgliteImage() });
+    // Nothing to do on the migrated image; kept so a database is never handed out unmigrated.
     await runMigrations(handle);
     return { handle, drop: () => handle.close() };
   }

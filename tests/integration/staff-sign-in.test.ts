@@ -259,7 +259,7 @@ describe.each(drivers)("staff sign-in on %s", (kind) => {
     const b = setCookie(await call(await password(curator.email), "/login/verify", form({ code: await emailedCode(curator.email) })), "museum_session")!;
     const list = await text(await call(a, "/admin/security"));
     expect(list).toContain("Chrome 140 on Linux");
-    expect(list).toContain("127.0.0.1");
+    expect(list).toContain("127.0.0.1 (this machine)");
     expect(list).toContain("This browser");
     const ids = [...list.matchAll(/name="sessionId" value="([^"]+)"/g)].map((m) => m[1]);
     expect(ids.length).toBeGreaterThanOrEqual(2);

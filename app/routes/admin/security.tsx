@@ -3,7 +3,7 @@
  * step and sessions. An authenticator app is set up from a QR code (or its secret as text) and
  * confirmed by a code from it; its ten recovery codes are shown once. Passkeys are added and
  * removed here (decision 056). Every session of the
- * account is listed with its browser, address and times, each with "Sign out", and "Sign out
+ * account is listed with its browser, address and the country it is registered in, and times, each with "Sign out", and "Sign out
  * everywhere else". Changing the second step asks for the password (and the app's code) when it
  * was last given more than 10 minutes ago. When the owner requires an app or a passkey, a staff
  * member without one is led here first and reaches nothing else until it is set up.
@@ -17,6 +17,7 @@ import { SITE_SHORT_NAME } from "~/shared/site";
 import { browserName } from "~/lib/browser-name.server";
 import { PasskeySection } from "~/components/PasskeySection";
 import { sessionTokenFrom } from "../../../server/accounts/session-cookie.server";
+import { placeOf } from "../../../server/accounts/place-by-address.server";
 import type { AppSetup } from "../../../server/accounts/staff-sign-in.server";
 import { actorOf, consoleAnswer, formText, museumClock, requireConsole, requireRecentPassword, type ConsoleResult } from "./guard.server";
 
@@ -30,7 +31,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     app: factors.app,
     recoveryCodesLeft: factors.recoveryCodesLeft,
     passkeys: factors.passkeys.map((k) => ({ id: k.id, name: k.name, added: clock.minute(k.createdAt), lastUsed: k.lastUsedAt ? clock.minute(k.lastUsedAt) : null })),
-    sessions: sessions.map((s) => ({ id: s.id, current: s.current, browser: browserName(s.userAgent), address: s.clientIp ?? "unknown", started: clock.minute(s.createdAt), lastSeen: clock.minute(s.lastSeenAt) })),
+    sessions: await Promise.all(
+      sessions.map(async (s) => ({
+        id: s.id,
+        current: s.current,
+        browser: browserName(s.userAgent),
+        address: s.clientIp ? `${s.clientIp} (${await placeOf(s.clientIp)})` : "unknown address",
+        started: clock.minute(s.createdAt),
+        lastSeen: clock.minute(s.lastSeenAt),
+      })),
+    ),
   };
 }
 
