@@ -1,11 +1,12 @@
-// `npm run bench:faults` (issue 22, "How it will be checked"): the operator's fault run, from
+// `npm run bench:faults` ("How it will be checked"): the operator's fault run, from
 // outside. On a fresh PostgreSQL database: two instances of the compiled host with two workers
-// each (WEB_CONCURRENCY=2), nginx in front configured from the README's deployment guide (its
+// each (WEB_CONCURRENCY=2), nginx in front configured from the deployment guide (docs/deployment.md) (its
 // ```nginx block, with local addresses and without TLS), SMTP to a sink in this script, and
 // METRICS_TOKEN set. 20 clients drive mixed writes (sign-up + login, contact posts and
 // subscriptions with an Idempotency-Key, retried with the same key on a network error or 5xx,
-// member page reads) and one staff client uploads a photo on instance A and reads it back from
-// instance B directly. Faults, one after another with quiet gaps:
+// member page reads), one staff client uploads a photo on instance A and reads it back from
+// instance B directly, and one signs a curator in again and again from a new browser (password,
+// then the code emailed to the SMTP sink, then a console page: decision 055's second step). Faults, one after another with quiet gaps:
 //   1. pg_terminate_backend of every connection of the site's database, three times;
 //   2. SIGTERM of instance A, then a restart;
 //   3. kill -9 of instance B's primary and workers, then a restart;
@@ -123,7 +124,7 @@ mkdirSync(dir, { recursive: true });
 writeFileSync(path.join(dir, "nginx.conf"), readmeNginxConfig(dir, nginxPort, [portA, portB]));
 const nginx = spawn(findNginx(), ["-c", path.join(dir, "nginx.conf"), "-p", dir], { stdio: ["ignore", "ignore", "inherit"] });
 for (let i = 0; i < 100 && (await call(nginxPort, "/readyz", { timeoutMs: 1000 }).catch(() => ({ status: 0 }))).status !== 200; i++) await sleep(100);
-log(`A on ${portA}, B on ${portB}, nginx on ${nginxPort} (README's upstream block), SMTP sink on ${smtpPort}`);
+log(`A on ${portA}, B on ${portB}, nginx on ${nginxPort} (deployment guide's upstream block), SMTP sink on ${smtpPort}`);
 
 const admin = new pg.Pool({ connectionString: ADMIN_URL, max: 2 });
 admin.on("error", () => {});
@@ -296,18 +297,71 @@ async function sampler() {
 
 // --- staff, load, faults -------------------------------------------------------------------------
 
-const staffEmail = `curator.${Date.now()}@museum.example`;
-const signup = await call(nginxPort, "/api/users/", { body: { firstName: "Cora", lastName: "Staff", emailAddress: staffEmail, emailAddressConfirm: staffEmail, password: PASSWORD, passwordConfirm: PASSWORD, termsAndConditions: true }, from: nextFrom() });
-if (signup.status !== 201) throw new Error(`staff sign-up answered ${signup.status}: ${signup.text}`);
-await siteQuery("update users set role = 'curator' where lower(email) = $1", [staffEmail.toLowerCase()]);
-const staffLogin = await call(portA, "/api/users/login", { body: { emailAddress: staffEmail, password: PASSWORD }, from: nextFrom() });
-const staffCookie = String(staffLogin.headers["set-cookie"]?.[0] ?? "").split(";")[0];
-if (staffLogin.status !== 200 || !staffCookie) throw new Error(`staff login answered ${staffLogin.status}`);
+/** A curator, made from a member's sign-up. */
+async function newCurator(name) {
+  const email = `${name}.${Date.now()}@museum.example`;
+  const signup = await call(nginxPort, "/api/users/", { body: { firstName: "Cora", lastName: "Staff", emailAddress: email, emailAddressConfirm: email, password: PASSWORD, passwordConfirm: PASSWORD, termsAndConditions: true }, from: nextFrom() });
+  if (signup.status !== 201) throw new Error(`staff sign-up answered ${signup.status}: ${signup.text}`);
+  await siteQuery("update users set role = 'curator' where lower(email) = $1", [email.toLowerCase()]);
+  return email;
+}
+const cookieOf = (answer, name) => (answer.headers?.["set-cookie"] ?? []).map((c) => c.split(";")[0]).find((c) => c.startsWith(`${name}=`)) ?? "";
+/** The six-digit code of the newest sign-in code mail to `email` after `seen` of them, within 30 s. */
+async function emailedCode(email, seen) {
+  for (let i = 0; i < 300; i++) {
+    const codes = mails.filter((m) => m.to === email && m.subject.includes("sign-in code"));
+    if (codes.length > seen) return /^(\d{6}) /.exec(codes.at(-1).subject)?.[1] ?? null;
+    await sleep(100);
+  }
+  return null;
+}
+/**
+ * A staff sign-in from a new browser through nginx: the password (a step), the emailed code, then
+ * the console with the new session. Each call is sent again on a network error or 5xx, up to 10
+ * times; answers the session's cookie, or null when it gave up.
+ */
+async function staffSignIn(email, kind) {
+  const from = nextFrom();
+  const again = async (label, send) => {
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      const answer = await send().catch(() => ({ status: 0, headers: {}, text: "" }));
+      record(`${kind}: ${label}`, answer.status);
+      if (answer.status !== 0 && answer.status < 500) return answer;
+      await sleep(300 * attempt);
+    }
+    return null;
+  };
+  const seen = mails.filter((m) => m.to === email && m.subject.includes("sign-in code")).length;
+  const password = await again("password", () => call(nginxPort, "/login", { form: { emailAddress: email, password: PASSWORD }, from, timeoutMs: 20_000 }));
+  const step = password && cookieOf(password, "museum_signin");
+  if (!step || password.headers.location !== "/login/verify") return null;
+  const code = await emailedCode(email, seen);
+  if (!code) return null;
+  const verified = await again("code", () => call(nginxPort, "/login/verify", { form: { code }, cookie: step, from, timeoutMs: 20_000 }));
+  const session = verified && cookieOf(verified, "museum_session");
+  if (!session) return null;
+  const page = await again("console page", () => call(nginxPort, "/admin", { cookie: session, from, timeoutMs: 20_000 }));
+  return page?.status === 200 ? session : null;
+}
+
+const staffEmail = await newCurator("curator");
+const staffCookie = await staffSignIn(staffEmail, "staff sign-in (setup)");
+if (!staffCookie) throw new Error("the curator could not sign in (password, emailed code, console)");
+const signInEmail = await newCurator("signs-in");
+/** Sign-ins the sign-in client finished (console page shown) and gave up on. */
+const signIns = { finished: 0, gaveUp: 0 };
+async function signInClient() {
+  while (!stop) {
+    if (await staffSignIn(signInEmail, "staff sign-in")) signIns.finished++;
+    else if (!stop) signIns.gaveUp++;
+    await sleep(500);
+  }
+}
 const exhibitIds = (await siteQuery("select id from exhibits order by id limit 12")).map((r) => r.id);
 const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#ffb612", noise: { type: "gaussian", mean: 128, sigma: 40 } } }).jpeg({ quality: 80 }).toBuffer();
 
-log(`${CLIENTS} clients and the staff client start; ${WARMUP / 1000} s before the first fault`);
-const running = [...Array.from({ length: CLIENTS }, (_, i) => client(i)), staffClient(staffCookie, exhibitIds, jpeg), sampler()];
+log(`${CLIENTS} clients, the staff client and the sign-in client start; ${WARMUP / 1000} s before the first fault`);
+const running = [...Array.from({ length: CLIENTS }, (_, i) => client(i)), staffClient(staffCookie, exhibitIds, jpeg), signInClient(), sampler()];
 await sleep(WARMUP);
 
 const events = [];
@@ -487,6 +541,8 @@ const byWindow = names.map((name) => {
   };
 });
 
+/** Sessions of the signing-in curator: one per finished sign-in, plus any whose answer a fault lost. */
+const staffSessions = (await siteQuery("select count(*)::int as n from sessions s join users u on u.id = s.user_id where lower(u.email) = $1", [signInEmail.toLowerCase()]))[0].n;
 const result = {
   at: new Date().toISOString(),
   machine: `${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} at the end`,
@@ -506,6 +562,9 @@ const result = {
     "outbox rows done but never received": doneNotReceived,
     "photos unreadable from B right after upload": unreadNow,
     "photos unreadable from B at the end": unreadAtEnd.length,
+    "staff sign-ins finished (password, emailed code, console page)": signIns.finished,
+    "staff sign-ins given up": signIns.gaveUp,
+    "staff sessions stored": staffSessions,
   },
 };
 

@@ -38,9 +38,11 @@ export interface Answer {
 export function call(
   port: number,
   pathName: string,
-  options: { method?: string; body?: unknown; cookie?: string; from?: string; timeoutMs?: number; headers?: Record<string, string> } = {},
+  options: { method?: string; body?: unknown; form?: Record<string, string>; cookie?: string; from?: string; timeoutMs?: number; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  // A JSON body, or a page form's (url-encoded) with `form`.
+  const body = options.form ? new URLSearchParams(options.form).toString() : options.body === undefined ? undefined : JSON.stringify(options.body);
+  const type = options.form ? "application/x-www-form-urlencoded" : "application/json";
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -51,7 +53,7 @@ export function call(
         agent: false,
         localAddress: options.from,
         headers: {
-          ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}),
+          ...(body ? { "content-type": type, "content-length": Buffer.byteLength(body) } : {}),
           ...(options.cookie ? { cookie: options.cookie } : {}),
           ...options.headers,
         },
