@@ -1,4 +1,4 @@
-// The staff console's list pages at a large museum's scale (issue 11): 10,000 exhibits, 100,000
+// The staff console's list pages at a large museum's scale: 10,000 exhibits, 100,000
 // members (a third valid, a third expired, a third unpaid, with 50,000 payments), 50,000
 // subscribers, 10,000 contact messages and 20,000 audit entries, generated in SQL on a fresh
 // database. The production build runs on it (the first admin made by `admin:create`, its password

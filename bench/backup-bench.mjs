@@ -1,4 +1,4 @@
-// Backup and restore at scale (issue 34, decision 046): how long `npm run backup` and
+// Backup and restore at scale (decision 046): how long `npm run backup` and
 // `npm run restore` take and how much memory the process doing the work reaches, for the demo
 // collection and for a large one (5,000 extra exhibits, about 1 GB of image originals), on PGlite
 // and on PostgreSQL; and what a backup taken while visitors come costs them in throughput.

@@ -1,4 +1,4 @@
-// The bare Node server bench/run.mjs measures the origin against (issue 36): node:http writing one
+// The bare Node server bench/run.mjs measures the origin against: node:http writing one
 // stored answer, the same bytes and headers as the site sends (its home page, brotli), to every
 // request, and nothing else: no routing, no log line, no cache lookup. With more than one
 // worker, node:cluster with that many workers (the primary hands connections round-robin, as

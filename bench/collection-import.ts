@@ -1,5 +1,5 @@
 /**
- * The console's CSV import at a new gallery's scale and more (issue 24 point 9, decision 034):
+ * The console's CSV import at a new gallery's scale and more (decision 034):
  * 5,000 exhibit rows (each naming its team, category and two enshrinees) checked (the dry run)
  * and then imported in one transaction, on PGlite and on PostgreSQL (TEST_POSTGRES_URL or the
  * local one, skipped when unreachable), each on a fresh database with the demo collection; then
@@ -70,7 +70,7 @@ async function run(label: string, handle: DatabaseHandle) {
   const [report, checkMs] = await timed(() => importer.check("exhibits", file));
   if (report.errors || report.fileErrors.length) throw new Error(`the bench file has errors: ${JSON.stringify(report.fileErrors.concat(report.rows.filter((r) => r.errors.length).slice(0, 3).map((r) => JSON.stringify(r))))}`);
   const [created, createMs] = await timed(() => importer.run(actor, "exhibits", file));
-  // The same file again: every row unchanged, skipped (issue 35); then every row's short title revised.
+  // The same file again: every row unchanged, skipped; then every row's short title revised.
   const [unchanged, unchangedMs] = await timed(() => importer.run(actor, "exhibits", file));
   const imported = (await handle.db.select({ id: exhibits.id, title: exhibits.title }).from(exhibits)).filter((x) => x.title.startsWith("Gallery piece "));
   const byNumber = new Map(imported.map((x) => [Number(/^Gallery piece (\d+):/.exec(x.title)?.[1]), x.id]));

@@ -1,4 +1,4 @@
-// `node bench/drain-loop.mjs` (issue 22, "Graceful drain"): a deploy, many times over, to count the
+// `node bench/drain-loop.mjs` ("Graceful drain"): a deploy, many times over, to count the
 // 5xx answers a SIGTERM costs. Two instances of the compiled host with two workers each
 // (WEB_CONCURRENCY=2) on a fresh PostgreSQL database, nginx in front configured from the README's
 // deployment guide (bench/readme-nginx.mjs), clients posting contact messages through nginx

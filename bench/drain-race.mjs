@@ -1,4 +1,4 @@
-// `node bench/drain-race.mjs` (issue 22, "Graceful drain"): the instant a stopping instance stops
+// `node bench/drain-race.mjs` ("Graceful drain"): the instant a stopping instance stops
 // listening, without nginx. One compiled instance with two workers (WEB_CONCURRENCY=2) on a fresh
 // PostgreSQL database; clients post contact messages straight to it, each on a new connection (as
 // nginx does when its keep-alive connections are all busy or the instance answers

@@ -1,4 +1,4 @@
-// A generated collection at a real museum's scale (issue 14): 10,000 exhibits and 2,000
+// A generated collection at a real museum's scale: 10,000 exhibits and 2,000
 // enshrinees by default, spread over the demo collection's teams and categories, with titles,
 // names (some accented), years from 1890 on, descriptions and biographies of the demo's length
 // drawn from a vocabulary with a long tail, and links between exhibits and enshrinees. The same

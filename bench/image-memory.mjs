@@ -1,4 +1,4 @@
-// `node bench/image-memory.mjs`: what a burst of image cache misses costs the server (issue 9).
+// `node bench/image-memory.mjs`: what a burst of image cache misses costs the server.
 // Starts the production build on a fresh PGlite DATA_DIR (or, with BENCH_URL and BENCH_PID,
 // measures a server that is already running), then fires at once:
 //   A. the old attack: 30 distinct heights (1971..2000 px) of one public banner in AVIF;

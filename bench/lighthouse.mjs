@@ -1,5 +1,5 @@
 /**
- * First paint (issue 10, decision 016): Lighthouse, from the npm package, in Debian's Chromium,
+ * First paint (decision 016): Lighthouse, from the npm package, in Debian's Chromium,
  * on the pages of the issue, mobile (Lighthouse's default throttling) and desktop. Starts the
  * production build as `npm start` does (PGlite, fresh DATA_DIR), runs each page
  * LIGHTHOUSE_RUNS times (3) and prints the median beside the previous run

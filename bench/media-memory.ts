@@ -1,5 +1,5 @@
 /**
- * What a 15 MB original costs in memory with the originals in PostgreSQL (issue 22, decision 024).
+ * What a 15 MB original costs in memory with the originals in PostgreSQL (decision 024).
  * A fresh PostgreSQL database with the demo collection and one exhibit; a JPEG of noise just
  * under the 15 MB upload limit; then each step in a fresh process of its own, with the peak RSS
  * reset just before it (Linux: /proc/self/clear_refs, VmHWM):

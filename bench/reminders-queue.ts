@@ -1,5 +1,5 @@
 /**
- * How long the housekeeping run's reminder statement takes (issue 13): a fresh PostgreSQL
+ * How long the housekeeping run's reminder statement takes: a fresh PostgreSQL
  * database with BENCH_ACCOUNTS accounts (default 100,000) whose last days are spread over 300
  * days around today, then `queueDue` twice (the second run finds everything queued already).
  * Run: `npx tsx bench/reminders-queue.ts` (PostgreSQL at TEST_POSTGRES_URL, default the local one).

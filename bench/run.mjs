@@ -1,4 +1,4 @@
-// `npm run bench` (issues 12 and 36): starts the production build as `npm start` would (with
+// `npm run bench`: starts the production build as `npm start` would (with
 // `MALLOC_ARENA_MAX=2` unless set), on a fresh PostgreSQL database when one is reachable (one
 // worker per core) or else on a fresh PGlite (one process), and measures with wrk (2 threads, 50
 // connections, brotli accepted):
@@ -42,7 +42,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const CONNECTIONS = 50;
 const THREADS = 2;
-// BENCH_PORT (4400): the site's port; nginx's ceiling listens on the next one, the README's nginx
+// BENCH_PORT (4400): the site's port; nginx's ceiling listens on the next one, the deployment guide's nginx
 // (the cache in front) on the one after, the bare Node server on the one after that.
 const PORT = Number(process.env.BENCH_PORT ?? 4400);
 const NGINX_PORT = PORT + 1;
@@ -345,8 +345,8 @@ try {
   const proxyBase = `http://127.0.0.1:${PROXY_PORT}`;
 
   const targets = [
-    { name: "home page (visitor, through the README's nginx cache)", kind: "proxy", url: `${proxyBase}/` },
-    { name: "exhibit page (visitor, through the README's nginx cache)", kind: "proxy", url: proxyBase + exhibitPage },
+    { name: "home page (visitor, through the deployment guide's nginx cache)", kind: "proxy", url: `${proxyBase}/` },
+    { name: "exhibit page (visitor, through the deployment guide's nginx cache)", kind: "proxy", url: proxyBase + exhibitPage },
     { name: "home page (visitor)", kind: "visitor", path: "/" },
     { name: "category page (visitor)", kind: "visitor", path: `/teams/${team._id}/${ex.category._id}` },
     { name: "exhibit page (visitor)", kind: "visitor", path: exhibitPage },
@@ -370,7 +370,7 @@ try {
   const homeBytes = brotliDecompressSync(homeBr);
   nginx = startNginx(dir, homeBr, home.headers["content-type"] ?? "text/html");
 
-  // The cache in front: the README's nginx block, both upstreams the site, one worker per core
+  // The cache in front: the deployment guide's nginx block, both upstreams the site, one worker per core
   // and Debian's sendfile, as the ceiling's nginx.
   const proxyDir = path.join(dir, "proxy");
   mkdirSync(proxyDir);
@@ -408,11 +408,11 @@ try {
   for (const t of targets.filter((x) => x.kind === "proxy")) {
     for (let i = 0; i < 2; i++) {
       const answer = await rawGet(t.url, { "accept-encoding": ACCEPT_ENCODING });
-      if (answer.status !== 200 || answer.headers["content-encoding"] !== "br") throw new Error(`the README's nginx answered ${t.url} with ${answer.status} ${answer.headers["content-encoding"]}`);
+      if (answer.status !== 200 || answer.headers["content-encoding"] !== "br") throw new Error(`the deployment guide's nginx answered ${t.url} with ${answer.status} ${answer.headers["content-encoding"]}`);
       statuses.push(answer.headers["x-cache-status"]);
     }
   }
-  if (statuses[1] !== "HIT" || statuses[3] !== "HIT") throw new Error(`the README's nginx does not keep visitors' pages: X-Cache-Status ${statuses.join(", ")}`);
+  if (statuses[1] !== "HIT" || statuses[3] !== "HIT") throw new Error(`the deployment guide's nginx does not keep visitors' pages: X-Cache-Status ${statuses.join(", ")}`);
 
   // First-load JavaScript of the home page: every module script and modulepreload, gzipped.
   const html = homeBytes.toString("utf8");
@@ -506,7 +506,7 @@ try {
       `${Math.round(bareSummary.min)}-${Math.round(bareSummary.max)} req/s (mean ${Math.round(bareSummary.rps)}, ${pct(bareSummary.rps / ceiling.rps)} of nginx), p99 up to ${ms(bareSummary.p99)} ms\n`,
   );
   console.log(
-    `The cache in front: the README's nginx block (bench/readme-nginx.mjs), ${availableParallelism()} workers, sendfile, both upstreams 127.0.0.1:${PORT}\n`,
+    `The cache in front: the deployment guide's nginx block (bench/readme-nginx.mjs), ${availableParallelism()} workers, sendfile, both upstreams 127.0.0.1:${PORT}\n`,
   );
   console.log("| target | req/s | nginx beside it, req/s | share of nginx | bare Node beside it, req/s | share of bare Node | p99 ms | aim | met | previous run: share, p99 ms | errors |");
   console.log("|---|---|---|---|---|---|---|---|---|---|---|");

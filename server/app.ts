@@ -267,7 +267,7 @@ export function createApp({ services, build, clientDir, devMiddleware, draining 
   const pageRefresh = {
     settled: () => pageCache?.settled() ?? Promise.resolve(),
     stop: () => pageCache?.stop() ?? Promise.resolve(),
-    /** The visitors' pages most asked for first, rendered ahead once the site answers (issue 25). */
+    /** The visitors' pages most asked for first, rendered ahead once the site answers. */
     primeAtStart: () => pageCache?.prime(PAGES_RENDERED_AT_START) ?? Promise.resolve(),
   };
   return Object.assign(app, { serveStoredPage, pageRefresh });

@@ -1,6 +1,6 @@
 /**
  * The primary of a cluster on PostgreSQL (decision 012; server/index.ts chooses it). It only
- * supervises, in little memory (issue 36): a first child (`prepare`) reads and checks the
+ * supervises, in little memory: a first child (`prepare`) reads and checks the
  * configuration, migrates and seeds, and hands back the few settings the primary needs; then the
  * primary forks WEB_CONCURRENCY workers, replaces one that dies, and stops them all gracefully on
  * SIGTERM. It loads neither the site, nor the database, nor the configuration's schema.

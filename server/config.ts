@@ -89,7 +89,7 @@ const envSchema = z.object({
   CATALOG_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /**
    * Make the renditions the pages use after start-up and after each collection change, before a
-   * visitor asks (issue 25). One render at a time in the background; "false" leaves every
+   * visitor asks. One render at a time in the background; "false" leaves every
    * rendition to the first request that wants it.
    */
   WARM_RENDITIONS: booleanFromEnv.default(true),
@@ -113,7 +113,7 @@ const envSchema = z.object({
   PURGE_TOKEN: optionalString,
   /** How many days a deleted team, category, exhibit, enshrinee or banner slide stays in the console's Trash before housekeeping purges it and its media (decision 031). */
   TRASH_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  /** Where backups are written (issue 34): `npm run backup`, the schedule, the copy before an upgrade. Default DATA_DIR/backups. */
+  /** Where backups are written: `npm run backup`, the schedule, the copy before an upgrade. Default DATA_DIR/backups. */
   BACKUP_DIR: optionalString,
   /**
    * Hours between scheduled backups, taken by the running site. Default 24 on the embedded

@@ -152,7 +152,7 @@ export function createServices(deps: ServiceDeps) {
     priceCents: config.TICKET_PRICE_CENTS,
     logger,
   });
-  /** Gift tickets (issue 13, decision 018): bought by anyone, delivered on their date, redeemed once. */
+  /** Gift tickets (decision 018): bought by anyone, delivered on their date, redeemed once. */
   const gifts = createGifts({
     db,
     provider,
@@ -225,20 +225,20 @@ export function createServices(deps: ServiceDeps) {
     staffSignIn,
     /** Passkeys (WebAuthn) of staff and members: a way in, and staff's second step (decision 056). */
     passkeys: createPasskeys({ db, staffSignIn, now: calendar.now }),
-    /** The account page's reads (issue 13). */
+    /** The account page's reads. */
     accountData: createAccountData({ db }),
-    /** Name, email and password changes of a signed-in account (issue 13). */
+    /** Name, email and password changes of a signed-in account. */
     accountSettings: createAccountSettings({ db, sessions, publicUrl: config.PUBLIC_URL, now, onEnqueued }),
-    /** 'Download my data' and 'Delete my account' (issue 13). */
+    /** 'Download my data' and 'Delete my account'. */
     accountLifecycle: createAccountLifecycle({ db, now, onEnqueued, accessSettled: sessions.settled }),
     membership,
     payments,
     gifts,
     newsletter,
     outbox,
-    /** Expiry reminders: queued by housekeeping, sent by the outbox, turned off from /account or the email (issue 13). */
+    /** Expiry reminders: queued by housekeeping, sent by the outbox, turned off from /account or the email. */
     reminders,
-    /** Backups while serving, on a schedule and on request (issue 34, decision 046). */
+    /** Backups while serving, on a schedule and on request (decision 046). */
     backups: createBackups({ database, config, migrationsFolder: deps.migrationsFolder ?? migrationsFolder(), logger, now }),
     housekeeping: createHousekeeping({ database, logger, now, reminders, onEnqueued, trash }),
     mailer,

@@ -3,7 +3,7 @@
  * photo zoomable by double-click, double-tap or pinch (react-zoom-pan-pinch). A swipe or the
  * left/right arrow keys change the photo, except while the photo is zoomed in (a drag then pans it).
  *
- * Double-tap and double-click go through one path, ours (issue 26 point 4): the library's own
+ * Double-tap and double-click go through one path, ours: the library's own
  * double-click is off, because it listened both to touches (two touchstarts within 200 ms) and to
  * the browser's dblclick, which a quick double tap also fires, so one double tap could zoom in and
  * straight back out, or the next one do nothing.

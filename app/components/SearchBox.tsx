@@ -1,5 +1,5 @@
 /**
- * The header's search box (issue 14): a GET form to /search on every page, so it works before
+ * The header's search box: a GET form to /search on every page, so it works before
  * and without JavaScript. The suggestions (an ARIA 1.2 combobox, SearchSuggestions.tsx) load the
  * first time a field takes the focus, so every page carries only this form. Wide screens show the
  * field in the bar; narrower ones a Search button (a <details> disclosure, which needs no script)

@@ -1,5 +1,5 @@
 /**
- * Suggestions under a search field (issue 14), loaded the first time a search field takes the
+ * Suggestions under a search field, loaded the first time a search field takes the
  * focus so that pages carry only the form. It makes the field an ARIA 1.2 combobox with a list
  * popup: titles and names appear as one types (after a short pause), Down and Up move through
  * them (the focus stays in the field, aria-activedescendant names the option), Enter opens the

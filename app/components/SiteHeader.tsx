@@ -38,7 +38,7 @@ export function SiteHeader({ viewer, shopUrl }: { viewer: DisplayViewer | null; 
             ))}
             {greeting ? (
               <li className="ml-1">
-                {/* The greeting opens the account page (issue 13). */}
+                {/* The greeting opens the account page. */}
                 <Link to="/account" className="block whitespace-nowrap rounded bg-gold px-3 py-1 font-semibold text-ink hover:bg-white" data-testid="greeting">
                   {greeting}
                 </Link>

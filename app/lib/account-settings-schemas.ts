@@ -1,5 +1,5 @@
 /**
- * The forms of the account's own pages (issue 13): name, email and password changes. Built on
+ * The forms of the account's own pages: name, email and password changes. Built on
  * the text rules and limits of account-schemas.ts (singleLineText, EMAIL_PATTERN, the password
  * length), so every field of the site follows the same rules and messages.
  */

@@ -1,5 +1,5 @@
 /**
- * What the ticket's payment page and the gift's payment page share (issue 13): reading the card
+ * What the ticket's payment page and the gift's payment page share: reading the card
  * from the form (test-mode card numbers, or Stripe's payment method id) and answering a payment
  * outcome with the status the page's client reads.
  */

@@ -38,7 +38,7 @@ function build(keys: NavKey[], shopUrl: string): NavItem[] {
 
 /**
  * `signedIn` without `member`: an account with no valid ticket (unpaid or expired), which gets
- * Admission with Account and Logout instead of Login (issue 13).
+ * Admission with Account and Logout instead of Login.
  */
 export function topNavItems(member: boolean, shopUrl: string, signedIn = member): NavItem[] {
   if (member) return build(["shop", "about", "contact", "account"], shopUrl);

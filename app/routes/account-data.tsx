@@ -1,4 +1,4 @@
-/** GET /account/data: 'Download my data' (issue 13), one JSON file, never cached. */
+/** GET /account/data: 'Download my data', one JSON file, never cached. */
 import type { Route } from "./+types/account-data";
 import { requireAccount } from "~/lib/guards.server";
 

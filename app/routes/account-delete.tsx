@@ -1,5 +1,5 @@
 /**
- * 'Delete my account' (issue 13): the password is asked again; then the personal data and every
+ * 'Delete my account': the password is asked again; then the personal data and every
  * session go at once, payments stay anonymized, and the address may sign up again.
  */
 import { data, redirect } from "react-router";

@@ -1,4 +1,4 @@
-/** Where a deleted account lands (issue 13): signed out, with what happened in words. */
+/** Where a deleted account lands: signed out, with what happened in words. */
 import { Link } from "react-router";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";

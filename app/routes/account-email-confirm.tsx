@@ -1,5 +1,5 @@
 /**
- * The link sent to a new email address (issue 13): signed in to the account that asked, the
+ * The link sent to a new email address: signed in to the account that asked, the
  * page shows the new address and a button that makes the change (a POST, so a mail scanner
  * that opens links changes nothing). Used, expired or unknown links and another account's link
  * are refused with a clear message.

@@ -1,5 +1,5 @@
 /**
- * Change the email address (issue 13): the current password is asked; nothing changes until
+ * Change the email address: the current password is asked; nothing changes until
  * the link sent to the new address is opened by this account. The old address is told.
  */
 import { data } from "react-router";

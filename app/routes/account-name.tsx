@@ -1,4 +1,4 @@
-/** Change the account's name (issue 13). */
+/** Change the account's name. */
 import { data } from "react-router";
 import type { Route } from "./+types/account-name";
 import { AccountForm, AccountFormPage, answeredField, Outcome, type FormOutcome } from "~/components/account/AccountForm";

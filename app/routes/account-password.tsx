@@ -1,4 +1,4 @@
-/** Change the password (issue 13): the current one is asked; every other session ends. */
+/** Change the password: the current one is asked; every other session ends. */
 import { data } from "react-router";
 import type { Route } from "./+types/account-password";
 import { AccountForm, AccountFormPage, answeredField, Outcome, type FormOutcome } from "~/components/account/AccountForm";

@@ -1,5 +1,5 @@
 /**
- * One payment's receipt (issue 13), printable: the museum's name, amount, card brand and last 4,
+ * One payment's receipt, printable: the museum's name, amount, card brand and last 4,
  * date and the ticket period it granted. Only the account's own payments; anything else is 404.
  */
 import { data, Link } from "react-router";

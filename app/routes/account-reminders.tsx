@@ -1,5 +1,5 @@
 /**
- * Turn the ticket's expiry reminders on or off (issue 13). The account page's button posts here
+ * Turn the ticket's expiry reminders on or off. The account page's button posts here
  * and comes back to /account with the outcome; a refused post (bad value, rate limit) shows it
  * here, with the button again.
  */

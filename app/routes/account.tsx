@@ -1,5 +1,5 @@
 /**
- * The account page (issue 13): name, email, the ticket in words, the payments with a receipt
+ * The account page: name, email, the ticket in words, the payments with a receipt
  * for each, the newsletter preference, and Logout. For every signed-in account, paid or not;
  * never stored by the page cache (the host sends it `private, no-store`).
  */
@@ -33,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     reminders: overview.reminders,
     remindersWords: overview.reminders ? ACCOUNT_MESSAGES.remindersOn(context.services.config.REMINDER_DAYS) : ACCOUNT_MESSAGES.remindersOff,
     notice: noticeOf(new URL(request.url).searchParams, overview),
-    /** Gift tickets this account bought, and what became of them (issue 13). */
+    /** Gift tickets this account bought, and what became of them. */
     gifts: (await context.services.gifts.boughtBy(viewer.userId)).map((g) => ({
       id: g.id,
       to: `${g.recipientFirstName} ${g.recipientLastName}`,

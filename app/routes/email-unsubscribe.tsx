@@ -1,5 +1,5 @@
 /**
- * The unsubscribe link of the ticket reminders (issue 13): `List-Unsubscribe` points here with a
+ * The unsubscribe link of the ticket reminders: `List-Unsubscribe` points here with a
  * signed token. A POST (the mail client's one click, RFC 8058, or the button on this page) turns
  * the account's reminders off; a GET only asks, so a mail scanner opening links changes nothing.
  * No sign-in needed: the token names the account and is signed by the site. Mail providers post

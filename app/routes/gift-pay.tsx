@@ -1,5 +1,5 @@
 /**
- * Paying for a gift ticket (issue 13, decision 018): the gift's details, then the card, as on
+ * Paying for a gift ticket (decision 018): the gift's details, then the card, as on
  * the payment page (test-mode card numbers, or Stripe Elements with keys). One idempotency key
  * per attempt, so a double click or a retry after no answer is one payment; the gift is marked
  * paid once, by its payment. Then on to /gift/sent.

@@ -1,5 +1,5 @@
 /**
- * The gift's redeem link (issue 13, decision 018). Opening it changes nothing (mail scanners
+ * The gift's redeem link (decision 018). Opening it changes nothing (mail scanners
  * open links): the page says who gave the ticket, with their message, and a button. Signed in,
  * the button adds the ticket to the account; signed out, the page offers to sign in or to
  * create an account (the recipient's address filled in), and redeems in the same step. A link

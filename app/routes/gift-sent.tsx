@@ -1,4 +1,4 @@
-/** After paying for a gift ticket (issue 13): what happens next, and another gift. */
+/** After paying for a gift ticket: what happens next, and another gift. */
 import { Link } from "react-router";
 import type { Route } from "./+types/gift-sent";
 import { longDate } from "~/shared/ticket-words";

@@ -1,5 +1,5 @@
 /**
- * Give a ticket (issue 13, decision 018): anyone, signed in or not, fills in their own and the
+ * Give a ticket (decision 018): anyone, signed in or not, fills in their own and the
  * recipient's name and email, an optional message and the day the gift is sent (today or later
  * on the museum's calendar, at most a year ahead). A signed-in person's own details are filled
  * in. The details are kept as an unpaid draft and the card is asked for on the next page.

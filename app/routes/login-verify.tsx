@@ -1,5 +1,5 @@
 /**
- * /login/verify: a staff sign-in's second step (issue 37, decision 055), after the right password
+ * /login/verify: a staff sign-in's second step (decision 055), after the right password
  * on the login page. The code from the authenticator app or a recovery code, or a passkey, when
  * the account has one (decision 056); else the six-digit code just emailed (this browser has not signed in to
  * the account before). Plain POST forms, so it works before and without JavaScript.

@@ -33,7 +33,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     firstName: v?.firstName ?? null,
     validThrough: v?.validThrough ?? null,
-    /** What this payment would make the ticket's last day: a renewal extends from the current end (issue 13). */
+    /** What this payment would make the ticket's last day: a renewal extends from the current end. */
     newValidThrough: v ? longDate(context.services.membership.validThroughAfterPurchase(v.validThrough)) : null,
     currentValidThrough: v?.member && v.validThrough ? longDate(v.validThrough) : null,
     price: formatPrice(context.settings.ticketPriceCents),

@@ -1,5 +1,5 @@
 /**
- * Search the collection (issue 14): one box for any exhibit, enshrinee or story, with filters
+ * Search the collection: one box for any exhibit, enshrinee or story, with filters
  * for type, team, category, decade and favorite stories, each with its count for the query.
  * A GET form and plain links, so it all works without JavaScript; with it, the filters, sort
  * and pages load without a full reload. Member-only texts are searched, and quoted in a

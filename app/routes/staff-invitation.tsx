@@ -1,5 +1,5 @@
 /**
- * The link of a staff invitation sent to a member's own account (issue 35, decision 049): the
+ * The link of a staff invitation sent to a member's own account (decision 049): the
  * page names the role offered and a button accepts it (a POST, so a mail scanner that opens
  * links grants nothing). Signed in as her, the button alone; signed out, her password on the
  * same form signs her in and accepts (under the login's slow-down). Until she accepts she is

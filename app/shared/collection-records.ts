@@ -1,5 +1,5 @@
 /**
- * One schema per collection record (issue 35, decision 051): the rules of an exhibit's and an
+ * One schema per collection record (decision 051): the rules of an exhibit's and an
  * enshrinee's fields, with their limits and messages, written once. The console's forms
  * (app/routes/admin/console-schemas.ts) and the CSV import (server/catalog/collection-import.ts)
  * are adapters around these: they name the fields their own way (a form's `shortTitle`, a

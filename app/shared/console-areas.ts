@@ -30,7 +30,7 @@ export const CONSOLE_AREAS = {
 export type ConsoleArea = keyof typeof CONSOLE_AREAS;
 
 /**
- * The role an account's sessions act with (issue 35, decision 049): its own while active; a
+ * The role an account's sessions act with (decision 049): its own while active; a
  * deactivated staff account that is also a member's acts as a member (her access and ticket
  * stay, only the console closes); one that is not a member's has no session at all (null).
  */
@@ -69,5 +69,5 @@ export function auditEntityTypesFor(role: string): AuditEntityType[] {
 /** Sensitive actions ask for the password again when it was entered longer ago than this. */
 export const REAUTH_MAX_AGE_MS = 10 * 60_000;
 
-/** How many minutes before that the console warns, with "Stay signed in" (issue 35). */
+/** How many minutes before that the console warns, with "Stay signed in". */
 export const STAFF_IDLE_WARNING_MINUTES = 5;

@@ -30,7 +30,7 @@ export interface EditConflict {
   version: string;
   fields: ConflictField[];
   /**
-   * Fields merged without a question (issue 35): only the other person changed them, or they
+   * Fields merged without a question: only the other person changed them, or they
    * changed other paragraphs of a long text. Their value (`theirs`) goes with the next save.
    */
   taken?: { field: string; theirs: FieldValue }[];

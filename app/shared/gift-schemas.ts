@@ -1,5 +1,5 @@
 /**
- * The gift ticket form (issue 13, decision 018): the buyer's and the recipient's names and
+ * The gift ticket form (decision 018): the buyer's and the recipient's names and
  * emails, an optional message and the delivery date (today or later on the museum's calendar,
  * at most a year ahead). Built on the text rules of account-schemas.ts, so every field of the
  * site refuses the same things with the same messages.

@@ -67,3 +67,6 @@ const BANNER_SMALLEST_HEIGHT = 300;
 export function bannerHeights(slideHeight: number): ImageHeight[] {
   return IMAGE_HEIGHTS.filter((h) => h >= BANNER_SMALLEST_HEIGHT && h <= slideHeight);
 }
+
+/** The longest description (alt text) kept for an image: a photo, a portrait, a banner slide. */
+export const MAX_IMAGE_ALT = 300;

@@ -125,7 +125,7 @@ export const PAGE_MESSAGES = {
     "We did not get an answer about your payment (the connection may have dropped), so we cannot tell yet whether your card was charged. Your details are still here: press Authorize Payment to try again. Trying again is safe: this payment can never be charged twice.",
 } as const;
 
-/** The account's own pages (issue 13, decision 017). */
+/** The account's own pages (decision 017). */
 function listWords(items: string[]): string {
   return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }

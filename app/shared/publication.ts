@@ -1,5 +1,5 @@
 /**
- * Drafts and scheduled publishing (issue 24, decision 032): what staff choose for an exhibit, an
+ * Drafts and scheduled publishing (decision 032): what staff choose for an exhibit, an
  * enshrinee or a banner slide, and how the console shows it. A record's one stored value is
  * `publish_at`: null is a draft, a time is when it appears for visitors and members (a past time:
  * published). The rule the public readers use lives in server/catalog/publication.ts.

@@ -26,7 +26,7 @@ export interface VersionField {
   label: string;
   value: string;
   changed: boolean;
-  /** A long text of an older version: its word-level difference from the current text (issue 35). */
+  /** A long text of an older version: its word-level difference from the current text. */
   difference?: TextChange[];
   /** Not brought back by a restore (an exhibit's photos). */
   kept: boolean;

@@ -8,7 +8,7 @@
  * encoding, `.data`) runs a route without its policy.
  *
  * Every route of app/routes.ts must have an entry: the server refuses to start without one, and
- * tests/unit/route-policy.test.ts names the missing id. Tier and body names are defined with
+ * tests/integration/route-resolver.test.ts names the missing id. Tier and body names are defined with
  * their figures in server/security/limits.ts and server/http/body-limits.ts.
  */
 
@@ -56,7 +56,7 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/enshrinee-exhibit": COLLECTION,
   "routes/favorite-stories": COLLECTION,
   "routes/favorite-story-exhibit": COLLECTION,
-  // Searches cost more than a stored page (issue 14).
+  // Searches cost more than a stored page.
   "routes/search": { read: "search", shared: true },
   "routes/about": COLLECTION,
   "routes/contact": { write: "forms" },
@@ -68,7 +68,7 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/gift": { write: "forms" },
   "routes/gift-sent": {},
   "routes/gift-pay": { write: "forms", isolated: true },
-  // Signing in or up on the redeem page is a password guess like a login (issue 13).
+  // Signing in or up on the redeem page is a password guess like a login.
   "routes/gift-redeem": PASSWORD_FORM,
   "routes/login": PASSWORD_FORM,
   // A staff sign-in's second step (decision 055): codes are guesses like passwords.
@@ -81,7 +81,7 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/account": PRIVATE,
   "routes/account-receipt": PRIVATE,
   "routes/account-name": PRIVATE,
-  // The account's own forms that check the current password (issue 13).
+  // The account's own forms that check the current password.
   "routes/account-email": PASSWORD_FORM,
   "routes/account-email-confirm": PRIVATE,
   "routes/staff-invitation": PASSWORD_FORM,

@@ -1,4 +1,4 @@
-/** Limits of a search (issue 14), alone so the header's search box imports nothing else. */
+/** Limits of a search, alone so the header's search box imports nothing else. */
 export const SEARCH_LIMITS = {
   /** Characters (code points) of the search text. */
   maxQueryLength: 200,

@@ -1,5 +1,5 @@
 /**
- * The checks of a search request (issue 14): the same for GET /api/search, which refuses what it
+ * The checks of a search request: the same for GET /api/search, which refuses what it
  * cannot use with 400, and for the /search page, which leaves out what it cannot use and says so.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * Searching the collection (issue 14, decision 014): limits, the shape of a request and of the
+ * Searching the collection (decision 014): limits, the shape of a request and of the
  * answer, addresses of result pages, and the texts. Browser-safe and without Zod, so the header's
  * search box adds little to every page; the checks of a request are in search-schemas.ts.
  */

@@ -1,6 +1,6 @@
 /**
  * The staff console's invitations and deactivation, and the page a member accepts an invitation
- * on (issue 35, decision 049). Apart from app/shared/messages.ts, which every public page loads:
+ * on (decision 049). Apart from app/shared/messages.ts, which every public page loads:
  * only the console and the invitation page need these.
  */
 export const STAFF_MESSAGES = {

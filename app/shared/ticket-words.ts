@@ -1,5 +1,5 @@
 /**
- * The words for a ticket and its dates (issue 13): the account page, receipts, reminder and gift
+ * The words for a ticket and its dates: the account page, receipts, reminder and gift
  * emails. Ticket dates are calendar days of the museum's time zone already (YYYY-MM-DD);
  * instants (a payment's time) are shown in it.
  */

@@ -1,5 +1,5 @@
 /**
- * The account's data taken out and the account deleted (issue 13, decision 017).
+ * The account's data taken out and the account deleted (decision 017).
  *
  * - Export: the profile, the payments, the gift tickets it bought or redeemed, the newsletter
  *   subscription and the contact messages sent from the account's address, as one JSON document.
@@ -134,4 +134,3 @@ export function createAccountLifecycle({ db, now = () => new Date(), onEnqueued,
   };
 }
 
-export type AccountLifecycle = ReturnType<typeof createAccountLifecycle>;

@@ -1,5 +1,5 @@
 /**
- * What the account page shows of the signed-in person (issue 13): name, email, ticket, the
+ * What the account page shows of the signed-in person: name, email, ticket, the
  * payments with their receipts, and the newsletter preference. Reads only the account's own
  * rows: a receipt is looked up by payment id *and* account, so another account's id is 404.
  */
@@ -93,4 +93,3 @@ export function createAccountData({ db }: { db: Database }) {
   };
 }
 
-export type AccountData = ReturnType<typeof createAccountData>;

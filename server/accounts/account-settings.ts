@@ -1,5 +1,5 @@
 /**
- * Changing a signed-in account's name, email and password (issue 13, decision 017).
+ * Changing a signed-in account's name, email and password (decision 017).
  *
  * - The password change needs the current password and ends every other session of the account.
  * - An email change needs the current password too, and takes effect only when the link sent to
@@ -144,4 +144,3 @@ export function createAccountSettings({ db, sessions, publicUrl, now = () => new
   };
 }
 
-export type AccountSettings = ReturnType<typeof createAccountSettings>;

@@ -243,5 +243,3 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, calendar, 
     },
   };
 }
-
-export type Accounts = ReturnType<typeof createAccounts>;

@@ -172,5 +172,3 @@ export function createPasskeys({ db, staffSignIn, now }: PasskeyDeps) {
     },
   };
 }
-
-export type Passkeys = ReturnType<typeof createPasskeys>;

@@ -1,5 +1,5 @@
 /**
- * The place of a session's address on Sign-in and security (issue 37): the country an IP address
+ * The place of a session's address on Sign-in and security: the country an IP address
  * is registered in, from the public-domain (CC0) table of `@ip-location-db/geo-whois-asn-country`
  * (regional registries' WHOIS and BGP data; new figures come with the package's updates). Nothing
  * is sent anywhere. The table is read on the first lookup and kept as sorted typed arrays (about

@@ -185,7 +185,7 @@ export function createSessionStore({ db, secret, calendar, writeCount, changes, 
     /** Ends every session of `userId` (a password reset). */
     destroyAllFor: (userId: string) => endSessions(eq(sessions.userId, userId), userId),
 
-    /** Ends every session of `userId` but the one holding `keepToken` (a password change, issue 13). */
+    /** Ends every session of `userId` but the one holding `keepToken` (a password change). */
     destroyOthersFor: (userId: string, keepToken: string) => endSessions(and(eq(sessions.userId, userId), ne(sessions.tokenHash, hash(keepToken)))!, userId),
 
     /**

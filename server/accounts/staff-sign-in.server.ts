@@ -1,5 +1,5 @@
 /**
- * Staff sign-in's second step (issue 37, decision 055). A staff account's correct password does
+ * Staff sign-in's second step (decision 055). A staff account's correct password does
  * not start a session by itself: it starts a sign-in step (a short-lived cookie), finished by
  *
  * - a code from the authenticator app (TOTP, RFC 6238, via `otpauth`; each 30-second step's code
@@ -423,4 +423,3 @@ export function createStaffSignIn({ db, secret, secretBox, now, onEnqueued, rela
   return service;
 }
 
-export type StaffSignIn = ReturnType<typeof createStaffSignIn>;

@@ -81,4 +81,3 @@ export function createAdminServices(deps: AdminDeps) {
   };
 }
 
-export type AdminServices = ReturnType<typeof createAdminServices>;

@@ -9,7 +9,6 @@ import type { Database } from "../db/client";
 import { addDays } from "../../app/shared/calendar";
 import { auditLog, users } from "../db/schema";
 
-
 export interface AuditFilter {
   actorId?: string;
   entityType?: AuditEntityType;
@@ -61,4 +60,3 @@ export function createAuditLog(db: Database, timeZone: string) {
   };
 }
 
-export type AuditLogService = ReturnType<typeof createAuditLog>;

@@ -64,7 +64,7 @@ export function createMemberAdmin({ db, membership, now = () => new Date(), requ
     validThrough: users.validThrough,
     createdAt: users.createdAt,
     emailOptIn: users.emailOptIn,
-    /** "member", or the staff role of a member who is also on the staff (issue 35). */
+    /** "member", or the staff role of a member who is also on the staff. */
     role: users.role,
   };
 
@@ -135,4 +135,3 @@ export function createMemberAdmin({ db, membership, now = () => new Date(), requ
   };
 }
 
-export type MemberAdmin = ReturnType<typeof createMemberAdmin>;

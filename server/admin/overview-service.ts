@@ -1,5 +1,5 @@
 /**
- * The console's Overview (issue 24): what needs doing. Unanswered contact messages, mail that
+ * The console's Overview: what needs doing. Unanswered contact messages, mail that
  * failed to send (outbox rows given up on: "dead"), drafts and scheduled records of the
  * collection, the payments and refunds of the last seven days, and the last backup. Counts only, plus the few failed mails themselves (recipient, subject, error).
  */
@@ -61,5 +61,3 @@ export function createOverview({ db, now = () => new Date() }: { db: Database; n
     },
   };
 }
-
-export type Overview = ReturnType<typeof createOverview>;

@@ -1,5 +1,5 @@
 /**
- * The console's preview (issue 11, decision 015): what a visitor and what a member would see of
+ * The console's preview (decision 015): what a visitor and what a member would see of
  * a page, for a record saved (active or not) or for an edit form's values not saved yet, before
  * anything is written. One mechanism for every kind: the record is read from an uncached catalog
  * (so inactive records and changes not yet in the caches show), the form's values are laid over
@@ -143,4 +143,3 @@ export function createPreview(db: Database) {
   };
 }
 
-export type Preview = ReturnType<typeof createPreview>;

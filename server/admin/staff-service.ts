@@ -4,7 +4,7 @@
  * before sensitive actions. A one-time link is a password-reset token with a longer life, so
  * the site's own reset page (/password/reset) sets the password; no default password exists.
  *
- * A member's own account is never made staff by an invitation (issue 35, decision 049): she gets
+ * A member's own account is never made staff by an invitation (decision 049): she gets
  * a link to /staff/invitation, and the role is hers only when she accepts it there, signed in as
  * herself. Her ticket, payments and member page stay hers; deactivating her staff access closes
  * the console only, and she signs in as the member she is.
@@ -364,4 +364,3 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
   };
 }
 
-export type StaffService = ReturnType<typeof createStaffService>;

@@ -1,6 +1,6 @@
 /**
  * GET /api/search?q=&team=&category=&decade=&type=&favoriteStory=&sort=&page= and
- * GET /api/search/suggest?q= (issue 14): the same rules as the /search page, through the same
+ * GET /api/search/suggest?q=: the same rules as the /search page, through the same
  * service. Visitors are searched on titles, names, teams and categories only; members on the
  * texts too, with snippets. A malformed or unknown parameter answers 400; answers are not cached
  * (the host sends every /api answer `private, no-cache`).

@@ -31,7 +31,7 @@ export interface AuditEntry {
  * when the record changed since the form was opened, `conflict`: nothing was written, and the
  * fields that differ are listed for the person to choose (decision 029).
  */
-/** `merged`: fields of a stale save that took another person's change (collection-writes.ts staleSave, issue 35). */
+/** `merged`: fields of a stale save that took another person's change (collection-writes.ts staleSave). */
 export type Saved = { ok: true; id: string; message: string; merged?: string[] } | { ok: false; message: string; errors?: Record<string, string>; conflict?: EditConflict };
 
 /**

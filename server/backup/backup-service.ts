@@ -1,5 +1,5 @@
 /**
- * Backups while the site serves (issue 34, decision 046): `take` writes one backup file into
+ * Backups while the site serves (decision 046): `take` writes one backup file into
  * BACKUP_DIR and records how it went in backup_runs; the schedule takes one every BACKUP_HOURS
  * and removes scheduled files older than BACKUP_KEEP days (never the newest good one); `latest`
  * is what the console's Overview and /metrics show. A backup that fails says why, leaves no
@@ -183,5 +183,3 @@ export function createBackups({ database, config, migrationsFolder, logger, now 
     directory: backupDir,
   };
 }
-
-export type Backups = ReturnType<typeof createBackups>;

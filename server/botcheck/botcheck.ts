@@ -33,4 +33,3 @@ export function createBotCheck({ secret, verifyUrl, minScore, fetchImpl = fetch 
   };
 }
 
-export type BotCheck = ReturnType<typeof createBotCheck>;

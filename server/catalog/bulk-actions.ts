@@ -1,6 +1,6 @@
 /**
- * Bulk actions on rows chosen in the console's exhibit and enshrinee lists (issue 24 point 9,
- * decision 034; issue 35). `BULK_ACTIONS` is the one table: an action is one entry (which list
+ * Bulk actions on rows chosen in the console's exhibit and enshrinee lists (decision 034).
+ * `BULK_ACTIONS` is the one table: an action is one entry (which list
  * shows it, its label, the choice it needs, and what it does to the chosen records inside the
  * transaction). The runner checks the choice, runs the entry in one transaction with one audit
  * row per changed record and one change notification, and answers what was done and, per row,
@@ -332,4 +332,3 @@ export function createBulkActions(deps: ChangeDeps & { restoreFromTrash: Restore
   };
 }
 
-export type BulkActions = ReturnType<typeof createBulkActions>;

@@ -221,7 +221,7 @@ export function createCatalog(db: Database, { now = () => new Date(), unpublishe
     /**
      * The photos and portraits (media keys) of the exhibits and enshrinees visible now: a photo or
      * portrait of a draft, a record scheduled for later or one in the trash is not among them, and
-     * the image route answers 404 for it to everyone but staff (issue 35, decision 047).
+     * the image route answers 404 for it to everyone but staff (decision 047).
      */
     async publicRecordMedia(): Promise<Set<string>> {
       const [exhibitRows, photoRows, portraitRows] = await Promise.all([

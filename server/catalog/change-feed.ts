@@ -278,4 +278,3 @@ export function createCatalogChangeFeed({
   };
 }
 
-export type CatalogChangeFeed = ReturnType<typeof createCatalogChangeFeed>;

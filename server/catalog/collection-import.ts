@@ -1,5 +1,5 @@
 /**
- * The collection as CSV, both ways (issue 24 point 9, decision 034; issue 35, decision 051): the
+ * The collection as CSV, both ways (decisions 034 and 051): the
  * console's export of exhibits and of enshrinees, and their import. The import reads UTF-8 (with
  * or without a byte order mark) with a header row of the export's columns, any of them left out
  * but `id` and, for a new record, the columns it cannot do without; teams, categories and an
@@ -36,7 +36,6 @@ import { idsInTrash } from "./collection-trash";
 import { inChangeTransaction, type ChangeDeps, type Reader } from "./bulk-actions";
 
 export type { ImportKind, ImportReport } from "../../app/shared/collection-import-report";
-export const IMPORT_KINDS = ["exhibits", "enshrinees"] as const satisfies readonly ImportKind[];
 
 /** The export's columns, in order; the import takes the same header (any order, some left out). */
 export const EXHIBIT_COLUMNS = [
@@ -741,4 +740,3 @@ async function enshrineeRows(db: Reader, after: string, size: number): Promise<s
   return rows.map((r) => exportRow(ENSHRINEE_COLUMNS, r.id, r.version, enshrineeCellsOf(enshrineeDraftOf(r))));
 }
 
-export type CollectionImport = ReturnType<typeof createCollectionImport>;

@@ -1,5 +1,5 @@
 /**
- * The console's Trash (issue 24, decision 031). Deleting a team, category, exhibit, enshrinee or
+ * The console's Trash (decision 031). Deleting a team, category, exhibit, enshrinee or
  * banner slide moves it here: one `trash` row holds a JSON snapshot of the record with its
  * dependants (photos, enshrinee links, the favorite-story flag is a field of the row), and the
  * real rows are deleted in the same transaction, so no reader of the collection (pages, API,
@@ -88,7 +88,7 @@ export async function trashRecord(tx: Tx, actor: Actor, kind: TrashableKind, id:
 
 /**
  * The records of `kind` among `ids` that wait in the trash, by id with their label. A create path
- * that takes an id from outside (the CSV import) refuses these (issue 35 point 9): a new record
+ * that takes an id from outside (the CSV import) refuses these: a new record
  * under a trashed record's id would leave that entry restorable never again, only purgeable, and
  * would later be overwritten or duplicated by it. Refusing (rather than quietly giving the row a
  * new id) tells the person the record is in the Trash, where Restore brings it back whole, with
@@ -153,7 +153,7 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
   /**
    * The links of a restored record whose other side waits in the trash: written into that entry's
    * snapshot, so they come back when it is restored, whichever of the two is restored first
-   * (issue 35 point 9). Returns how many of `otherIds` wait in the trash.
+   *. Returns how many of `otherIds` wait in the trash.
    */
   async function keepWaitingLinks(tx: Tx, otherKind: "exhibit" | "enshrinee", otherIds: string[], id: string): Promise<number> {
     if (!otherIds.length) return 0;

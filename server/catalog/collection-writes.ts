@@ -21,7 +21,6 @@ import { trashBannerSlide, trashRecord } from "./collection-trash";
 import type { Publication } from "../../app/shared/publication";
 import { PUBLISHED_ALWAYS, publishAtFor } from "./publication";
 
-
 export interface CollectionDeps {
   db: Database;
   now?: () => Date;
@@ -104,7 +103,7 @@ const LONG_TEXTS: ReadonlySet<string> = new Set(["descriptionHtml", "biography",
 /**
  * A save whose form started from version `expected` while `before` (locked) is at another one
  * (decision 029): merged with what was saved since when the record as the form showed it
- * (`base`, from the audit log) is known (issue 35, decision 050): the input to save, with the
+ * (`base`, from the audit log) is known (decision 050): the input to save, with the
  * fields whose value came from the other save; else, when both changed a field differently, the
  * refusal, with those fields to choose and the merged ones to carry along. A form that started
  * from the current version saves as it is.
@@ -158,7 +157,7 @@ function exhibitAsShown<T extends { descriptionHtml?: unknown; description?: unk
   return { ...x, descriptionHtml: typeof x.descriptionHtml === "string" ? x.descriptionHtml : sanitizeRichText(String(x.description ?? "")), enshrineeIds: ids };
 }
 
-/** An enshrinee as its edit form shows it: the biography's HTML (a plain one as paragraphs), not its plain text (issue 35). */
+/** An enshrinee as its edit form shows it: the biography's HTML (a plain one as paragraphs), not its plain text. */
 function enshrineeAsShown<T extends { biographyHtml?: unknown; biography?: unknown }>(e: T): T {
   return { ...e, biography: typeof e.biographyHtml === "string" && e.biographyHtml ? e.biographyHtml : sanitizeRichText(String(e.biography ?? "")) };
 }
@@ -401,7 +400,7 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
       return change(async (tx) => {
         const [before] = id ? await tx.select().from(enshrinees).where(eq(enshrinees.id, id)).for("update") : [undefined];
         if (id && !before) return { ok: false, message: "This enshrinee no longer exists." };
-        // Compared as the form showed it: the biography's HTML, never its plain text (issue 35).
+        // Compared as the form showed it: the biography's HTML, never its plain text.
         const mine = { ...typed, biography: sanitizeRichText(typed.biography) };
         const base = before ? await stateAtVersion(tx, "enshrinee", before.id, expectedVersion, before.version) : undefined;
         const stale = before ? staleSave(expectedVersion, enshrineeAsShown(before), mine, base && enshrineeAsShown(base)) : { input: typed, taken: [] };
@@ -531,4 +530,3 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
   return { teams: teamsAdmin, categories: categoriesAdmin, exhibits: exhibitsAdmin, enshrinees: enshrineesAdmin, banner: bannerAdmin };
 }
 
-export type CollectionWrites = ReturnType<typeof createCollectionWrites>;

@@ -1,5 +1,5 @@
 /**
- * Merging a stale save (issue 35, decision 050): a form opened on version `base` is saved after
+ * Merging a stale save (decision 050): a form opened on version `base` is saved after
  * someone else saved `theirs`. Field by field, against the base: a field only they changed takes
  * their value; a field only this person changed keeps this person's; a field both changed the
  * same way is fine; a long text both changed is merged block by block (paragraphs,

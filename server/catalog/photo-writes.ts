@@ -203,4 +203,3 @@ export function createPhotoWrites({ db, storage, now = () => new Date(), notifyC
   };
 }
 
-export type PhotoWrites = ReturnType<typeof createPhotoWrites>;

@@ -26,9 +26,6 @@ export interface PortraitDeps {
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 type Portrait = { id: string; fullName: string; portrait: string | null; portraitAlt: string | null };
 
-/** The longest portrait description kept. */
-export const MAX_PORTRAIT_ALT = 300;
-
 export function createPortraitWrites({ db, storage, now = () => new Date(), notifyChange }: PortraitDeps) {
   const ownFile = (id: string, file: string | null): file is string => !!file && file.startsWith(`portraits/${id}/`);
 
@@ -99,4 +96,3 @@ export function createPortraitWrites({ db, storage, now = () => new Date(), noti
   };
 }
 
-export type PortraitWrites = ReturnType<typeof createPortraitWrites>;

@@ -1,5 +1,5 @@
 /**
- * Drafts and scheduled publishing (issue 24, decision 032): the one rule "visible to the public
+ * Drafts and scheduled publishing (decision 032): the one rule "visible to the public
  * now", used by every public reader (the catalog, search, share cards), and the one way to set a
  * record's publication (the console's forms and bulk actions).
  *

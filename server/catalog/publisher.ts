@@ -50,4 +50,3 @@ export function createPublisher({ db, logger, now = () => new Date(), notifyChan
   return { runOnce, start: () => loop.start(0), stop: loop.stop };
 }
 
-export type Publisher = ReturnType<typeof createPublisher>;

@@ -1,5 +1,5 @@
 /**
- * Versions of the collection's records (issue 24, decision 030): teams, categories, exhibits and
+ * Versions of the collection's records (decision 030): teams, categories, exhibits and
  * enshrinees. Every save already writes the whole record into the audit log (`after`, with an
  * exhibit's photos and linked enshrinees), in the save's own transaction, and the audit log is
  * never purged; so a record's versions are read from there (entity type and id, newest first)
@@ -141,7 +141,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 function fieldValue(kind: VersionedKind, state: Snapshot, field: string): unknown {
   if (kind === "exhibit" && field === "descriptionHtml") return state.descriptionHtml ?? state.description ?? "";
   if (kind === "exhibit" && field === "enshrineeIds") return [...((state.enshrineeIds as string[] | undefined) ?? [])].sort();
-  // An enshrinee's biography is its HTML (the plain text is derived from it): a restore keeps the formatting (issue 35).
+  // An enshrinee's biography is its HTML (the plain text is derived from it): a restore keeps the formatting.
   if (kind === "enshrinee" && field === "biography") return typeof state.biographyHtml === "string" && state.biographyHtml ? state.biographyHtml : (state.biography ?? "");
   if (kind === "exhibit" && field === "photos") return ((state.photos as { file: string; alt: string }[] | undefined) ?? []).map((p) => ({ file: p.file, alt: p.alt }));
   return state[field];
@@ -338,4 +338,3 @@ export function createRecordVersions({ db, now = () => new Date(), timeZone, not
   };
 }
 
-export type RecordVersions = ReturnType<typeof createRecordVersions>;

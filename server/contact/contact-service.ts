@@ -75,4 +75,3 @@ export function createContactService({ db, newsletter, museumEmail, now = () => 
   };
 }
 
-export type ContactService = ReturnType<typeof createContactService>;

@@ -86,4 +86,3 @@ export function createInbox({ db, museumEmail, now = () => new Date(), onEnqueue
   };
 }
 
-export type Inbox = ReturnType<typeof createInbox>;

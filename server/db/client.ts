@@ -110,7 +110,7 @@ async function openPglite(dir: string | undefined, image?: Blob): Promise<Databa
   const extensions = { unaccent, pg_trgm };
   // PostgreSQL's buffers live in PGlite's WebAssembly memory, which never shrinks: 128 MB by
   // default, more than a museum's collection needs (the kernel caches the files anyway). The
-  // embedded default must fit a 1 GB server (issue 36).
+  // embedded default must fit a 1 GB server.
   const options = { extensions, postgresqlconf: [`shared_buffers = ${PGLITE_SHARED_BUFFERS}`], ...(image && !dir ? { loadDataDir: image } : {}) };
   let client: PGlite;
   try {

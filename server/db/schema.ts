@@ -98,7 +98,7 @@ export const exhibits = pgTable(
     index("exhibits_favorite_idx").on(t.favoriteStory),
     index("exhibits_title_idx").on(t.title),
     index("exhibits_year_idx").on(t.year),
-    // The console's list (issue 11): counts per category, and its "contains" search on titles.
+    // The console's list: counts per category, and its "contains" search on titles.
     index("exhibits_category_idx").on(t.categoryId),
     index("exhibits_title_trgm_idx").using("gin", t.title.op("gin_trgm_ops")).with({ fastupdate: false }),
     index("exhibits_short_title_trgm_idx").using("gin", t.shortTitle.op("gin_trgm_ops")).with({ fastupdate: false }),
@@ -191,7 +191,7 @@ export const users = pgTable(
     role: text("role", { enum: USER_ROLES }).notNull().default("member"),
     /**
      * Set when an admin deactivated this staff account: no console; no sessions either, unless
-     * the account is also a member's (then it acts as a member again: issue 35, decision 049).
+     * the account is also a member's (then it acts as a member again: decision 049).
      */
     deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
     /**
@@ -222,7 +222,7 @@ export const users = pgTable(
   ],
 );
 
-/** A member's own account, whatever its staff role (issue 35): what Members lists and a complimentary ticket is for. */
+/** A member's own account, whatever its staff role: what Members lists and a complimentary ticket is for. */
 export const isMemberAccount = () => sql`(${users.role} = 'member' or ${users.memberAccount})`;
 
 export const sessions = pgTable(
@@ -368,7 +368,7 @@ export const passwordResetTokens = pgTable(
 );
 
 /**
- * A staff invitation sent to a member's own account (issue 35, decision 049): the role is hers
+ * A staff invitation sent to a member's own account (decision 049): the role is hers
  * only once she follows the link signed in as herself and accepts; until then nothing changes.
  */
 export const staffInvitations = pgTable(
@@ -597,7 +597,7 @@ export const auditLog = pgTable(
   ],
 );
 
-// ---- search (issue 14, decision 014) ---------------------------------------------------------
+// ---- search (decision 014) ---------------------------------------------------------
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -741,7 +741,7 @@ export const complimentaryTickets = pgTable(
   (t) => [index("complimentary_tickets_user_idx").on(t.userId)],
 );
 
-// ---- gift tickets (issue 13, decision 018) ---------------------------------------------------
+// ---- gift tickets (decision 018) ---------------------------------------------------
 
 export const GIFT_STATUSES = ["unpaid", "paid", "redeemed", "refunded"] as const;
 
@@ -843,7 +843,7 @@ export const trash = pgTable(
   (t) => [index("trash_deleted_at_idx").on(t.deletedAt), index("trash_record_idx").on(t.kind, t.recordId)],
 );
 
-// ---- backups (issue 34, decision 046) --------------------------------------------------------
+// ---- backups (decision 046) --------------------------------------------------------
 
 export const BACKUP_REASONS = ["manual", "scheduled", "before-upgrade"] as const;
 export type BackupReason = (typeof BACKUP_REASONS)[number];
@@ -865,7 +865,7 @@ export const backupRuns = pgTable(
 );
 
 /**
- * A bulk action's undo (migration 0027, issue 35): the records one Apply changed, each with what
+ * A bulk action's undo (migration 0027): the records one Apply changed, each with what
  * to put back (and the version the action left, so a record changed since is not undone), or
  * the trash entries a bulk "Move to the trash" made. Kept until housekeeping's next pass after
  * its undo window.

@@ -1,5 +1,5 @@
 /**
- * Gift tickets (issue 13, decision 018). Anyone, signed in or not, buys a ticket for someone
+ * Gift tickets (decision 018). Anyone, signed in or not, buys a ticket for someone
  * else in two steps: the details are kept as an unpaid draft, then the card is charged with the
  * draft's id in the payment's metadata. The payment marks the gift paid exactly once (a
  * conditional update, whichever of the browser, 3-D Secure confirmation and the webhook comes

@@ -83,7 +83,7 @@ export async function sendFetchResponse(res: Response, response: globalThis.Resp
 /**
  * A navigation inside the site to an address that does not exist asks for the not-found page's
  * data (`/nope.data`). That data is the page saying "not found"; answered 404, the browser would
- * also log it as a failed request (issue 26). The document itself still answers 404.
+ * also log it as a failed request. The document itself still answers 404.
  */
 function isNotFoundPageData(req: Request, res: Response, response: globalThis.Response): boolean {
   return req.method === "GET" && response.status === 404 && req.path.endsWith(".data") && res.locals.routeId === "routes/not-found";

@@ -8,7 +8,7 @@
  * received, is `private, no-store`.
  *
  * A visitor and a member share URLs. A shared cache tells them apart by the session cookie: the
- * README's nginx neither looks up nor stores an answer for a request that carries it (or an
+ * deployment guide's nginx neither looks up nor stores an answer for a request that carries it (or an
  * `Authorization` header), as Varnish and the CDNs can be told to. `Vary: Cookie, Authorization`
  * says the same to every cache that honours Vary, browsers included: a page a browser kept
  * before its person signed in is not reused after.

@@ -1,5 +1,5 @@
 /**
- * Idempotent writes (issue 22, decision 025). A client names a write with a key (the JSON API's
+ * Idempotent writes (decision 025). A client names a write with a key (the JSON API's
  * `Idempotency-Key` header, a page form's hidden `idempotencyKey` field); the first answer to it
  * is stored in the SAME transaction as the write, so a retry with the same key gets that answer
  * back and writes nothing, and a crash can leave neither the write without its answer nor the

@@ -179,4 +179,3 @@ export function createDiskCache(o: { dir: string; maxBytes?: number; rescanMs?: 
   };
 }
 
-export type DiskCache = ReturnType<typeof createDiskCache>;

@@ -37,7 +37,7 @@ export function createImageRouter(o: {
   /**
    * Whether `file` is hidden from this request: a photo of a record that is not public (a draft,
    * scheduled for later, in the trash) for anyone but staff. Answered 404, before the ticket's
-   * 403, so nobody learns that the file exists (issue 35, decision 047). Absent: nothing is hidden.
+   * 403, so nobody learns that the file exists (decision 047). Absent: nothing is hidden.
    */
   isHidden?: (req: Request, file: string) => Promise<boolean>;
   /** Share cards (decision 027): GET /images/share/<kind>/<id>.png, public PNGs of 1200x630. */

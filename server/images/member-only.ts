@@ -13,7 +13,7 @@ export function isMemberOnlyImage(file: string): boolean {
 /**
  * The files that belong to one exhibit or enshrinee (photos, thumbnails, matching photos,
  * portraits): served to visitors and members only while a record visible now names them, else 404
- * (issue 35, decision 047). Logos and banners are shared site images and stay public.
+ * (decision 047). Logos and banners are shared site images and stay public.
  */
 export function isRecordImage(file: string): boolean {
   const first = file.split("/").find((segment) => segment !== "" && segment !== ".");

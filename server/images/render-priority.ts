@@ -15,9 +15,9 @@
  * thread); elsewhere it does nothing.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 
-/** The niceness of libvips's threads: 10 of 19, the usual value for background work. */
+/** The niceness of libvips's threads at least: 10 of 19, the usual value for background work. */
 export const RENDER_NICE = 10;
 const VIPS_THREAD = "libvips worker";
 const TASKS = "/proc/self/task";
@@ -42,7 +42,8 @@ export function lowerRenderThreads(): number {
     if (lowered.has(tid)) continue;
     try {
       if (readFileSync(`${TASKS}/${name}/comm`, "utf8").trim() !== VIPS_THREAD) continue;
-      setPriority(tid, RENDER_NICE);
+      // Never raised: a process already started under `nice` keeps its threads' lower priority.
+      if (getPriority(tid) < RENDER_NICE) setPriority(tid, RENDER_NICE);
       lowered.add(tid);
     } catch {
       // The thread ended meanwhile, or the system refused: the render runs at the usual priority.

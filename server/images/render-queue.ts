@@ -64,4 +64,3 @@ export function createRenderQueue(o: { concurrency: number; maxQueued: number })
   };
 }
 
-export type RenderQueue = ReturnType<typeof createRenderQueue>;

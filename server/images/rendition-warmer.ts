@@ -1,5 +1,5 @@
 /**
- * Makes the renditions the pages ask for before a visitor does (issue 25): once after start-up,
+ * Makes the renditions the pages ask for before a visitor does: once after start-up,
  * when the site already answers, and again shortly after every change of the collection (an
  * upload saved on a record, a seed, an import), so no visitor waits for sharp. One rendition at a
  * time, through the image service's own render queue: a visitor's request waits behind at most
@@ -110,4 +110,3 @@ export function createRenditionWarmer(o: {
   };
 }
 
-export type RenditionWarmer = ReturnType<typeof createRenditionWarmer>;

@@ -67,7 +67,7 @@ export interface HousekeepingCounts {
   reminders: number;
   /** Trash entries past TRASH_DAYS purged with their media (decision 031). */
   trash: number;
-  /** Bulk actions past their undo window (issue 35). */
+  /** Bulk actions past their undo window. */
   bulkUndo: number;
 }
 
@@ -77,7 +77,7 @@ export interface HousekeepingDeps {
   database: Pick<DatabaseHandle, "db"> & Partial<Pick<DatabaseHandle, "kind">>;
   logger: Logger;
   now?: () => Date;
-  /** Queues the expiry reminders due (issue 13); none without it. */
+  /** Queues the expiry reminders due; none without it. */
   reminders?: Pick<Reminders, "queueDue">;
   /** The console's Trash: entries past TRASH_DAYS are purged, then their media (decision 031). */
   trash?: Pick<CollectionTrash, "purgeExpired" | "removeFiles">;
@@ -106,7 +106,7 @@ async function purge(tx: Database, table: SQL, where: SQL): Promise<number> {
 
 /**
  * PGlite runs each statement synchronously on the event loop: one `vacuum (analyze)` of the whole
- * database held every request for over a second (issue 25). One table at a time, with a turn of
+ * database held every request for over a second. One table at a time, with a turn of
  * the event loop in between, lets the requests that arrived meanwhile go first (PGlite's queue is FIFO).
  */
 async function vacuumTableByTable(db: Database): Promise<void> {
@@ -176,5 +176,3 @@ export function createHousekeeping({ database, logger, now = () => new Date(), r
     stop: loop.stop,
   };
 }
-
-export type Housekeeping = ReturnType<typeof createHousekeeping>;

@@ -1,5 +1,5 @@
 /**
- * The HTML part of every email the site sends (issue 13): built from the plain text, which stays
+ * The HTML part of every email the site sends: built from the plain text, which stays
  * the one place each email's words are written. Everything is escaped first; then links become
  * anchors, blank lines separate paragraphs, and lines starting with "> " (someone else's words,
  * email-quoting.ts) a blockquote, where their links stay text: a visitor's link is not ours to offer.

@@ -49,7 +49,7 @@ export function createMailer({ smtpUrl, from, logger, messageIdHost = "localhost
         to: headerSafe(job.to),
         replyTo: job.replyTo ? headerSafe(job.replyTo) : undefined,
         subject: headerSafe(job.subject),
-        // Every email has both parts (issue 13); the HTML is made from the text, escaped.
+        // Every email has both parts; the HTML is made from the text, escaped.
         text: job.text,
         html: htmlFromText(job.text, headerSafe(job.subject)),
         // RFC 8058 one-click unsubscribe: a POST to the link stops this kind of email.

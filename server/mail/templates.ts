@@ -297,7 +297,7 @@ export function signInSecurityNoticeEmail(to: string, user: Person, notice: stri
 }
 
 /**
- * A staff invitation to a member's own account (issue 35): nothing changes until she follows the
+ * A staff invitation to a member's own account: nothing changes until she follows the
  * link signed in as herself and accepts; her ticket and payments stay hers either way.
  */
 export function staffMemberInvitationEmail(to: string, user: Person, i: { role: string; link: string }): EmailJob {

@@ -1,5 +1,5 @@
 /**
- * The one rule for deleting a media original (issue 35 point 8, decision 048): an original goes
+ * The one rule for deleting a media original (decision 048): an original goes
  * only when no record names it any more. Every path that deletes one (an exhibit's photo removed,
  * an enshrinee's portrait replaced or removed, the Trash's purge) asks `releaseOriginals` in the
  * transaction that drops its own record, and removes this instance's disk copies with

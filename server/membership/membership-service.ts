@@ -252,7 +252,7 @@ export function createMembership({ db, calendar, provider, ticketDays, priceCent
 
     /**
      * The last day of the ticket if one were bought now, for the payment page to say before
-     * paying (issue 13): the same rule the grant applies, from max(today, current end).
+     * paying: the same rule the grant applies, from max(today, current end).
      */
     validThroughAfterPurchase(current: string | null): string {
       return ticketValidThrough(current, today(), ticketDays);

@@ -1,5 +1,5 @@
 /**
- * Expiry reminders (issue 13, decision 017 section 5). REMINDER_DAYS lists the days before a
+ * Expiry reminders (decision 017 section 5). REMINDER_DAYS lists the days before a
  * ticket's last day on which the member is reminded (negative: after it ended). The housekeeping
  * job calls `queueDue` in its locked transaction: one statement inserts a ticket_reminders row per
  * (account, last day, reminder) and, only for the rows it really inserted, a `reminder` outbox job,

@@ -15,7 +15,7 @@ import { latestBackups } from "../backup/backup-service";
 
 // The registry and the restarts counter live in registry.ts: a cluster's primary needs only them.
 import { registry } from "./registry";
-export { registry, workerRestarts } from "./registry";
+export { registry } from "./registry";
 
 /** What the scrape-time gauges read: the process's database and change feed. */
 export interface MetricsSources {
@@ -90,7 +90,6 @@ export const outboxLeaseLost = new Counter({
   labelNames: ["kind"] as const,
   registers: [registry],
 });
-
 
 interface OutboxSnapshot {
   pending: number;

@@ -1,6 +1,6 @@
 /**
  * The process's Prometheus registry and the worker-restarts counter (decision 021), apart from
- * the rest of the metrics: a cluster's primary imports only this, not the site (issue 36).
+ * the rest of the metrics: a cluster's primary imports only this, not the site.
  */
 import cluster from "node:cluster";
 import { Counter, Registry } from "prom-client";

@@ -2,7 +2,7 @@
  * Mailchimp Marketing API: add or update one member of the audience (PUT lists/{id}/members/
  * {md5 of the lower-cased email}). Only called for people who gave consent; an existing
  * member's status is left as it is, so an unsubscribe in Mailchimp is respected. A deleted
- * account's address is archived (DELETE on the same member, issue 13).
+ * account's address is archived (DELETE on the same member).
  */
 import { createHash } from "node:crypto";
 import type { MailchimpJob } from "../outbox/outbox";

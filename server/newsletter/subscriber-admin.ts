@@ -121,4 +121,3 @@ export function createSubscriberAdmin({ db, now = () => new Date(), onEnqueued, 
   };
 }
 
-export type SubscriberAdmin = ReturnType<typeof createSubscriberAdmin>;

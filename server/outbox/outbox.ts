@@ -32,7 +32,7 @@ export interface MailchimpJob {
   firstName: string;
   lastName: string;
   consent: boolean;
-  /** Take the address out of the audience (a deleted account, issue 13). */
+  /** Take the address out of the audience (a deleted account). */
   unsubscribe?: boolean;
 }
 
@@ -52,7 +52,7 @@ export interface ReminderJob {
   offsetDays: number;
 }
 
-/** A paid gift ticket to deliver (issue 13): due on its delivery date; the worker makes its redeem link then. */
+/** A paid gift ticket to deliver: due on its delivery date; the worker makes its redeem link then. */
 export interface GiftDeliveryJob {
   giftId: string;
 }
@@ -130,7 +130,7 @@ export function createOutboxWorker({ db, handlers, logger, now = () => new Date(
   let stoppedAt = 0;
   /**
    * Writes a job's outcome, retrying until it holds: a send the SMTP server accepted must be
-   * marked done even if the database is restarting (issue 22). Gives up only 5 s after stop().
+   * marked done even if the database is restarting. Gives up only 5 s after stop().
    */
   async function settle<T>(what: string, job: ClaimedRow, write: () => Promise<T>): Promise<T> {
     for (let attempt = 1, delay = settleDelaysMs.first; ; attempt++, delay = Math.min(delay * 2, settleDelaysMs.max)) {
@@ -259,4 +259,3 @@ export function createOutboxWorker({ db, handlers, logger, now = () => new Date(
   };
 }
 
-export type OutboxWorker = ReturnType<typeof createOutboxWorker>;

@@ -64,4 +64,3 @@ export function createCachePurge({ url, token, logger, againAfterMs = 1_000, tim
   };
 }
 
-export type CachePurge = ReturnType<typeof createCachePurge>;

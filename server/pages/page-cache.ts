@@ -456,7 +456,7 @@ export function createPageCache(options: PageCacheOptions) {
   };
 
   /**
-   * The cheap path for a stored page (issue 12): a plain Node request and response, no Express,
+   * The cheap path for a stored page: a plain Node request and response, no Express,
    * no middleware, no nonce; the page's stored headers are written in one call. Answers (true,
    * or a promise of true) a GET/HEAD whose address holds a page for the asker's tier that was
    * sent at least once through the whole host: at once without a session token; with one, after

@@ -84,4 +84,3 @@ export function createPaymentService({ provider, membership, priceCents, logger 
   };
 }
 
-export type PaymentService = ReturnType<typeof createPaymentService>;

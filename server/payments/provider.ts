@@ -7,7 +7,7 @@ export interface ChargeRequest {
   paymentMethodId: string;
   receiptEmail: string;
   userId: string;
-  /** Set when the payment buys a gift ticket (issue 13): the webhook grants nothing to userId then. */
+  /** Set when the payment buys a gift ticket: the webhook grants nothing to userId then. */
   giftId?: string;
   /** Same key = same payment: retries and double clicks never charge twice. */
   idempotencyKey: string;

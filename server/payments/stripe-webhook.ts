@@ -21,7 +21,7 @@ export interface WebhookDeps {
   stripe: Stripe;
   webhookSecret: string;
   membership: Membership;
-  /** A payment with a giftId in its metadata pays for that gift (issue 13), not a ticket of its own. */
+  /** A payment with a giftId in its metadata pays for that gift, not a ticket of its own. */
   gifts: Gifts;
   db: Database;
   logger: Logger;

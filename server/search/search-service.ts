@@ -1,5 +1,5 @@
 /**
- * Searching the collection (issue 14, decision 014), over `search_documents`, which triggers keep
+ * Searching the collection (decision 014), over `search_documents`, which triggers keep
  * in step with the collection (drizzle/0005_search.sql):
  *
  * - Words: PostgreSQL full-text search with `websearch_to_tsquery` (quotes, `-word`, `or`), in the

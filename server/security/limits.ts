@@ -40,7 +40,7 @@ export const LIMIT_TIERS: Record<RateTierName, LimitTier> = {
   writes: { name: "writes", windowMs: MINUTE, limit: 60, message: SERVER_MESSAGES.tooManyRequests },
   /** Image requests (a page shows up to ~40); renders are the costly part, hits are cheap. */
   images: { name: "images", windowMs: MINUTE, limit: 600, message: SERVER_MESSAGES.tooManyRequests },
-  /** Searches and suggestions (issue 14): reads, but each one costs more than a stored page. */
+  /** Searches and suggestions: reads, but each one costs more than a stored page. */
   search: { name: "search", windowMs: MINUTE, limit: 120, message: SEARCH_MESSAGES.rateLimited },
 };
 

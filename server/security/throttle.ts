@@ -6,7 +6,7 @@ import { ipKeyGenerator } from "express-rate-limit";
 import type { Database } from "../db/client";
 import { SlowDownStore, type SlowDownRule } from "./rate-limit-store";
 
-export type { SlowDownRule, SlowDownVerdict } from "./rate-limit-store";
+export type { SlowDownRule } from "./rate-limit-store";
 
 /**
  * A slow-down over the shared counters. RATE_LIMIT_RELAXED multiplies its free attempts, as it

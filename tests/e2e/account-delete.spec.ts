@@ -1,5 +1,5 @@
 /**
- * 'Download my data' and 'Delete my account' in Chromium (issue 13): the download is a JSON file
+ * 'Download my data' and 'Delete my account' in Chromium: the download is a JSON file
  * of the account; deletion asks the password again, signs out at once, and the address can sign
  * up again; axe clean.
  */

@@ -1,5 +1,5 @@
 /**
- * The account page in Chromium (issue 13): a member opens it from the greeting and the
+ * The account page in Chromium: a member opens it from the greeting and the
  * navigation, reads the ticket in words, opens the receipt of the payment; an unpaid account
  * reaches it and logs out from the top bar; both pages are axe clean, on a phone and a desktop.
  */

@@ -1,5 +1,5 @@
 /**
- * Ticket reminders in Chromium (issue 13): the account page says which reminders are sent and
+ * Ticket reminders in Chromium: the account page says which reminders are sent and
  * turns them off and on; the site's emails arrive at the real SMTP capture with a text and an
  * HTML part. (The reminders themselves, which need the site's clock moved, are read from a real
  * SMTP server in tests/integration/reminders.test.ts.)

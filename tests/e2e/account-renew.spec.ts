@@ -1,5 +1,5 @@
 /**
- * Renewal in Chromium (issue 13): a member buys another ticket from the account page; the
+ * Renewal in Chromium: a member buys another ticket from the account page; the
  * payment page says the new last day before paying; after paying, the account shows it and
  * both payments, and the receipt email (real SMTP capture) names the same day.
  */

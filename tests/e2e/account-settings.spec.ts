@@ -1,5 +1,5 @@
 /**
- * Name, email and password changes in Chromium (issue 13), with the emails read from the real
+ * Name, email and password changes in Chromium, with the emails read from the real
  * SMTP capture: the email change waits for the link sent to the new address and the old one is
  * told; the password change ends the other sessions; bad input is shown by the field; axe clean.
  */

@@ -1,5 +1,5 @@
 /**
- * The staff console in Chromium (issue 11): the first admin from `admin:create`'s one-time link
+ * The staff console in Chromium: the first admin from `admin:create`'s one-time link
  * invites a curator by email; the curator adds an exhibit with three photos, drags them into a
  * new order and sets the thumbnail; a visitor then sees the exhibit's title only, a member sees
  * the photos in the new order; the audit log shows the change; a curator cannot open the admin

@@ -1,5 +1,5 @@
 /**
- * The home banner's edit conflicts and versions (issue 24, decisions 029 and 030), two browsers:
+ * The home banner's edit conflicts and versions (decisions 029 and 030), two browsers:
  * both open the banner page; one describes the first desktop slide anew and saves; the other,
  * on the older page, types another description and width and is refused (409) with, field by
  * field, their value beside the one saved now, the form still holding what they typed; taking

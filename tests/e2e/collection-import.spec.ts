@@ -1,9 +1,9 @@
 /**
- * CSV import and bulk actions in Chromium (issue 24 point 9, decision 034): the first admin
+ * CSV import and bulk actions in Chromium (decision 034): the first admin
  * uploads a file of exhibits with a good row and a bad one, reads the dry run (the bad row by row
  * number and column, no import offered), uploads the corrected file, confirms, and finds the new
  * exhibits in the list; there selects both and adds them to favorite stories in one action.
- * An old export imported after a colleague's edit in another browser (issue 35, decision 051):
+ * An old export imported after a colleague's edit in another browser (decision 051):
  * the row is flagged with each field's old and new value and applied only when ticked.
  */
 import { expect, test } from "@playwright/test";

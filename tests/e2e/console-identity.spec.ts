@@ -1,6 +1,6 @@
 /**
  * The console acts on the record the person saw, never on whatever sits at its place now
- * (issue 35): two staff in two browsers, one page out of date.
+ *: two staff in two browsers, one page out of date.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { submitLogin, waitForHydration } from "./helpers";

@@ -365,7 +365,7 @@ for (const screen of SCREENS) {
     test("subscribe: an address that is not email-shaped gets the field's own message, the rest kept, no redirect", async ({ page }) => {
       test.setTimeout(60_000);
       const { release, posts } = await openHeld(page, "/subscribe", { scriptsAtOnce: true });
-      // The browser takes "sam@example" for an email address; the spec's rule does not (issue 26 point 2).
+      // The browser takes "sam@example" for an email address; the spec's rule does not.
       await submitSubscribe(page, "sam@example", { clock: true });
       const email = page.getByLabel("Email Address");
       await expect(alertBanner(page)).toHaveText(VALIDATION.emailRequired);

@@ -1,5 +1,5 @@
 /**
- * Enshrinee portraits and rich biographies (issue 24 point 8, decision 033) in Chromium: staff
+ * Enshrinee portraits and rich biographies (decision 033) in Chromium: staff
  * write a biography with bold text and a list in the editor and upload a portrait with its
  * description; a visitor on a 390 px phone sees the face on the Wall of Fame and the enshrinee
  * page (which fit the screen) and in the page's JSON-LD `Person`, but not the biography; a

@@ -1,5 +1,5 @@
 /**
- * First paint (issue 10, decision 016), on a phone and a desktop, on the pages Lighthouse
+ * First paint (decision 016), on a phone and a desktop, on the pages Lighthouse
  * measures (bench/lighthouse.mjs): the stylesheet is inline (no render-blocking request), the
  * home banner's first slide is preloaded in a size from its `srcset` and the hidden set fetches
  * nothing, the account forms load no large schema chunk, nothing shifts while the page loads,

@@ -1,5 +1,5 @@
 /**
- * Gift tickets in Chromium (issue 13, decision 018), with the emails read from the real SMTP
+ * Gift tickets in Chromium (decision 018), with the emails read from the real SMTP
  * capture: a signed-out visitor finds "Give a ticket" in the footer, is told what is missing,
  * pays with a test card and gets a receipt; the recipient's email carries the redeem link, which
  * signs them up and adds the ticket; the spent link then says so. Axe clean on every new page.

@@ -1,5 +1,5 @@
 /**
- * Passkeys in Chromium (issue 37, decision 056) with its virtual authenticator (DevTools'
+ * Passkeys in Chromium (decision 056) with its virtual authenticator (DevTools'
  * WebAuthn domain: a platform authenticator that keeps discoverable credentials and verifies
  * the person). The site is opened on `localhost`: an IP address is never a passkey's relying
  * party. A member adds one on the account page (after a wrong and then the right password),

@@ -1,5 +1,5 @@
 /**
- * Drafts and scheduled publishing (issue 24, decision 032) in Chromium: a staff member makes an
+ * Drafts and scheduled publishing (decision 032) in Chromium: a staff member makes an
  * exhibit a draft, then schedules it for tomorrow; a visitor and a member get 404 for it and do
  * not find it in search or the sitemap; once staff publish it, both find it. (The scheduled time
  * passing, with nobody saving, is checked with an injected clock in

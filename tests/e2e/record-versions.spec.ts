@@ -1,5 +1,5 @@
 /**
- * Versions of a record in Chromium (issue 24, decision 030): the admin renames a seeded exhibit,
+ * Versions of a record in Chromium (decision 030): the admin renames a seeded exhibit,
  * opens its Versions, views the version from before the change, restores it, and sees the old
  * title back on the edit page and on the public exhibit page.
  */

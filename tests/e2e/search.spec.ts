@@ -1,5 +1,5 @@
 /**
- * Search in Chromium (issue 14): the header's box on a phone and a desktop, suggestions chosen by
+ * Search in Chromium: the header's box on a phone and a desktop, suggestions chosen by
  * keyboard in an accessible combobox, the /search page without JavaScript (GET forms and links)
  * and with it (filters without a full reload), "Did you mean", and what visitors and members see.
  * Every search page visited passes axe.

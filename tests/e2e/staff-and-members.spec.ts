@@ -1,5 +1,5 @@
 /**
- * Staff and members in Chromium (issue 35, point 1): the admin invites a paying member's address;
+ * Staff and members in Chromium: the admin invites a paying member's address;
  * the page says she has a member account and the console stays closed to her until she accepts
  * from the emailed link; Deactivate asks first and then closes only the console, her ticket and
  * member content untouched. Two browser contexts: the admin and the member.

@@ -1,5 +1,5 @@
 /**
- * Staff sign-in's second step in Chromium (issue 37, decision 055), at desktop and phone sizes: a
+ * Staff sign-in's second step in Chromium (decision 055), at desktop and phone sizes: a
  * new curator sets up an authenticator app with a code the test computes, signs in with it on a
  * second browser (a phone), uses a recovery code once and is refused it the second time, is
  * refused past five wrong codes, sees both sessions and signs the other browser out; an owner who

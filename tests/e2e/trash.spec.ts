@@ -1,5 +1,5 @@
 /**
- * Deleting asks first, and the Trash restores (issue 24, decision 031), in Chromium with and
+ * Deleting asks first, and the Trash restores (decision 031), in Chromium with and
  * without JavaScript: "Delete this team" shows a confirmation; Cancel keeps the team; "Move to
  * the trash" takes its page off the site; the Trash lists it; Restore brings the page back.
  */

@@ -1,5 +1,5 @@
 /**
- * Nothing typed is lost to an upload or a drag (issue 24, decision 039): a logo uploaded on an
+ * Nothing typed is lost to an upload or a drag (decision 039): a logo uploaded on an
  * unsaved "New team" comes back with every typed field and the logo filled in, with JavaScript
  * and without; a refused file says why and keeps the typing too; the team then saves with all of
  * it. The exhibit photo arranger asks before a changed order is left, and not after a save.

@@ -1,5 +1,5 @@
 /**
- * Helpers of the visitor-path tests (issue 10): the two screen sizes every point must hold at,
+ * Helpers of the visitor-path tests: the two screen sizes every point must hold at,
  * accounts made through the API, the collection's ids, a watch for the crash that sent people
  * to the error page, and checks that a message or a field is on screen, clear of the sticky bar.
  */
@@ -167,7 +167,7 @@ export async function expectAlertInView(page: Page, message: string) {
   await expect(banner).toBeInViewport({ ratio: 1 });
 }
 
-/** Fills the test-mode card form (a card number from the README's list) and presses Authorize Payment. */
+/** Fills the test-mode card form (a card number from the list in docs/using-the-site.md) and presses Authorize Payment. */
 export async function payWithTestCard(page: Page, cardNumber = "4242 4242 4242 4242") {
   await page.getByLabel("Card number").fill(cardNumber);
   await page.getByLabel("Expiration date").fill("12/40");

@@ -1,5 +1,5 @@
 /**
- * 'Download my data' and 'Delete my account' (issue 13), on both databases: the export holds the
+ * 'Download my data' and 'Delete my account', on both databases: the export holds the
  * profile, payments, subscriptions and contact messages of the account's address and nobody
  * else's; deletion asks the password again, removes the personal data and every session at
  * once, keeps the payments anonymized, removes the subscription and queues the Mailchimp

@@ -1,5 +1,5 @@
 /**
- * The account page and its receipts (issue 13), on both databases: every signed-in account
+ * The account page and its receipts, on both databases: every signed-in account
  * (paid, expired, unpaid) sees its own name, email, ticket in words, payments and newsletter
  * preference, never stored or shared; receipts open only for their own account; visitors are
  * sent to sign in; the navigation links the page, and accounts without a ticket get Logout.

@@ -1,5 +1,5 @@
 /**
- * Renewal (issue 13), on both databases: a member can buy another ticket at any time on the
+ * Renewal, on both databases: a member can buy another ticket at any time on the
  * payment page, which says the new last day before paying; the ticket extends from the current
  * end (or from today once expired), and the account page lists both payments.
  */

@@ -1,5 +1,5 @@
 /**
- * Changing name, email and password while signed in (issue 13), on both databases: bad input is
+ * Changing name, email and password while signed in, on both databases: bad input is
  * a 4xx with a clear message; the password change needs the current password and ends the
  * other sessions only; an email change waits for the link sent to the new address (the old one
  * is told), and the link is single use, expires, and is refused to another account.

@@ -1,5 +1,5 @@
 /**
- * The console's preview of teams, categories, enshrinees and the home banner (issue 11, decision
+ * The console's preview of teams, categories, enshrinees and the home banner (decision
  * 015), on both databases: staff see a saved record, or the edit form's values before saving, as a
  * visitor and as a member, drawn by the public pages' components; nothing is written, the public
  * site does not change, the answer is never stored, and nobody but staff gets it.

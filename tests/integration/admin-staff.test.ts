@@ -221,7 +221,7 @@ describe.each(drivers)("staff accounts on %s", (kind) => {
   it("deactivating a staff member ends their sessions at once", async () => {
     const curator = await createStaffAccount(server.services, "curator");
     expect((await call(curator.cookie, "/admin")).status).toBe(200);
-    // The first press asks (issue 35); only the second, with confirm=yes, deactivates.
+    // The first press asks; only the second, with confirm=yes, deactivates.
     const asked = await call(admin.cookie, "/admin/staff", form({ intent: "deactivate", userId: curator.userId }));
     expect(asked.status).toBe(302);
     expect((await call(curator.cookie, "/admin")).status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * The console's Trash (issue 24, decision 031), on both databases: deleting asks first; a
+ * The console's Trash (decision 031), on both databases: deleting asks first; a
  * confirmed delete takes the record off the public site and the API while its photos stay
  * stored; Restore brings it back under the same address with its photos, enshrinee links and
  * favorite-story flag, audited; a restore that needs its team first says so; housekeeping purges
@@ -121,7 +121,7 @@ describe.each(drivers)("the console's trash on %s", (kind) => {
     expect((await restore(enshrineeId)).status).toBe(200);
     expect((await call(member, page)).status).toBe(200);
     expect((await server.services.admin.collection.enshrinees.get(enshrineeId))!.exhibits.map((e) => e.id)).toEqual([seeded.id]);
-    // Restored before the exhibit it was linked to (issue 35 point 9): the link waits, and comes back with the exhibit.
+    // Restored before the exhibit it was linked to: the link waits, and comes back with the exhibit.
     const waiting = await idFrom(post("/admin/exhibits/new", exhibitForm({ title: "A Linked Exhibit", enshrineeIds: enshrineeId })));
     expect((await post(`/admin/enshrinees/${enshrineeId}`, { intent: "delete", confirm: "yes" })).status).toBe(302);
     expect((await post(`/admin/exhibits/${waiting}`, { intent: "delete", confirm: "yes" })).status).toBe(302);

@@ -1,5 +1,5 @@
 /**
- * Backups and restores (issue 34, decision 046), on both databases: a backup taken while 20
+ * Backups and restores (decision 046), on both databases: a backup taken while 20
  * clients write holds every write acknowledged before it began and restores with matching
  * hashes; PGlite -> PostgreSQL -> PGlite gives back the same rows and images; a cut, damaged or
  * newer file is refused with the target untouched; a used target is refused unless replaced; a

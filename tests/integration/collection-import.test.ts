@@ -1,10 +1,10 @@
 /**
- * The collection's CSV import and the lists' bulk actions (issue 24 point 9, decision 034), on
+ * The collection's CSV import and the lists' bulk actions (decision 034), on
  * both databases, through the console's own addresses: the dry run writes nothing and names each
  * bad row by row number and column; the confirm imports every row or none, with one audit row per
  * record; an export imports back into an empty database to the same records; bulk move and
  * favorites change the chosen exhibits with one audit row each. The import changes only what its
- * file says (issue 35, decision 051): an export imported back changes nothing, a column left out
+ * file says (decision 051): an export imported back changes nothing, a column left out
  * leaves its field, a row changed since the export waits for a tick, plain text over formatted
  * text is an error, and the import checks a record by the console's own schema.
  */
@@ -347,7 +347,7 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     expect(list).toMatch(/All \d+ that match this search/);
   });
 
-  // ---- imports that change only what they say (issue 35, decision 051) ----------------------
+  // ---- imports that change only what they say (decision 051) ----------------------
 
   const actor = () => ({ userId: curator.userId, email: curator.email });
   /** An export's rows as cells (header first), and a file written from such rows. */

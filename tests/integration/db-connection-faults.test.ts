@@ -1,5 +1,5 @@
 /**
- * A PostgreSQL connection that ends never ends the process (issue 22, decision 020).
+ * A PostgreSQL connection that ends never ends the process (decision 020).
  *
  * pg-pool listens for a connection's errors only while it is idle; before the fix, a backend
  * ended while its connection was checked out (inside a transaction, between statements, or

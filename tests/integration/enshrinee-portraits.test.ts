@@ -1,5 +1,5 @@
 /**
- * Enshrinee portraits and rich biographies (issue 24 point 8, decision 033), on both databases:
+ * Enshrinee portraits and rich biographies (decision 033), on both databases:
  * a portrait uploaded from the console is cleaned like an exhibit photo (no EXIF/GPS), needs a
  * description, is served publicly as a rendition and shows on the Wall of Fame, the enshrinee
  * page and its JSON-LD; a biography is sanitized like exhibit texts (no script), shows its

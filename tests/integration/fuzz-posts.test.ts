@@ -54,7 +54,7 @@ const BASE = {
   emailOptIn: "on",
 };
 
-/** A gift draft made in beforeAll, so its payment page's action runs all the way (issue 13). */
+/** A gift draft made in beforeAll, so its payment page's action runs all the way. */
 const GIFT_DRAFT_ID = "6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b";
 
 type Fields = (keyof typeof BASE)[];

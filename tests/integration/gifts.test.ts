@@ -1,5 +1,5 @@
 /**
- * Gift tickets (issue 13, decision 018), on both databases, through the real pages: bought by
+ * Gift tickets (decision 018), on both databases, through the real pages: bought by
  * someone signed out, paid exactly once whatever retries, delivered on its date by the outbox
  * (the clock is moved, not waited on), redeemed once by a new account or by an existing one
  * (extending a running ticket), refused to another account, once expired, once revoked by a

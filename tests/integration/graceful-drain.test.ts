@@ -1,6 +1,6 @@
 /**
- * A deploy drops nothing (issue 22, decision 020): two compiled instances on one PostgreSQL
- * behind nginx with upstream keep-alive, as the README's deployment guide configures it. Several
+ * A deploy drops nothing (decision 020): two compiled instances on one PostgreSQL
+ * behind nginx with upstream keep-alive, as the deployment guide (docs/deployment.md) configures it. Several
  * clients post contact messages without pause while one instance is sent SIGTERM: it reports
  * not ready and keeps serving for DRAIN_SECONDS, then stops listening, answers what comes on its
  * open connections with `Connection: close` (so nginx stops reusing them) and exits once nginx

@@ -42,7 +42,7 @@ describe("compiled host", () => {
       expect(await live.json()).toEqual({ status: "ok" });
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect(await ready.json()).toEqual({ status: "ready", database: "pglite" });
-      // The home page is rendered ahead once the site answers (issue 25): its first visitor waits for no render.
+      // The home page is rendered ahead once the site answers: its first visitor waits for no render.
       await expect.poll(() => host.output().includes('"msg":"pages rendered ahead"'), { timeout: 30_000 }).toBe(true);
       const home = await fetch(`http://127.0.0.1:${port}/`);
       expect(home.status).toBe(200);

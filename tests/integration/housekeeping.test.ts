@@ -1,5 +1,5 @@
 /**
- * Housekeeping (issue 9) on both databases: expired sessions, spent rate-limit counters, used or
+ * Housekeeping on both databases: expired sessions, spent rate-limit counters, used or
  * expired reset tokens, delivered outbox jobs past a week (dead ones past 30 days), old webhook
  * event ids and gift drafts left unpaid for a week are deleted, everything else stays; one
  * instance at a time runs it.

@@ -1,5 +1,5 @@
 /**
- * Idempotent writes (issue 22, decision 025) on both databases: each JSON API write sent twice
+ * Idempotent writes (decision 025) on both databases: each JSON API write sent twice
  * with one Idempotency-Key answers the same status and body and stores once; the same key with
  * another body answers 422, a malformed key 400, no key behaves as before; a duplicate of a
  * request still running answers 409 (PostgreSQL); keys past 24 h are purged by housekeeping. The

@@ -1,5 +1,5 @@
 /**
- * Leaks an attacker's probe found (issue 35, point 12; decision 047), on both databases, as a
+ * Leaks an attacker's probe found (decision 047), on both databases, as a
  * client sees them:
  *
  * - "Did you mean" offers only words of records visible now: not a scheduled record's words

@@ -1,5 +1,5 @@
 /**
- * Login throttling (issue 9, decision 010) on both databases: wrong passwords from anywhere
+ * Login throttling (decision 010) on both databases: wrong passwords from anywhere
  * never lock the owner out; one address guessing one account is slowed down, exponentially;
  * a burst of parallel guesses gets only the free attempts; a correct password clears that
  * address's count, a password reset clears the account's.

@@ -1,5 +1,5 @@
 /**
- * Photos shared through PostgreSQL without a shared disk (issue 22, decision 024): two instances
+ * Photos shared through PostgreSQL without a shared disk (decision 024): two instances
  * on one database, each with its own DATA_DIR. A photo uploaded on A is served by B (original
  * size and a rendition) with the same bytes, size and ETag, although B's disk never held it; a
  * member-only photo is still 403 for a visitor on B; an upload whose transaction fails stores

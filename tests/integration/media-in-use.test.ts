@@ -1,5 +1,5 @@
 /**
- * Media in use (issue 35 point 8, decision 048), on both databases: no original is deleted while a
+ * Media in use (decision 048), on both databases: no original is deleted while a
  * record names it. Removing an exhibit's photo that another exhibit shows as its thumbnail or
  * matching photo, or that an exhibit in the trash names, keeps the file, and those images still
  * answer 200; replacing a portrait an exhibit shows keeps the old file; housekeeping's purge keeps

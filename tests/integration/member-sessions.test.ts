@@ -1,5 +1,5 @@
 /**
- * A member's session on every request (issue 25, decision 028): on PGlite, a member's session
+ * A member's session on every request (decision 028): on PGlite, a member's session
  * read once is answered from memory until the database is written, so a member's request is not
  * queued behind a long job holding the one connection; a logout, a refund or an expiry still
  * counts on the very next request. On PostgreSQL (decision 040) the same holds while the change

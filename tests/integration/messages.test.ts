@@ -94,7 +94,7 @@ describe.each(drivers)("contact and newsletter on %s", (kind) => {
     expect(mails[0].to).toEqual(["curator@museum.example"]);
     expect(mails[0].raw).toMatch(new RegExp(`Reply-To: ${m.email}`, "i"));
     expect(mails[0].raw).toMatch(/Content-Type: text\/plain/i);
-    // The HTML part (issue 13) shows the visitor's markup as text, never as markup.
+    // The HTML part shows the visitor's markup as text, never as markup.
     const { text, html } = parseRawMessage(Buffer.from(mails[0].raw, "utf8"));
     expect(text).toContain("> <script>alert(1)</script> Where is the <b>1960</b> home run ball?");
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt; Where is the &lt;b&gt;1960&lt;/b&gt; home run ball?");

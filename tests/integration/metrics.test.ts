@@ -1,5 +1,5 @@
 /**
- * GET /metrics (issue 22, decision 021): a 404 unless METRICS_TOKEN is set; then 401 without the
+ * GET /metrics (decision 021): a 404 unless METRICS_TOKEN is set; then 401 without the
  * token or with a wrong one, and the Prometheus text with it: request durations by route id and
  * status class (never the raw path), the outbox backlog read at scrape time, the pool, the
  * change feed's LISTEN connection, worker restarts, page-cache hits/misses, process metrics.
@@ -198,7 +198,7 @@ describe.runIf(drivers.includes("postgres"))("metrics of a cluster (compiled hos
       for (let i = 0; i < 40; i++) expect((await getFresh(`http://127.0.0.1:${port()}/api/teams`)).status).toBe(200);
       // Each worker served about half; every scrape, whichever worker answers it, counts all 40.
       for (let i = 0; i < 4; i++) expect(value(await scrape(), "http_request_duration_seconds_count", 'route="api:GET /api/teams",status_class="2xx"')).toBe(40);
-      // Stored visitor pages answered before Express (the host's fast path) are counted like the rest (issue 36).
+      // Stored visitor pages answered before Express (the host's fast path) are counted like the rest.
       for (let i = 0; i < 20; i++) expect((await getFresh(`http://127.0.0.1:${port()}/about`)).status).toBe(200);
       expect(value(await scrape(), "http_request_duration_seconds_count", 'route="routes/about",status_class="2xx"')).toBe(20);
       const text = await scrape();

@@ -1,5 +1,5 @@
 /**
- * Several instances on one PostgreSQL behind nginx (issue 12): two compiled hosts as `npm start`
+ * Several instances on one PostgreSQL behind nginx: two compiled hosts as `npm start`
  * runs them (instance B with two workers), Debian's nginx in front on a free port. A login on
  * one is honoured by the other, a logout on one is refused by the other at the next request, a
  * collection change is seen through both within 1 s (also after their listening connections

@@ -1,5 +1,5 @@
 /**
- * Each email once (issue 22, decision 021): the database goes away between "SMTP accepted" and
+ * Each email once (decision 021): the database goes away between "SMTP accepted" and
  * "marked done" (on PostgreSQL every connection of the site's database is terminated and new
  * ones refused for a while, as in a restart; on PGlite the worker's writer fails for a while),
  * the lease runs out meanwhile, and a second instance's worker runs over the same outbox.

@@ -1,5 +1,5 @@
 /**
- * Password reset requests (issue 9) on both databases: a request is the same single insert
+ * Password reset requests on both databases: a request is the same single insert
  * whatever the address, so known and unknown emails answer in the same time; the outbox worker
  * issues the token and the email, and drops unknown addresses; a successful reset ends every
  * reset token of the account, older ones included.

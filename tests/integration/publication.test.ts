@@ -1,5 +1,5 @@
 /**
- * Drafts and scheduled publishing (issue 24, decision 032) on both databases: a draft exhibit and
+ * Drafts and scheduled publishing (decision 032) on both databases: a draft exhibit and
  * a draft enshrinee do not exist for visitors and members anywhere (pages and their loader data,
  * the API, search and suggestions, the sitemap, favorite stories, the enshrinee's Exhibits and
  * Mentions, the team's category buttons, share cards), staff preview still shows them, and a

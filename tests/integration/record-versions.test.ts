@@ -1,5 +1,5 @@
 /**
- * Versions of the collection's records (issue 24, decision 030), on both databases: each save
+ * Versions of the collection's records (decision 030), on both databases: each save
  * keeps a version, listed on the edit page with who, when and which fields changed; a version
  * shows its fields; restoring one is a new save (a new version) with its own audit row, and the
  * public site shows the restored values at once. The home banner's versions are per variant.

@@ -1,5 +1,5 @@
 /**
- * Ticket expiry reminders (issue 13, decision 017 section 5) on both databases, read from a real
+ * Ticket expiry reminders (decision 017 section 5) on both databases, read from a real
  * SMTP server: 14, 7 and 1 days before the last day and the day after, each once per ticket
  * period whatever the reruns and concurrent instances; none after a renewal (not even one
  * already queued), none to a deleted account, none for a ticket a refund ended or that ended

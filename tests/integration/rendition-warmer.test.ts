@@ -1,5 +1,5 @@
 /**
- * Renditions are made before a visitor asks (issue 25), on both databases: after the warmer's
+ * Renditions are made before a visitor asks, on both databases: after the warmer's
  * run, every image the home page shows answers from the cache on its very first request, and a
  * team saved with a new logo has its logo warmed after the change, without a visitor; the home
  * page's renditions go at once, any other waits while a request is in flight and starts once the

@@ -1,5 +1,5 @@
 /**
- * Route policy beside the route (issue 23, decision 022), through HTTP on both databases: a path
+ * Route policy beside the route (decision 022), through HTTP on both databases: a path
  * written in another case, with a trailing slash, percent-encoded or as a `.data` call runs the
  * same route as its canonical spelling, so it meets the same rate limit (the same 429 after the
  * same count, counted together), the same body limit (413/415), the same page cache entry

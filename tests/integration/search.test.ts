@@ -1,5 +1,5 @@
 /**
- * Searching the collection (issue 14) through HTTP on both databases: gating (a visitor's words
+ * Searching the collection through HTTP on both databases: gating (a visitor's words
  * are looked for in titles, names, teams and categories only; texts and snippets are for
  * members), the typo fallback with "Did you mean", accents, web-search syntax, filters with their
  * counts, pages and sorting, suggestions, edits searchable at once, the page cache leaving search

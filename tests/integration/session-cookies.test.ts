@@ -1,5 +1,5 @@
 /**
- * Sessions own their cookie (issue 23, decision 022), on both databases: every Set-Cookie the
+ * Sessions own their cookie (decision 022), on both databases: every Set-Cookie the
  * site sends across sign-up, login, logout (with its flash), a gift's redeem page and the
  * accounts API carries Secure when PUBLIC_URL is https, and none does over http (local
  * development works); a sign-in on any adapter ends the session the request came with.

@@ -1,5 +1,5 @@
 /**
- * Share cards and richer metadata (issue 25, decision 027) in the real site on both databases:
+ * Share cards and richer metadata (decision 027) in the real site on both databases:
  * every kind of page has its Open Graph and Twitter tags with absolute addresses on PUBLIC_URL,
  * its og:image is a 1200x630 PNG, a member-only photo never reaches a card, a changed record gets
  * a new card, the sitemap has a lastmod per URL, canonical links are on indexable pages only, and

@@ -1,6 +1,6 @@
 /**
- * HTTP caching in front of the site (issue 36, decision 054), on both databases: what each kind
- * of answer says a cache may keep, and the README's nginx block with its cache in front of the
+ * HTTP caching in front of the site (decision 054), on both databases: what each kind
+ * of answer says a cache may keep, and the deployment guide's nginx block with its cache in front of the
  * real site: a member never gets a visitor's copy and a visitor never a member's, a staff change
  * shows through the cache within 2 s, a browser's revalidation gets 304, and /metrics counts
  * every answer the site gives. Needs nginx: outside CI a missing one skips with the reason.
@@ -94,7 +94,7 @@ describe.each(drivers)("what a cache in front may keep, on %s", (kind) => {
     expect(posted.headers["cache-control"]).toMatch(/^private/);
   });
 
-  describe.skipIf(nginxMissing !== null)("through the README's nginx with its cache", () => {
+  describe.skipIf(nginxMissing !== null)("through the deployment guide's nginx with its cache", () => {
     let dir: string;
     let nginxPort: number;
     let nginx: Awaited<ReturnType<typeof startNginx>>;

@@ -1,5 +1,5 @@
 /**
- * Staff and members (issue 35, point 1), on both databases: inviting a member's address sends
+ * Staff and members, on both databases: inviting a member's address sends
  * an invitation she must accept (she is not staff until then, and stays under Members with her
  * payment); accepting, signed in or with her password, grants the role; deactivating asks first,
  * then closes only the console: her member login, member content and ticket keep working. A new

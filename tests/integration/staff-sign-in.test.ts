@@ -1,5 +1,5 @@
 /**
- * Staff sign-in's second step (issue 37, decision 055), on both databases, through the site's own
+ * Staff sign-in's second step (decision 055), on both databases, through the site's own
  * pages: an authenticator app set up on Sign-in and security and used to sign in, its codes
  * accepted once, recovery codes once each, wrong codes limited, the emailed code on a new
  * browser, the owner's requirement leading to setup first, sessions listed and ended (by their

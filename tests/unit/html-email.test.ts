@@ -1,4 +1,4 @@
-/** The HTML part every email gets from its text (issue 13): escaped, links as links, quotes as quotes. */
+/** The HTML part every email gets from its text: escaped, links as links, quotes as quotes. */
 import { describe, expect, it } from "vitest";
 import { htmlFromText } from "../../server/mail/html-email";
 

@@ -1,5 +1,5 @@
 /**
- * Scheduling to the minute (issue 35 point 11): the status fields' time is read as HH:MM on the
+ * Scheduling to the minute: the status fields' time is read as HH:MM on the
  * museum's clock, across a daylight-saving change too; a bare hour from an older form still works;
  * a wrong time or a time past is refused with its field's message.
  */

@@ -1,4 +1,4 @@
-/** REMINDER_DAYS (issue 13): a comma list of days before the ticket's last day, refused clearly at start-up when wrong. */
+/** REMINDER_DAYS: a comma list of days before the ticket's last day, refused clearly at start-up when wrong. */
 import { describe, expect, it } from "vitest";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { ConfigError, loadConfig } from "../../server/config";

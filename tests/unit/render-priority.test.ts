@@ -21,9 +21,11 @@ describe.runIf(process.platform === "linux")("render thread priority", () => {
     expect(before.some((t) => t.name === "libvips worker")).toBe(true);
     expect(lowerRenderThreads()).toBeGreaterThan(0);
     const after = threads();
-    for (const t of after.filter((x) => x.name === "libvips worker")) expect(t).toMatchObject({ nice: RENDER_NICE });
+    // At RENDER_NICE, or lower still when the process runs under `nice` (never raised).
+    const own = before.find((t) => t.tid === process.pid)!.nice;
+    for (const t of after.filter((x) => x.name === "libvips worker")) expect(t).toMatchObject({ nice: Math.max(own, RENDER_NICE) });
     // Every other thread keeps the niceness it had.
     for (const t of after.filter((x) => x.name !== "libvips worker")) expect(t.nice).toBe(before.find((b) => b.tid === t.tid)?.nice ?? t.nice);
-    expect(after.find((t) => t.tid === process.pid)?.nice).not.toBe(RENDER_NICE);
+    expect(after.find((t) => t.tid === process.pid)?.nice).toBe(own);
   });
 });

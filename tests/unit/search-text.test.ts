@@ -1,4 +1,4 @@
-/** Search's text helpers (issue 14): cleaning a search text, words, "Did you mean", snippets, addresses. */
+/** Search's text helpers: cleaning a search text, words, "Did you mean", snippets, addresses. */
 import { describe, expect, it } from "vitest";
 import { cleanQuery, HIGHLIGHT_END, HIGHLIGHT_START, searchHref } from "~/shared/search";
 import { parseSearchPage } from "~/shared/search-schemas";

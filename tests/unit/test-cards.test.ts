@@ -1,4 +1,4 @@
-/** The built-in test mode's card form reads the expiry as Stripe's field does (issue 26, point 3). */
+/** The built-in test mode's card form reads the expiry as Stripe's field does. */
 import { describe, expect, it } from "vitest";
 import { CARD_MESSAGES, testPaymentMethodFor } from "../../server/payments/test-cards.server";
 

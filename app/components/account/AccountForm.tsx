@@ -1,5 +1,5 @@
 /**
- * The frame of the account's forms (issue 13): a heading, the way back to the account page, the
+ * The frame of the account's forms: a heading, the way back to the account page, the
  * outcome of the last submission as a status or an alert, and a plain POST form that works
  * before (and without) JavaScript.
  */

@@ -1,4 +1,4 @@
-/** The one button that turns the ticket's expiry reminders off or on (issue 13); posts to /account/reminders. */
+/** The one button that turns the ticket's expiry reminders off or on; posts to /account/reminders. */
 import { Form } from "react-router";
 
 export function RemindersForm({ on }: { on: boolean }) {

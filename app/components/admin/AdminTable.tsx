@@ -9,7 +9,6 @@ import { Link } from "react-router";
 
 const features = tableFeatures({});
 
-export type AdminColumn<Row extends RowData> = ColumnDef<typeof features, Row>;
 
 export function adminColumns<Row extends RowData>() {
   return createColumnHelper<typeof features, Row>();

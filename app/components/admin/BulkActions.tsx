@@ -1,5 +1,5 @@
 /**
- * The bulk actions of a console list (decision 034, issue 35): a checkbox on each row (outside
+ * The bulk actions of a console list (decision 034): a checkbox on each row (outside
  * the form, joined to it by the `form` attribute), "Select all on this page" (with JavaScript),
  * the choice of the ticked rows or all that match the list's search, an action select (with the
  * category select when an action needs one) and Apply. One plain POST form: works without

@@ -212,5 +212,5 @@ export function AddLink({ to, children }: { to: string; children: ReactNode }) {
 /** A notice carried in the address after a redirect (saved, deleted): fixed texts only. */
 export const NOTICES: Record<string, string> = {
   saved: "Saved.",
-  // A stale save merged with the other person's (issue 35): their changes to fields this person did not change are kept.
+  // A stale save merged with the other person's: their changes to fields this person did not change are kept.
   merged: "Saved, together with what someone else saved meanwhile: their changes to the fields you did not change were kept (see the versions below).", deleted: "Moved to the trash. Restore it from the Trash if that was a mistake.", restored: "Version restored: it is now the current version." };

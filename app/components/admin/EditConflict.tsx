@@ -23,7 +23,7 @@ export function typedChoice<T extends FieldValue | undefined>(result: unknown, f
   const conflict = conflictIn(result);
   const f = conflict?.fields.find((c) => c.field === field);
   if (f) return f.mine as T;
-  // A field merged from the other person's save (issue 35) shows what it is now.
+  // A field merged from the other person's save shows what it is now.
   const taken = conflict?.taken?.find((c) => c.field === field);
   return taken ? (taken.theirs as T) : fallback;
 }

@@ -7,6 +7,7 @@
  */
 import { imageUrl, THUMBNAIL_HEIGHT } from "~/shared/images";
 import { ConsoleNotice } from "./ConsoleUi";
+import { MAX_IMAGE_ALT } from "~/shared/images";
 
 /** The outcome of the portrait's buttons, by code (portrait-form.server.ts): saved, or why not. */
 export const PORTRAIT_NOTICES: Record<string, { ok: boolean; message: string }> = {
@@ -66,7 +67,7 @@ export function PortraitField({
               <label htmlFor="portrait-alt" className="block font-semibold">
                 Portrait description (for people who cannot see it)
               </label>
-              <input id="portrait-alt" name="alt" maxLength={300} defaultValue={typedAlt ?? enshrinee.portraitAlt ?? ""} aria-invalid={errors.alt ? true : undefined} aria-describedby={errors.alt ? "portrait-alt-error" : undefined} className="w-full rounded border border-stone-500 bg-white px-3 py-2" />
+              <input id="portrait-alt" name="alt" maxLength={MAX_IMAGE_ALT} defaultValue={typedAlt ?? enshrinee.portraitAlt ?? ""} aria-invalid={errors.alt ? true : undefined} aria-describedby={errors.alt ? "portrait-alt-error" : undefined} className="w-full rounded border border-stone-500 bg-white px-3 py-2" />
               {errors.alt ? (
                 <p id="portrait-alt-error" className="font-semibold text-red-800">
                   {errors.alt}

@@ -1,5 +1,5 @@
 /**
- * The staff session's clock (issue 35): a staff session ends after `idleMinutes` (STAFF_IDLE_MINUTES) without a
+ * The staff session's clock: a staff session ends after `idleMinutes` (STAFF_IDLE_MINUTES) without a
  * request (decision 015). A few minutes before, the console says so, with "Stay signed in" (one
  * request that counts as activity); once it has ended, it says that what was typed is kept in
  * this browser (UnsavedChanges.tsx) and offered back after signing in again. Every page load,

@@ -1,5 +1,5 @@
 /**
- * Deleting asks first (issue 24, decision 031), without JavaScript too: the delete button posts
+ * Deleting asks first (decision 031), without JavaScript too: the delete button posts
  * `intent=delete`; the action, seeing no `confirm=yes`, sends the page back with `?delete=confirm`
  * (or the banner's `?remove=`), which shows this confirmation with a second button and a Cancel
  * link. Only the second button's post moves the record to the Trash.

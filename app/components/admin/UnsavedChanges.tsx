@@ -1,11 +1,11 @@
 /**
- * Unsaved changes (issue 24): wrapped around a console edit form, it notices typing (and the
+ * Unsaved changes: wrapped around a console edit form, it notices typing (and the
  * rich-text editor, selects, checkboxes) and, until the form is saved, asks before the page is
  * left by a link, the back button (React Router's `useBlocker`) or closing or reloading the tab
  * (`beforeunload`, where the browser shows its own question). Sending a form inside it (save, an
  * image upload, preview) is not leaving, except one marked `data-unsaved-leaves` (it reloads the
  * page without this form's changes: the browser asks); a form outside it (the header's search,
- * Sign out) leaves and asks first (issue 35); a save is done when the page comes back with
+ * Sign out) leaves and asks first; a save is done when the page comes back with
  * `?notice=saved` (or `merged`), or, for a form whose action answers in place, when `saved` is the answer of a
  * successful save (a new answer object each time). A change that fires no input event (a photo
  * dragged to a new place) tells it with `useMarkEdited()`.

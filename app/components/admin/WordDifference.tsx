@@ -1,5 +1,5 @@
 /**
- * A long text's word-level difference (issue 35): words only in the other text underlined, words
+ * A long text's word-level difference: words only in the other text underlined, words
  * only in this one struck through. Used by an edit conflict (the text saved now against the one
  * typed) and a version's page (the current text against that version's).
  */

@@ -1,5 +1,5 @@
 /**
- * Typing kept in the browser (issue 35): a console form's fields are written to this tab's
+ * Typing kept in the browser: a console form's fields are written to this tab's
  * sessionStorage as the form is sent, and forgotten once the server answers the page. When the
  * answer never came back to it (the session had ended and the post went to the login page), the
  * page offers them back after signing in (UnsavedChanges.tsx). Browser-only.

@@ -7,6 +7,7 @@ import { EMAIL_MAX, EMAIL_PATTERN, NAME_MAX } from "~/shared/account-schemas";
 import { multiLineText, singleLineText } from "~/shared/text-fields";
 import { STAFF_ROLES } from "~/shared/console-areas";
 import { EXHIBIT_ENSHRINEES_MAX, enshrineeFields, exhibitFields, mediaPath, photoDescriptionIssues, wholeNumber } from "~/shared/collection-records";
+import { MAX_IMAGE_ALT } from "~/shared/images";
 
 export const inviteSchema = z.object({
   email: singleLineText("Email address", { max: EMAIL_MAX, required: "Please enter the email address" }).regex(EMAIL_PATTERN, "Please check the email address format."),
@@ -65,7 +66,7 @@ export const enshrineeSchema = z.object(enshrineeFields);
 export const bannerSlideSchema = z.object({
   variant: z.enum(["desktop", "mobile"], { message: "Unknown banner" }),
   file: mediaPath("Image").refine((v) => v.startsWith("banners/"), "Banner images live in the banners/ folder"),
-  alt: singleLineText("Description", { max: 300, required: "Please describe the slide for people who cannot see it" }),
+  alt: singleLineText("Description", { max: MAX_IMAGE_ALT, required: "Please describe the slide for people who cannot see it" }),
   width: wholeNumber("Width", 1, 4000),
   height: wholeNumber("Height", 1, 4000),
 });

@@ -1,5 +1,5 @@
 /**
- * /admin: the console's home says what needs doing (issue 24): unanswered messages (inbox), the
+ * /admin: the console's home says what needs doing: unanswered messages (inbox), the
  * collection's drafts and scheduled records (curators and admins), mail
  * that failed to send and the payments and refunds of the last 7 days (admins: personal data),
  * each with a link, then where to go.

@@ -56,7 +56,7 @@ function parsed(raw: FormDataEntryValue | null): string[] | null {
 
 /**
  * The typed values a refused save comes back with, where fields were merged from the other
- * person's save (issue 35: `conflict.taken`) showing those as they are now: text as it is, a
+ * person's save (`conflict.taken`) showing those as they are now: text as it is, a
  * checkbox ticked or not (lists are shown from the conflict itself, EditConflict's typedChoice).
  */
 export function valuesWithTaken(values: Record<string, string>, answer: { conflict?: { taken?: { field: string; theirs: unknown }[] } }): Record<string, string> {

@@ -20,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { rows: withStatus(context, rows), total, query, bulkActions, search: searchOf(url), notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
 }
 
-/** The bulk actions on the chosen rows, or on all that match (decision 034, issue 35). */
+/** The bulk actions on the chosen rows, or on all that match (decision 034). */
 export async function action({ request, context }: Route.ActionArgs) {
   return bulkAction(context, request, "enshrinee", async (url, limit) => {
     const { rows, total } = await context.services.admin.collection.enshrinees.list({ ...listQuery(url, SORTS, "lastName"), page: 1, pageSize: limit });

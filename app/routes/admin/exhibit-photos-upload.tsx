@@ -13,6 +13,7 @@ import { rateLimitedAnswer } from "~/lib/guards.server";
 import { uuidSchema } from "./console-schemas";
 import { actorOf, formText, requireConsole } from "./guard.server";
 import { uploadErrorCode } from "./upload-errors.server";
+import { MAX_IMAGE_ALT } from "~/shared/images";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
@@ -41,7 +42,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     context.logger.warn({ err: error }, "photo upload could not be read");
     return back("broken");
   }
-  const alt = singleLineText("Description", { max: 300 }).catch("").parse(formText(form, "alt").slice(0, 300));
+  const alt = singleLineText("Description", { max: MAX_IMAGE_ALT }).catch("").parse(formText(form, "alt").slice(0, MAX_IMAGE_ALT));
   if (!alt) {
     await photos.discard(stored);
     return back("alt");

@@ -15,6 +15,7 @@ import { uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, type ConsoleResult } from "./guard.server";
 import { UPLOAD_NOTICES } from "./upload-notices";
 import { formRecordVersion, resolvedForm } from "./edit-conflict.server";
+import { MAX_IMAGE_ALT } from "~/shared/images";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
@@ -46,7 +47,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (to >= 0 && to < order.length) [order[from], order[to]] = [order[to], order[from]];
   }
   const alts: Record<string, string> = {};
-  for (const [key, value] of form.entries()) if (key.startsWith("alt:") && typeof value === "string") alts[key.slice(4)] = value.slice(0, 300);
+  for (const [key, value] of form.entries()) if (key.startsWith("alt:") && typeof value === "string") alts[key.slice(4)] = value.slice(0, MAX_IMAGE_ALT);
   return consoleAnswer(await photos.arrange(actorOf(staff), params.id, { order, alts, thumbnail: formText(form, "thumbnail"), matching: formText(form, "matching"), version }));
 }
 
@@ -75,7 +76,7 @@ export default function ExhibitPhotos({ loaderData }: Route.ComponentProps) {
           <label htmlFor="upload-alt" className="block font-semibold">
             Description of the photos (for people who cannot see them)
           </label>
-          <input {...inputProps("upload-alt")} name="alt" required maxLength={300} />
+          <input {...inputProps("upload-alt")} name="alt" required maxLength={MAX_IMAGE_ALT} />
         </div>
         <div>
           <label htmlFor="upload-files" className="block font-semibold">

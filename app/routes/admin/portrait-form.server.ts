@@ -13,6 +13,7 @@ import { PORTRAIT_NOTICES } from "~/components/admin/PortraitField";
 import { consoleAnswer, formText, typedValues } from "./guard.server";
 import { readImageForm } from "./image-form.server";
 import type { AttachedFile } from "./record-edit.server";
+import { MAX_IMAGE_ALT } from "~/shared/images";
 
 export const SAVE_PORTRAIT = "save-portrait";
 export const REMOVE_PORTRAIT = "remove-portrait";
@@ -41,7 +42,7 @@ export function portraitInForm(context: AppLoadContext, request: Request, id: st
       if (refused) return answer(refused, { portrait: PORTRAIT_NOTICES[refused]?.message ?? PORTRAIT_NOTICES.broken.message });
       const current = await portraits.get(id);
       if (!current) return null;
-      const alt = singleLineText("Description", { max: 300 }).catch("").parse(formText(form, "alt").slice(0, 300));
+      const alt = singleLineText("Description", { max: MAX_IMAGE_ALT }).catch("").parse(formText(form, "alt").slice(0, MAX_IMAGE_ALT));
       const saving = intent === SAVE_PORTRAIT;
       // "Save enshrinee" with nothing new for the portrait: only the record is saved.
       if (!saving && !chosen && (!current.portrait || !alt || alt === current.portraitAlt)) return null;

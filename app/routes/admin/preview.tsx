@@ -1,5 +1,5 @@
 /**
- * The console's preview of a public page as a visitor and as a member see it (issue 11, decision
+ * The console's preview of a public page as a visitor and as a member see it (decision
  * 015), one module for every kind, registered under each edit page's address:
  * /admin/exhibits/:id/preview, /admin/teams/:id/preview, /admin/categories/:id/preview,
  * /admin/enshrinees/:id/preview and /admin/banner/preview. GET shows the saved record (active or

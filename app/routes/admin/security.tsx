@@ -1,5 +1,5 @@
 /**
- * /admin/security, "Sign-in and security" (issue 37, decision 055): a staff member's own second
+ * /admin/security, "Sign-in and security" (decision 055): a staff member's own second
  * step and sessions. An authenticator app is set up from a QR code (or its secret as text) and
  * confirmed by a code from it; its ten recovery codes are shown once. Passkeys are added and
  * removed here (decision 056). Every session of the

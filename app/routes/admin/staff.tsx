@@ -4,7 +4,7 @@
  * deactivation; an invitation whose password is not chosen yet shows "Invitation pending" with
  * "Send again" (a fresh link). Each written to the audit log in the same transaction.
  *
- * A member's address gets an invitation she accepts herself (issue 35, decision 049), listed as
+ * A member's address gets an invitation she accepts herself (decision 049), listed as
  * pending with "Send again" and "Withdraw". Deactivating asks first, without JavaScript too: the
  * button posts `intent=deactivate`; without `confirm=yes` the action sends the page back with
  * `?deactivate=<id>`, which shows the question with a second button and a Cancel link.
