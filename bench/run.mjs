@@ -9,7 +9,9 @@
 // - a member's pages (a session made by signing up and paying with the test card through the
 //   API) and the JSON API, from the site alone.
 // The ceiling is nginx (Debian's, one worker per core, access log off) serving the home page's own
-// bytes from disk in the same run, measured before the first target and after each one; every
+// bytes from disk in the same run, measured before the first target and after each one (a page
+// through the cache in front: nginx sending that page's answer, bytes and headers, as a file,
+// just before and after it); every
 // figure is printed as a share of the mean of the two nginx runs beside it (the site's visitor
 // pages also as a share of the bare server's runs beside them), next to the previous run's
 // (bench/last-run.json) and to the aims of issues 12, 25 and 36. The resident memory of the
@@ -116,16 +118,35 @@ async function wrk(url, seconds, headers = {}) {
 
 // --- nginx, the ceiling --------------------------------------------------------------------------
 
-function startNginx(dir, file, type) {
+/**
+ * nginx serving `home.br` (the home page's brotli bytes, the ceiling of every row) and, for each
+ * page in `pages`, that page's answer as a static file: its bytes and the headers the site sent
+ * with them (`add_header`), the ceiling of the same page through the cache in front.
+ */
+function startNginx(dir, file, type, pages = []) {
   const www = path.join(dir, "www");
   mkdirSync(www, { recursive: true });
-  writeFileSync(path.join(www, "home.br"), file);
-  // nginx's workers run as nobody when the bench runs as root: let them read the files.
-  for (const p of [dir, www, path.join(www, "home.br")]) chmodSync(p, p.endsWith(".br") ? 0o644 : 0o755);
+  const files = [{ name: "home.br", body: file, headers: [["Content-Encoding", "br"], ["Vary", "Accept-Encoding"]] }, ...pages];
+  const locations = [];
+  for (const f of files) {
+    writeFileSync(path.join(www, f.name), f.body);
+    // nginx's workers run as nobody when the bench runs as root: let them read the files.
+    chmodSync(path.join(www, f.name), 0o644);
+    locations.push(`location = /${f.name} { ${f.headers.map(([n, v]) => `add_header ${n} ${JSON.stringify(v)};`).join(" ")} }`);
+  }
+  for (const p of [dir, www]) chmodSync(p, 0o755);
   const conf = path.join(dir, "nginx.conf");
-  writeFileSync(conf, nginxConf({ dir, port: NGINX_PORT, root: www, type, location: "location = /home.br { add_header Content-Encoding br; add_header Vary Accept-Encoding; }" }));
+  writeFileSync(conf, nginxConf({ dir, port: NGINX_PORT, root: www, type, location: locations.join("\n    ") }));
   const child = spawn(nginxBinary(), ["-c", conf, "-p", dir], { stdio: ["ignore", "ignore", "inherit"] });
   return child;
+}
+
+/** The headers of an answer nginx's `add_header` can repeat: all but those nginx writes itself. */
+const NGINX_OWN_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length", "content-type", "etag", "server", "last-modified", "accept-ranges"]);
+function headersForNginx(rawHeaders) {
+  const out = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) if (!NGINX_OWN_HEADERS.has(rawHeaders[i].toLowerCase())) out.push([rawHeaders[i], rawHeaders[i + 1]]);
+  return out;
 }
 
 // --- the site ---------------------------------------------------------------------------------
@@ -320,7 +341,10 @@ const siteEnv = {
   WARM_RENDITIONS: process.env.WARM_RENDITIONS ?? "false",
   ...(database ? { DATABASE_URL: database.url, SESSION_SECRET: "bench-secret-bench-secret-bench-secret-0123" } : {}),
 };
-const nodeArgs = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+// The V8 heap's limit as `npm start` sets it (package.json: --max-old-space-size=${HEAP_MB:-N}).
+const heapMb = process.env.HEAP_MB ?? /--max-old-space-size=\$\{HEAP_MB:-(\d+)\}/.exec(JSON.parse(readFileSync("package.json", "utf8")).scripts.start)?.[1];
+if (!heapMb) throw new Error("package.json's start script sets no --max-old-space-size=${HEAP_MB:-N}");
+const nodeArgs = [`--max-old-space-size=${heapMb}`, ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])];
 const site = spawn(process.execPath, [...nodeArgs, "build/host/index.js"], { env: siteEnv, stdio: ["ignore", "ignore", "inherit"] });
 let nginx;
 let proxy;
@@ -345,8 +369,8 @@ try {
   const proxyBase = `http://127.0.0.1:${PROXY_PORT}`;
 
   const targets = [
-    { name: "home page (visitor, through the deployment guide's nginx cache)", kind: "proxy", url: `${proxyBase}/` },
-    { name: "exhibit page (visitor, through the deployment guide's nginx cache)", kind: "proxy", url: proxyBase + exhibitPage },
+    { name: "home page (visitor, through the deployment guide's nginx cache)", kind: "proxy", path: "/", url: `${proxyBase}/` },
+    { name: "exhibit page (visitor, through the deployment guide's nginx cache)", kind: "proxy", path: exhibitPage, url: proxyBase + exhibitPage },
     { name: "home page (visitor)", kind: "visitor", path: "/" },
     { name: "category page (visitor)", kind: "visitor", path: `/teams/${team._id}/${ex.category._id}` },
     { name: "exhibit page (visitor)", kind: "visitor", path: exhibitPage },
@@ -368,7 +392,16 @@ try {
   if (home.headers["content-encoding"] !== "br") throw new Error(`the site answered the home page with content-encoding ${home.headers["content-encoding"]}`);
   const homeBr = home.body;
   const homeBytes = brotliDecompressSync(homeBr);
-  nginx = startNginx(dir, homeBr, home.headers["content-type"] ?? "text/html");
+  // Each page through the cache in front is compared with nginx sending that page's own answer
+  // (bytes and headers, as the site sent them) as a static file: the same bytes on the wire.
+  const pageCeilings = [];
+  for (const t of targets.filter((x) => x.kind === "proxy")) {
+    const answer = await rawGetFrom(t.path, { "accept-encoding": ACCEPT_ENCODING });
+    if (answer.status !== 200 || answer.headers["content-encoding"] !== "br") throw new Error(`the site answered ${t.path} with ${answer.status} ${answer.headers["content-encoding"]}`);
+    t.ceilingUrl = `http://127.0.0.1:${NGINX_PORT}/page-${pageCeilings.length}.br`;
+    pageCeilings.push({ name: `page-${pageCeilings.length}.br`, body: answer.body, headers: headersForNginx(answer.rawHeaders) });
+  }
+  nginx = startNginx(dir, homeBr, home.headers["content-type"] ?? "text/html", pageCeilings);
 
   // The cache in front: the deployment guide's nginx block, both upstreams the site, one worker per core
   // and Debian's sendfile, as the ceiling's nginx.
@@ -444,10 +477,14 @@ try {
       if (WARMUP > 0) await wrk(bareUrl, WARMUP);
       bareRuns.push(await wrk(bareUrl, DURATION));
     }
+    // A page through the cache: nginx sending that page's answer as a file, just before and after it.
+    if (t.ceilingUrl && WARMUP > 0) await wrk(t.ceilingUrl, WARMUP);
+    const pageBefore = t.ceilingUrl ? await wrk(t.ceilingUrl, DURATION) : null;
     if (WARMUP > 0) await wrk(t.url, WARMUP, t.headers);
     const r = await wrk(t.url, DURATION, t.headers);
+    const pageAfter = t.ceilingUrl ? await wrk(t.ceilingUrl, DURATION) : null;
     const after = await wrk(ceilingUrl, DURATION);
-    const beside = (ceilings[ceilings.length - 1].rps + after.rps) / 2;
+    const beside = pageBefore ? (pageBefore.rps + pageAfter.rps) / 2 : (ceilings[ceilings.length - 1].rps + after.rps) / 2;
     ceilings.push(after);
     let bareBeside = null;
     if (t.kind === "visitor") {
@@ -492,7 +529,7 @@ try {
   const bareWhat = workers > 1 ? `node:cluster, ${workers} workers` : "one process";
   console.log(
     `\nwrk -t${THREADS} -c${CONNECTIONS} -d${DURATION}s (after ${WARMUP} s of warm-up), Accept-Encoding: ${ACCEPT_ENCODING}; ` +
-      `Node ${process.version}, ${where}, MALLOC_ARENA_MAX=${siteEnv.MALLOC_ARENA_MAX}; ${availableParallelism()} cores shared by wrk, nginx and the site; load average ${load.toFixed(1)} at the start\n`,
+      `Node ${process.version}, ${where}, MALLOC_ARENA_MAX=${siteEnv.MALLOC_ARENA_MAX}, --max-old-space-size=${heapMb}; ${availableParallelism()} cores shared by wrk, nginx and the site; load average ${load.toFixed(1)} at the start\n`,
   );
   console.log(
     `Ceiling: nginx ${nginxVersion()} (${availableParallelism()} workers, access log off) sending the home page's ${homeBr.length} brotli bytes from disk: ` +
@@ -575,6 +612,7 @@ try {
       loadAverage: Number(load.toFixed(2)),
       seconds: DURATION,
       mallocArenaMax: siteEnv.MALLOC_ARENA_MAX,
+      maxOldSpaceMb: Number(heapMb),
       ceiling: { rps: Math.round(ceiling.rps), p99: Number(ceiling.p99.toFixed(2)), runs: ceilingRps.map(Math.round) },
       bareNode: { processes: bareWhat, rps: Math.round(bareSummary.rps), p99: Number(bareSummary.p99.toFixed(2)), runs: bareRps.map(Math.round) },
       rows: results,

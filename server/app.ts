@@ -23,7 +23,7 @@ import { enforceBodyLimits, readJsonBody } from "./http/body-limits";
 import { crashProbe, liveness, readinessCheck } from "./http/health";
 import { apiErrorHandler, pageErrorHandler } from "./http/host-errors";
 import { createPageHandler, fetchRequestFrom, sendFetchResponse } from "./http/page-handler";
-import { logRequest, requestLog } from "./http/request-log";
+import { logRequest, requestLog, storedPageTally } from "./http/request-log";
 import { securityHeaders } from "./http/security-headers";
 import { routeOf, routePolicies } from "./http/route-policy";
 import { carriesSession, markShared } from "./http/shared-caching";
@@ -122,7 +122,9 @@ export function createApp({ services, build, clientDir, devMiddleware, draining 
   });
   const pageContext = (req: Request, res: Response) => loadContext(req, res, viewerOf(res), String(res.locals.cspNonce));
 
-  // Collection pages rendered once per instance and access tier, served compressed (decisions 008, 013).
+  // Collection pages rendered once per instance and access tier, served compressed (decisions 008, 013);
+  // each one sent is counted, and logged line by line only at `debug` (decision 057).
+  const tally = production && config.PAGE_CACHE_SECONDS > 0 ? storedPageTally(logger) : null;
   const pageCache =
     production && config.PAGE_CACHE_SECONDS > 0
       ? createPageCache({
@@ -135,7 +137,10 @@ export function createApp({ services, build, clientDir, devMiddleware, draining 
           origin: config.PUBLIC_URL,
           ttlSeconds: config.PAGE_CACHE_SECONDS,
           sharedCache,
-          onServe: (req, res) => logRequest(logger, req, res, false),
+          onServe: (req, res) => {
+            tally?.add();
+            return logRequest(logger, req, res, false, "debug");
+          },
           onRefreshError: (err, address) => logger.warn({ err, address }, "a stored page could not be rendered again; the next reader renders it"),
           tierOf: async (token) => {
             const viewer = await services.sessions.viewerFor(token);
@@ -266,7 +271,10 @@ export function createApp({ services, build, clientDir, devMiddleware, draining 
   /** The stored pages rendered again in the background after a change (decision 038): wait for them, or stop them. */
   const pageRefresh = {
     settled: () => pageCache?.settled() ?? Promise.resolve(),
-    stop: () => pageCache?.stop() ?? Promise.resolve(),
+    stop: () => {
+      tally?.stop();
+      return pageCache?.stop() ?? Promise.resolve();
+    },
     /** The visitors' pages most asked for first, rendered ahead once the site answers. */
     primeAtStart: () => pageCache?.prime(PAGES_RENDERED_AT_START) ?? Promise.resolve(),
   };

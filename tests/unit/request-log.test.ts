@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { FLUSH_MS, createLogger, flushLogs, logDestination, logsWritten } from "../../server/logger";
-import { logRequest, redactUrl } from "../../server/http/request-log";
+import { logRequest, redactUrl, storedPageTally } from "../../server/http/request-log";
 
 /** A logger whose destination records each write it is given. */
 function recorded(level = "info") {
@@ -194,6 +194,40 @@ describe("logRequest", () => {
     expect(logged[0].responseTime).toEqual(expect.any(Number));
     // The line's fields, in the order the log has always had them.
     expect(Object.keys(logged[0])).toEqual(["level", "time", "service", "req", "res", "responseTime", "msg"]);
+  });
+
+  it("logs a stored page's answer only at debug, and counts stored pages once a minute at info", async () => {
+    for (const level of ["info", "debug"]) {
+      const { logger, lines } = recorded(level);
+      const tally = storedPageTally(logger, 60_000);
+      server = createServer((req, res) => {
+        tally.add();
+        res.setHeader("X-Request-Id", logRequest(logger, req, res, false, "debug"));
+        res.end("stored");
+      });
+      await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+      const { port } = server.address() as AddressInfo;
+      for (let i = 0; i < 3; i++) {
+        const id = await new Promise<string | undefined>((resolve, reject) =>
+          request({ port, path: "/", host: "127.0.0.1" }, (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.headers["x-request-id"] as string | undefined));
+          })
+            .on("error", reject)
+            .end(),
+        );
+        expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      }
+      for (let i = 0; i < 20; i++) await turn();
+      tally.stop();
+      await new Promise((resolve) => server!.close(resolve));
+      server = undefined;
+      for (let i = 0; i < 20 && !lines().some((l) => l.includes("stored pages served")); i++) await turn();
+      const logged = lines().map((l) => JSON.parse(l));
+      const perRequest = logged.filter((l) => l.msg === "request completed");
+      expect(perRequest.map((l) => l.level)).toEqual(level === "debug" ? [20, 20, 20] : []);
+      expect(logged.filter((l) => l.msg === "stored pages served")).toMatchObject([{ level: 30, count: 3 }]);
+    }
   });
 
   it("redacts secrets in a query string and leaves other addresses as they are", () => {
