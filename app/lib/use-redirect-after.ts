@@ -11,6 +11,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useFetchers, useLocation, useNavigate } from "react-router";
+import { useOnNewResult } from "./use-timed-result";
 
 /** How long a redirect waits for pending reloads before it goes anyway. */
 export const SETTLE_LIMIT_MS = 5000;
@@ -87,4 +88,27 @@ export function useRedirectAfter(to: string | null, ms: number) {
     const id = setTimeout(() => navigate(to, { replace: true }), Math.max(0, ms - shownForMs(locationKey)));
     return () => clearTimeout(id);
   }, [to, ms, navigate, locationKey]);
+}
+
+/** A timed redirect as a form's outcome names it: where to, and after how many milliseconds. */
+export type TimedRedirect = readonly [string, number];
+
+/**
+ * A public form's outcome, whichever way it came (decision 036). A new answer to the page's script
+ * (`fetcherData`) goes to `onResult`, which marks fields or shows the banner; its redirect then
+ * runs after its delay, unless `onResult` returned false. The answer to a form the browser
+ * posted itself (`posted`) was shown by the server, and its redirect counts from when that page
+ * was shown.
+ */
+export function useFormOutcome<R>(fetcherData: R | undefined, posted: R | undefined, redirectOf: (r: R) => TimedRedirect | undefined, onResult: (r: R) => void | false) {
+  const navigate = useSettledNavigate();
+  useOnNewResult(fetcherData, (r) => {
+    if (onResult(r) === false) return;
+    const next = redirectOf(r);
+    if (!next) return;
+    const id = setTimeout(() => navigate(next[0]), next[1]);
+    return () => clearTimeout(id);
+  });
+  const postedRedirect = posted && !fetcherData ? redirectOf(posted) : undefined;
+  useRedirectAfter(postedRedirect?.[0] ?? null, postedRedirect?.[1] ?? 0);
 }

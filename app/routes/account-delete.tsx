@@ -7,10 +7,10 @@ import type { Route } from "./+types/account-delete";
 import { AccountForm, AccountFormPage, answeredField, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
 import { deleteAccountSchema } from "~/lib/account-settings-schemas";
-import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
+import { requireAccount } from "~/lib/guards.server";
+import { checkedForm, formRateLimited } from "~/lib/form-action.server";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
-import { fieldErrors } from "~/shared/form-errors";
 
 const BACK = "/login?redirectTo=%2Faccount%2Fdelete";
 
@@ -20,14 +20,11 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const limited = rateLimitedAnswer<FormOutcome>(context, (message) => ({ ok: false, message }));
+  const limited = formRateLimited(context);
   if (limited) return limited;
   const viewer = requireAccount(context, BACK);
-  const parsed = deleteAccountSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors }, { status: 400 });
-  }
+  const parsed = await checkedForm(request, deleteAccountSchema);
+  if (!parsed.ok) return parsed.answer;
   const outcome = await context.services.accountLifecycle.deleteAccount(viewer.userId, parsed.data.currentPassword);
   if (outcome === "wrong_password") {
     return data<FormOutcome>({ ok: false, message: ACCOUNT_MESSAGES.wrongPassword, errors: { currentPassword: ACCOUNT_MESSAGES.wrongPassword } }, { status: 400 });

@@ -8,7 +8,8 @@ import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/account-email-confirm";
 import { AccountFormPage, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { emailChangeTokenSchema } from "~/lib/account-settings-schemas";
-import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
+import { requireAccount } from "~/lib/guards.server";
+import { formRateLimited } from "~/lib/form-action.server";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
 
@@ -25,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const limited = rateLimitedAnswer<FormOutcome>(context, (message) => ({ ok: false, message }));
+  const limited = formRateLimited(context);
   if (limited) return limited;
   const url = new URL(request.url);
   const viewer = requireAccount(context, `/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);

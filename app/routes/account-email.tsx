@@ -7,10 +7,11 @@ import type { Route } from "./+types/account-email";
 import { AccountForm, AccountFormPage, answeredField, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
 import { changeEmailSchema } from "~/lib/account-settings-schemas";
-import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
+import { requireAccount } from "~/lib/guards.server";
+import { checkedForm, formRateLimited } from "~/lib/form-action.server";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
-import { fieldErrors, typedValues } from "~/shared/form-errors";
+import { typedValues } from "~/shared/form-errors";
 
 const BACK = "/login?redirectTo=%2Faccount%2Femail";
 
@@ -20,16 +21,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const limited = rateLimitedAnswer<FormOutcome>(context, (message) => ({ ok: false, message }));
+  const limited = formRateLimited(context);
   if (limited) return limited;
   const viewer = requireAccount(context, BACK);
-  const form = Object.fromEntries(await request.formData());
-  const values = typedValues(form);
-  const parsed = changeEmailSchema.safeParse(form);
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors, values }, { status: 400 });
-  }
+  const parsed = await checkedForm(request, changeEmailSchema, { keepTyped: true });
+  if (!parsed.ok) return parsed.answer;
+  const values = typedValues(parsed.form);
   const r = await context.services.accountSettings.requestEmailChange(viewer.userId, parsed.data.emailAddress, parsed.data.currentPassword);
   if (!r.ok) {
     const [field, message, status] =

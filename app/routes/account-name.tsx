@@ -1,13 +1,12 @@
 /** Change the account's name. */
-import { data } from "react-router";
 import type { Route } from "./+types/account-name";
 import { AccountForm, AccountFormPage, answeredField, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
 import { changeNameSchema } from "~/lib/account-settings-schemas";
-import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
+import { requireAccount } from "~/lib/guards.server";
+import { checkedForm, formRateLimited } from "~/lib/form-action.server";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
-import { fieldErrors, typedValues } from "~/shared/form-errors";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireAccount(context, "/login?redirectTo=%2Faccount%2Fname");
@@ -15,15 +14,11 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const limited = rateLimitedAnswer<FormOutcome>(context, (message) => ({ ok: false, message }));
+  const limited = formRateLimited(context);
   if (limited) return limited;
   const viewer = requireAccount(context, "/login?redirectTo=%2Faccount%2Fname");
-  const form = Object.fromEntries(await request.formData());
-  const parsed = changeNameSchema.safeParse(form);
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors, values: typedValues(form) }, { status: 400 });
-  }
+  const parsed = await checkedForm(request, changeNameSchema, { keepTyped: true });
+  if (!parsed.ok) return parsed.answer;
   await context.services.accountSettings.changeName(viewer.userId, parsed.data);
   return { ok: true, message: ACCOUNT_MESSAGES.nameChanged } as FormOutcome;
 }

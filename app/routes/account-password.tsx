@@ -4,11 +4,11 @@ import type { Route } from "./+types/account-password";
 import { AccountForm, AccountFormPage, answeredField, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
 import { changePasswordSchema } from "~/lib/account-settings-schemas";
-import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
+import { requireAccount } from "~/lib/guards.server";
+import { checkedForm, formRateLimited } from "~/lib/form-action.server";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 import { pageMeta } from "~/lib/meta";
 import { sessionTokenFrom } from "../../server/accounts/session-cookie.server";
-import { fieldErrors } from "~/shared/form-errors";
 
 const BACK = "/login?redirectTo=%2Faccount%2Fpassword";
 
@@ -18,14 +18,11 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const limited = rateLimitedAnswer<FormOutcome>(context, (message) => ({ ok: false, message }));
+  const limited = formRateLimited(context);
   if (limited) return limited;
   const viewer = requireAccount(context, BACK);
-  const parsed = changePasswordSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    return data<FormOutcome>({ ok: false, message: Object.values(errors)[0], errors }, { status: 400 });
-  }
+  const parsed = await checkedForm(request, changePasswordSchema);
+  if (!parsed.ok) return parsed.answer;
   const token = sessionTokenFrom(request.headers.get("cookie")) ?? "";
   const outcome = await context.services.accountSettings.changePassword(viewer.userId, token, parsed.data.currentPassword, parsed.data.password);
   if (outcome === "wrong_password") {

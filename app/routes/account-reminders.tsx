@@ -7,7 +7,8 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/account-reminders";
 import { AccountFormPage, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { RemindersForm } from "~/components/account/RemindersForm";
-import { rateLimitedAnswer, requireAccount } from "~/lib/guards.server";
+import { requireAccount } from "~/lib/guards.server";
+import { formRateLimited } from "~/lib/form-action.server";
 import { pageMeta } from "~/lib/meta";
 import { ACCOUNT_MESSAGES } from "~/shared/messages";
 
@@ -21,7 +22,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const limited = rateLimitedAnswer<FormOutcome>(context, (message) => ({ ok: false, message }));
+  const limited = formRateLimited(context);
   if (limited) return limited;
   const viewer = requireAccount(context, SIGN_IN);
   const choice = (await request.formData()).get("reminders");

@@ -9,7 +9,7 @@
  */
 import { useRef, useState, type FormEvent } from "react";
 import { data, Link, useActionData, useFetcher } from "react-router";
-import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
+import { useFormOutcome } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/admission";
 import { useAlert, type Alert } from "~/components/AlertBanner";
 import { CheckboxField, EMAIL_INPUT, PasswordField, SubmitButton, TextField } from "~/components/FormFields";
@@ -18,7 +18,6 @@ import { staticPageMeta } from "~/lib/meta";
 import { PAGE_MESSAGES, SERVER_MESSAGES } from "~/shared/messages";
 import { formatPrice } from "~/shared/money";
 import { TIMING } from "~/lib/timing";
-import { useOnNewResult } from "~/lib/use-timed-result";
 import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors, type FieldErrors } from "~/lib/use-form-errors";
 import { redirectMembers } from "~/lib/guards.server";
@@ -119,7 +118,6 @@ export default function Admission({ loaderData }: Route.ComponentProps) {
   // The action's answer to a form the browser posted itself (decision 036): rendered by the server.
   const posted = useActionData<SignUpResult>();
   const answered = posted ? outcomeOf(posted) : null;
-  const navigate = useSettledNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   const { errors, report, fix } = useFormErrors({ alertMs: TIMING.signUpAlert, initial: answered?.errors });
   const { show } = useAlert();
@@ -136,19 +134,15 @@ export default function Admission({ loaderData }: Route.ComponentProps) {
   const firstMarked = answered ? FIELD_ORDER.find((name) => answered.errors[name]) : undefined;
   const focusFirst = (name: string) => (firstMarked === name ? { autoFocus: true } : {});
 
-  useOnNewResult(fetcher.data, (r) => {
-    if (r.success) return;
-    const { alert, errors: marked, redirect: next } = outcomeOf(r);
-    if (r.message === PAGE_MESSAGES.noAnswer) return show(alert);
+  useFormOutcome(fetcher.data, posted, (r) => outcomeOf(r).redirect, (r) => {
+    if (r.success) return false;
+    const { alert, errors: marked } = outcomeOf(r);
+    if (r.message === PAGE_MESSAGES.noAnswer) {
+      show(alert);
+      return false;
+    }
     report(formRef.current, marked);
-    if (!next) return;
-    const id = setTimeout(() => navigate(next[0]), next[1]);
-    return () => clearTimeout(id);
   });
-
-  // The answer the browser posted for: its redirect counts from when that page was shown.
-  const postedRedirect = answered?.redirect && !fetcher.data ? answered.redirect : null;
-  useRedirectAfter(postedRedirect?.[0] ?? null, postedRedirect?.[1] ?? 0);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     const form = Object.fromEntries(new FormData(event.currentTarget));

@@ -8,7 +8,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/gift";
 import { AccountForm, answeredField, Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { TextField } from "~/components/FormFields";
-import { rateLimitedAnswer } from "~/lib/guards.server";
+import { formRateLimited } from "~/lib/form-action.server";
 import { staticPageMeta } from "~/lib/meta";
 
 import { deliverOnProblem, GIFT_MESSAGE_MAX, giftFieldsSchema, lastDeliveryDay } from "~/shared/gift-schemas";
@@ -32,7 +32,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const limited = rateLimitedAnswer<FormOutcome>(context, (message) => ({ ok: false, message }));
+  const limited = formRateLimited(context);
   if (limited) return limited;
   const form = Object.fromEntries(await request.formData());
   const { gifts, idempotency, database } = context.services;

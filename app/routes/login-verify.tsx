@@ -9,7 +9,7 @@ import type { Route } from "./+types/login-verify";
 import { Outcome, type FormOutcome } from "~/components/account/AccountForm";
 import { SubmitButton, TextField } from "~/components/FormFields";
 import { PasskeyButton } from "~/components/PasskeyButton";
-import { rateLimitedAnswer } from "~/lib/guards.server";
+import { formRateLimited } from "~/lib/form-action.server";
 import { pageMeta } from "~/lib/meta";
 import { currentStep, finishSignIn, STEP_COOKIE } from "~/lib/staff-sign-in.server";
 import { SIGN_IN_MESSAGES } from "~/shared/staff-sign-in-words";
@@ -35,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const limited = rateLimitedAnswer<FormOutcome>(context, (message) => ({ ok: false, message }));
+  const limited = formRateLimited(context);
   if (limited) return limited;
   const current = await currentStep(context, request);
   const ended = (message: string = SIGN_IN_MESSAGES.stepEnded) =>

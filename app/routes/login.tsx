@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { data, Link, useActionData, useFetcher, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
 import { PasskeyButton } from "~/components/PasskeyButton";
-import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
+import { useFormOutcome } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/login";
 import { useAlert, type Alert } from "~/components/AlertBanner";
 import { EMAIL_INPUT, PasswordField, SubmitButton, TextField } from "~/components/FormFields";
@@ -17,7 +17,6 @@ import { readFlash } from "~/lib/flash.server";
 import { staticPageMeta } from "~/lib/meta";
 import { PAGE_MESSAGES, SERVER_MESSAGES, VALIDATION } from "~/shared/messages";
 import { TIMING } from "~/lib/timing";
-import { useOnNewResult } from "~/lib/use-timed-result";
 import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors } from "~/lib/use-form-errors";
 import { redirectMembers } from "~/lib/guards.server";
@@ -101,7 +100,6 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   // The action's answer to a form the browser posted itself (decision 036): rendered by the server.
   const posted = useActionData<LoginResult>();
   const answered = posted ? outcomeOf(posted) : null;
-  const navigate = useSettledNavigate();
   const { show } = useAlert();
   const formRef = useRef<HTMLFormElement>(null);
   const { errors, report, fix } = useFormErrors({ initial: answered?.field ? { [answered.field]: posted?.message } : undefined });
@@ -118,18 +116,11 @@ export default function Login({ loaderData }: Route.ComponentProps) {
     return () => clearTimeout(id);
   }, [loaderData.loggedOut, show]);
 
-  useOnNewResult(fetcher.data, (r) => {
-    const { alert, clearAfterMs, field, redirect: next } = outcomeOf(r);
+  useFormOutcome(fetcher.data, posted, (r) => outcomeOf(r).redirect, (r) => {
+    const { alert, clearAfterMs, field } = outcomeOf(r);
     if (field) report(formRef.current, { [field]: r.message }, { alertMs: clearAfterMs });
     else show(alert, clearAfterMs);
-    if (!next) return;
-    const id = setTimeout(() => navigate(next[0]), next[1]);
-    return () => clearTimeout(id);
   });
-
-  // The answer the browser posted for: its redirect counts from when that page was shown.
-  const postedRedirect = answered?.redirect && !fetcher.data ? answered.redirect : null;
-  useRedirectAfter(postedRedirect?.[0] ?? null, postedRedirect?.[1] ?? 0);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     if (!EMAIL_PATTERN.test(email.trim())) {

@@ -6,7 +6,7 @@
  */
 import { useRef, useState, type FormEvent } from "react";
 import { data, useActionData, useFetcher } from "react-router";
-import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
+import { useFormOutcome } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/password-request";
 import { useAlert, type Alert } from "~/components/AlertBanner";
 import { SubmitButton, TextField } from "~/components/FormFields";
@@ -14,7 +14,6 @@ import { passwordResetRequestSchema } from "~/shared/account-schemas";
 import { staticPageMeta } from "~/lib/meta";
 import { SERVER_MESSAGES, VALIDATION } from "~/shared/messages";
 import { TIMING } from "~/lib/timing";
-import { useOnNewResult } from "~/lib/use-timed-result";
 import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors } from "~/lib/use-form-errors";
 
@@ -62,24 +61,16 @@ export default function PasswordRequest() {
   // The action's answer to a form the browser posted itself (decision 036): rendered by the server.
   const posted = useActionData<Result>();
   const answered = posted ? outcomeOf(posted) : null;
-  const navigate = useSettledNavigate();
   const { show } = useAlert();
   const formRef = useRef<HTMLFormElement>(null);
   const { errors, report, fix } = useFormErrors({ initial: answered?.field ? { [answered.field]: posted?.message } : undefined });
   const [email, setEmail] = useState(posted?.typed?.emailAddress ?? "");
 
-  useOnNewResult(fetcher.data, (r) => {
-    const { alert, field, redirect: next } = outcomeOf(r);
+  useFormOutcome(fetcher.data, posted, (r) => outcomeOf(r).redirect, (r) => {
+    const { alert, field } = outcomeOf(r);
     if (field) report(formRef.current, { [field]: r.message });
     else show(alert);
-    if (!next) return;
-    const id = setTimeout(() => navigate(next[0]), next[1]);
-    return () => clearTimeout(id);
   });
-
-  // The answer the browser posted for: its redirect counts from when that page was shown.
-  const postedRedirect = answered?.redirect && !fetcher.data ? answered.redirect : null;
-  useRedirectAfter(postedRedirect?.[0] ?? null, postedRedirect?.[1] ?? 0);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     if (email.trim() === "") {

@@ -2,22 +2,19 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/enshrinees";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
-import { ListSearch, NOTICES, Pager } from "~/components/admin/ConsoleUi";
+import { ListSearch, Pager } from "~/components/admin/ConsoleUi";
 import { BulkActionsForm, BulkCheckbox, CollectionListHeading } from "~/components/admin/BulkActions";
 import { bulkAction } from "./collection-csv.server";
 import { requireConsole } from "./guard.server";
-import { listQuery, searchOf } from "./list-query";
+import { listPage, listQuery } from "./list-query";
 import { withStatus } from "./publication.server";
 
 const SORTS = ["lastName", "fullName"] as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
-  const url = new URL(request.url);
-  const query = listQuery(url, SORTS, "lastName");
-  const { rows, total } = await context.services.admin.collection.enshrinees.list(query);
-  const bulkActions = context.services.admin.bulk.actionsFor("enshrinee");
-  return { rows: withStatus(context, rows), total, query, bulkActions, search: searchOf(url), notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
+  const page = await listPage(request, SORTS, "lastName", (query) => context.services.admin.collection.enshrinees.list(query));
+  return { ...page, rows: withStatus(context, page.rows), bulkActions: context.services.admin.bulk.actionsFor("enshrinee") };
 }
 
 /** The bulk actions on the chosen rows, or on all that match (decision 034). */

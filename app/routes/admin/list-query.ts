@@ -1,7 +1,9 @@
 /**
  * The console's lists read from the address: search, sort, direction and a page number clamped
- * to the depth the database answers fast, and the query string a pager keeps. Browser-safe.
+ * to the depth the database answers fast, the query string a pager keeps, and a whole list
+ * page's loader data (`listPage`). Browser-safe.
  */
+import { NOTICES } from "~/components/admin/ConsoleUi";
 
 /**
  * How deep a list pages: 200 pages of 50. Past the first 10,000 matches staff narrow the search
@@ -31,4 +33,15 @@ export function searchOf(url: URL): string {
   params.delete("page");
   params.delete("notice");
   return params.toString();
+}
+
+/**
+ * A list page's loader data: the query its address asks for, that page of rows from `list`, the
+ * query string its pager keeps, and the notice a redirect left (`?notice=saved`).
+ */
+export async function listPage<S extends string, R>(request: Request, sorts: readonly S[], fallback: S, list: (query: ReturnType<typeof listQuery<S>>) => Promise<{ rows: R[]; total: number }>) {
+  const url = new URL(request.url);
+  const query = listQuery(url, sorts, fallback);
+  const { rows, total } = await list(query);
+  return { rows, total, query, search: searchOf(url), notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
 }

@@ -2,18 +2,15 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/teams";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
-import { AddLink, ConsoleHeading, ConsoleNotice, ListSearch, NOTICES, Pager } from "~/components/admin/ConsoleUi";
+import { AddLink, ConsoleHeading, ConsoleNotice, ListSearch, Pager } from "~/components/admin/ConsoleUi";
 import { requireConsole } from "./guard.server";
-import { listQuery, searchOf } from "./list-query";
+import { listPage } from "./list-query";
 
 const SORTS = ["order", "name", "league"] as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
-  const url = new URL(request.url);
-  const query = listQuery(url, SORTS, "order");
-  const { rows, total } = await context.services.admin.collection.teams.list(query);
-  return { rows, total, query, search: searchOf(url), notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
+  return listPage(request, SORTS, "order", (query) => context.services.admin.collection.teams.list(query));
 }
 
 type Row = Route.ComponentProps["loaderData"]["rows"][number];
