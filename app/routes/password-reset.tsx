@@ -5,12 +5,12 @@
  */
 import { knownAfterReset } from "~/lib/staff-sign-in.server";
 import { useRef, useState, type FormEvent } from "react";
-import { data, Link, useFetcher } from "react-router";
+import { data, Link, useActionData, useFetcher, type ShouldRevalidateFunctionArgs } from "react-router";
 import { useSettledNavigate } from "~/lib/use-redirect-after";
 import type { Route } from "./+types/password-reset";
 import { AlertBox, type Alert } from "~/components/AlertBanner";
 import { PasswordField, SubmitButton } from "~/components/FormFields";
-import { PASSWORD_MAX, PASSWORD_MIN, passwordResetSchema } from "~/shared/account-schemas";
+import { PASSWORD_MAX, PASSWORD_MIN, passwordResetSchema, TOKEN_MISSING } from "~/shared/account-schemas";
 import { pageMeta } from "~/lib/meta";
 import { SERVER_MESSAGES, VALIDATION } from "~/shared/messages";
 import { TIMING } from "~/lib/timing";
@@ -19,8 +19,29 @@ import { orNoAnswer } from "~/lib/no-answer";
 import { useFormErrors, type FieldErrors } from "~/lib/use-form-errors";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return { token: new URL(request.url).searchParams.get("token") ?? "" };
+/** What the page says, instead of its form, for a link that cannot set a password. */
+const LINK_ENDED = {
+  used: [SERVER_MESSAGES.resetLinkUsed, 410],
+  expired: [SERVER_MESSAGES.resetLinkExpired, 410],
+  unknown: [SERVER_MESSAGES.resetLinkUnknown, 404],
+} as const;
+
+/**
+ * The link is checked as it is opened (nothing is spent): without a token, with one cut short,
+ * used or expired, the page says so and offers a new link, with no form to fill in vain.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  if (token === "") return data({ token, ended: TOKEN_MISSING as string }, { status: 400 });
+  const state = tokenProblem(token) ? "unknown" : await context.services.accounts.resetLinkState(token);
+  if (state === "usable") return { token, ended: null };
+  const [message, status] = LINK_ENDED[state];
+  return data({ token: "", ended: message as string }, { status });
+}
+
+/** After its own post the page keeps what it shows (the outcome, then /login): the link it spent is not read again. */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod === "POST" ? false : defaultShouldRevalidate;
 }
 
 type Result = { ok: boolean; message: string };
@@ -72,10 +93,13 @@ export default function PasswordReset({ loaderData }: Route.ComponentProps) {
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [alert, setAlert] = useState<Alert | null>(null);
+  // A browser without scripts posted the form itself: the action's answer, not the spent link's state.
+  const posted = useActionData<Result>();
+  const shown = alert ?? (posted && !fetcher.data ? ({ type: posted.ok ? "success" : "danger", message: posted.message } as Alert) : null);
+  const ended = posted ? null : loaderData.ended;
   const formRef = useRef<HTMLFormElement>(null);
   // This page's alert box sits above its short form (spec), so the banner is not used.
   const { errors, report, fix, reset } = useFormErrors({ announce: false });
-  const missingToken = tokenProblem(loaderData.token);
 
   function flash(next: Alert, then?: () => void) {
     setAlert(next);
@@ -118,51 +142,54 @@ export default function PasswordReset({ loaderData }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-md px-4 py-10">
       <h1 className="font-display text-3xl font-bold uppercase tracking-wide">Reset your account password</h1>
-      {missingToken ? (
-        // Said on arrival: without a usable token no new password can be set from this page.
+      {ended ? (
+        // Said on arrival: without a usable link no new password can be set, so no form is shown.
         <div className="mt-4 space-y-2" data-testid="reset-token-missing">
-          <AlertBox alert={{ type: "danger", message: missingToken }} />
+          <AlertBox alert={{ type: "danger", message: ended }} />
           <p>
             <Link to="/password/request" className="font-semibold text-blue-800 underline">
               Request a new reset link
             </Link>
           </p>
         </div>
-      ) : null}
-      <div className="mt-4 min-h-12" data-testid="reset-alert">
-        {alert ? <AlertBox alert={alert} /> : null}
-      </div>
-      <fetcher.Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-2 space-y-4">
-        <input type="hidden" name="token" value={loaderData.token} />
-        <PasswordField
-          label="Enter your new password (8-16 characters)"
-          name="password"
-          required
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => {
-            setPassword(e.target.value);
-            fix("password");
-          }}
-          error={errors.password}
-          status={passwordOk ? { ok: true, label: "Password length is fine" } : null}
-        />
-        <PasswordField
-          label="Confirm your new password"
-          name="confirmPassword"
-          required
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => {
-            setConfirm(e.target.value);
-            fix("confirmPassword");
-          }}
-          error={errors.confirmPassword}
-          status={confirmOk ? { ok: true, label: "Passwords match" } : null}
-        />
-        <SubmitButton busy={fetcher.state !== "idle"}>Submit Request</SubmitButton>
-        <span className="sr-only" aria-live="polite">{check.success ? "Ready to submit" : ""}</span>
-      </fetcher.Form>
+      ) : (
+        <>
+          <div className="mt-4 min-h-12" data-testid="reset-alert">
+            {shown ? <AlertBox alert={shown} /> : null}
+          </div>
+          <fetcher.Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="mt-2 space-y-4">
+            <input type="hidden" name="token" value={loaderData.token} />
+            <PasswordField
+              label="Enter your new password (8-16 characters)"
+              name="password"
+              required
+              autoComplete="new-password"
+              value={password}
+              onChange={(e) => {
+                setPassword(e.target.value);
+                fix("password");
+              }}
+              error={errors.password}
+              status={passwordOk ? { ok: true, label: "Password length is fine" } : null}
+            />
+            <PasswordField
+              label="Confirm your new password"
+              name="confirmPassword"
+              required
+              autoComplete="new-password"
+              value={confirm}
+              onChange={(e) => {
+                setConfirm(e.target.value);
+                fix("confirmPassword");
+              }}
+              error={errors.confirmPassword}
+              status={confirmOk ? { ok: true, label: "Passwords match" } : null}
+            />
+            <SubmitButton busy={fetcher.state !== "idle"}>Submit Request</SubmitButton>
+            <span className="sr-only" aria-live="polite">{check.success ? "Ready to submit" : ""}</span>
+          </fetcher.Form>
+        </>
+      )}
     </section>
   );
 }

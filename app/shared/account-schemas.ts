@@ -139,7 +139,7 @@ export const passwordResetRequestSchema = z.object({
   emailAddress: singleLineText("Email address", { max: EMAIL_MAX, required: V.forgotEmailRequired }).check(z.regex(EMAIL_PATTERN, V.forgotEmailRequired)),
 });
 
-const TOKEN_MISSING = "The reset link is missing its token.";
+export const TOKEN_MISSING = "The reset link is missing its token.";
 
 export const passwordResetSchema = z
   .object({

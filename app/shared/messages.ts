@@ -50,6 +50,10 @@ export const SERVER_MESSAGES = {
     "If an account exists for that email address, we have sent it a link to reset the password. Please check your inbox.",
   resetDone: "Your password has been reset. Please log in with your new password.",
   resetInvalidToken: "This password reset link is invalid or has expired. Please request a new one.",
+  // Said when a reset link is opened (the page then has no form to fill in vain).
+  resetLinkUnknown: "This password reset link is not complete or not valid. Open the whole link from the email, or ask for a new one.",
+  resetLinkUsed: "This password reset link has already been used. If you still need to reset your password, ask for a new link.",
+  resetLinkExpired: "This password reset link has expired. Ask for a new one.",
   forgotFallback: "An error occurred resetting your password.",
   resetFallback: "An error occurred resetting your password. Please try again.",
   crossOrigin: "This request came from another site and was refused.",

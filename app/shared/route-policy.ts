@@ -13,7 +13,7 @@
  */
 
 /** The host's rate-limit tiers (figures in server/security/limits.ts). */
-export type RateTierName = "login" | "passwordReset" | "forms" | "writes" | "images" | "search";
+export type RateTierName = "login" | "resetRequest" | "resetUse" | "forms" | "writes" | "images" | "search";
 
 /** The host's body rules (figures in server/http/body-limits.ts). */
 export type BodyRuleName = "page form" | "console photo upload" | "console form with an image" | "console CSV import" | "one-click unsubscribe" | "JSON API" | "Stripe webhook";
@@ -76,8 +76,9 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   // A passkey's ceremony: a sign-in (and a member's password before adding one) like a login.
   "routes/login-passkey": PASSWORD_FORM,
   "routes/logout": PRIVATE,
-  "routes/password-request": { write: "passwordReset", isolated: true },
-  "routes/password-reset": { write: "passwordReset", isolated: true },
+  // Asking for a reset link and using one count apart: asking twice leaves the link usable.
+  "routes/password-request": { write: "resetRequest", isolated: true },
+  "routes/password-reset": { write: "resetUse", isolated: true },
   "routes/account": PRIVATE,
   "routes/account-receipt": PRIVATE,
   "routes/account-name": PRIVATE,
@@ -160,8 +161,8 @@ export const HOST_POLICIES: Record<string, RoutePolicy> = {
   "POST /api/users/login": { write: "login" },
   "POST /api/users/relogin": {},
   "POST /api/users/logout": {},
-  "POST /api/users/request-reset": { write: "passwordReset" },
-  "POST /api/users/reset-password": { write: "passwordReset" },
+  "POST /api/users/request-reset": { write: "resetRequest" },
+  "POST /api/users/reset-password": { write: "resetUse" },
   "POST /api/stripe/payment": {},
   "POST /api/stripe/payment/confirm": {},
   "GET /api/teams": COLLECTION_DATA,

@@ -206,6 +206,22 @@ export function createAccounts({ db, sessions, newsletter, publicUrl, calendar, 
     },
 
     /**
+     * What a reset link's token is, read when the link is opened (nothing is spent): usable,
+     * used (or replaced by a later reset or password change), expired, or unknown (cut short,
+     * mistyped, or never sent).
+     */
+    async resetLinkState(token: string): Promise<"usable" | "used" | "expired" | "unknown"> {
+      const [row] = await db
+        .select({ usedAt: passwordResetTokens.usedAt, expiresAt: passwordResetTokens.expiresAt })
+        .from(passwordResetTokens)
+        .where(eq(passwordResetTokens.tokenHash, sha256(token)))
+        .limit(1);
+      if (!row) return "unknown";
+      if (row.usedAt) return "used";
+      return row.expiresAt.getTime() > now().getTime() ? "usable" : "expired";
+    },
+
+    /**
      * Sets a new password with a valid, unused, unexpired token. Ends every session and every
      * other reset token of the account, and clears its login slow-downs (decision 010). Answers
      * the account's id, or false when the token is not valid.

@@ -1,6 +1,6 @@
 /**
  * One host-level rate limiter, in tiers, for every request that changes state or costs real
- * work, pages and API alike: login and password reset tightest, the contact and newsletter
+ * work, pages and API alike: login and password reset (asking for a link, using one) tightest, the contact and newsletter
  * forms next, other writes generous, image renders per minute. Which tier a request counts
  * against is its route's policy (app/shared/route-policy.ts), resolved from the route that
  * matched (server/http/route-policy.ts), so every spelling of a path meets the same limit. Counted per client IP (IPv6 by
@@ -35,7 +35,10 @@ const MINUTE = 60_000;
 
 export const LIMIT_TIERS: Record<RateTierName, LimitTier> = {
   login: { name: "login-ip", windowMs: 15 * MINUTE, limit: 20, message: SERVER_MESSAGES.loginRateLimited },
-  passwordReset: { name: "reset", windowMs: 15 * MINUTE, limit: 5, message: SERVER_MESSAGES.tooManyRequests },
+  /** Asking for a reset link: each ask sends a mail, so few (a person asks once or twice). */
+  resetRequest: { name: "reset-request", windowMs: 15 * MINUTE, limit: 5, message: SERVER_MESSAGES.tooManyRequests },
+  /** Using one: room for mistyped passwords; a link's 256-bit token cannot be guessed at any rate. */
+  resetUse: { name: "reset-use", windowMs: 15 * MINUTE, limit: 10, message: SERVER_MESSAGES.tooManyRequests },
   forms: { name: "forms", windowMs: 10 * MINUTE, limit: 20, message: SERVER_MESSAGES.tooManyRequests },
   writes: { name: "writes", windowMs: MINUTE, limit: 60, message: SERVER_MESSAGES.tooManyRequests },
   /** Image requests (a page shows up to ~40); renders are the costly part, hits are cheap. */

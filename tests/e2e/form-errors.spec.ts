@@ -8,7 +8,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { CONTACT_MESSAGES, PAGE_MESSAGES, SERVER_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { CARD_MESSAGES } from "../../server/payments/test-cards.server";
-import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
+import { expectNoSeriousA11yIssues, usableResetLink, waitForHydration } from "./helpers";
 
 /** axe needs timers: the paused clock runs meanwhile (the fields stay marked), then stops again. */
 async function a11yCheck(page: Page) {
@@ -117,8 +117,8 @@ for (const screen of SCREENS) {
       await a11yCheck(page);
     });
 
-    test("reset password: mismatched and too short passwords", async ({ page }) => {
-      await open(page, "/password/reset?token=abcdefghijklmnopqrstuvwxyz");
+    test("reset password: mismatched and too short passwords", async ({ page, request }) => {
+      await open(page, await usableResetLink(request));
       const password = page.getByLabel(/^Enter your new password/);
       const confirm = page.getByLabel("Confirm your new password");
       await password.fill("GoodPassw0rd");
@@ -271,7 +271,7 @@ for (const screen of SCREENS) {
       await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginUnpaid);
     });
 
-    test("forgot and reset password: no answer keeps the form", async ({ page }) => {
+    test("forgot and reset password: no answer keeps the form", async ({ page, request }) => {
       await dropFirstFormPost(page, "/password/request");
       await open(page, "/password/request");
       const email = `someone${unique()}@example.com`;
@@ -281,8 +281,9 @@ for (const screen of SCREENS) {
       await expectNoErrorPage(page);
       await expect(page.getByLabel("Email address", { exact: true })).toHaveValue(email);
 
+      const link = await usableResetLink(request);
       await dropFirstFormPost(page, "/password/reset");
-      await page.goto("/password/reset?token=abcdefghijklmnopqrstuvwxyz");
+      await page.goto(link);
       await page.getByLabel(/^Enter your new password/).fill("GoodPassw0rd");
       await page.getByLabel("Confirm your new password").fill("GoodPassw0rd");
       await page.getByRole("button", { name: "Submit Request" }).click();

@@ -1,7 +1,7 @@
 /** Shared browser-test helpers: the accessibility check every page must pass. */
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
-import { mailsMatching, waitForMail } from "./mail-capture";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { firstLink, mailsMatching, waitForMail } from "./mail-capture";
 
 export async function expectNoSeriousA11yIssues(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -73,4 +73,18 @@ export async function passEmailedStep(page: Page, email: string, codesBefore: nu
   const mail = await waitForMail(email, "sign-in code", 30_000, codesBefore);
   await page.getByLabel("Code from the email").fill(/^(\d{6}) /.exec(mail.subject)![1]);
   await page.getByRole("button", { name: "Verify" }).click();
+}
+
+let resetAccounts = 0;
+/**
+ * A usable password reset link (path and query) for a new account: signed up through the API,
+ * the link asked for and read from its email, as a person opening their mail would.
+ */
+export async function usableResetLink(request: APIRequestContext): Promise<string> {
+  const email = `reset-link-${Date.now()}-${++resetAccounts}@example.com`;
+  const person = { firstName: "Rita", lastName: "Set", emailAddress: email, emailAddressConfirm: email, password: "Steel3rs!", passwordConfirm: "Steel3rs!", termsAndConditions: true };
+  expect((await request.post("/api/users/", { data: person })).status()).toBe(201);
+  expect((await request.post("/api/users/request-reset", { data: { emailAddress: email } })).status()).toBe(200);
+  const link = new URL(firstLink((await waitForMail(email, "password", 20_000)).text));
+  return link.pathname + link.search;
 }

@@ -11,7 +11,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import type { ExhibitView } from "../../app/shared/catalog-types";
 import { categoryPath, exhibitPath, favoriteStoryPath, teamPath } from "../../app/shared/exhibit-links";
 import { DESCRIPTION_LIMIT } from "../../app/shared/text";
-import { expectNoSeriousA11yIssues } from "./helpers";
+import { expectNoSeriousA11yIssues, usableResetLink } from "./helpers";
 import {
   allExhibits,
   bottomMenu,
@@ -24,6 +24,7 @@ import {
   SCREENS,
   signUpViaApi,
 } from "./visitor-helpers";
+import { SERVER_MESSAGES } from "../../app/shared/messages";
 
 const MISSING_TOKEN = "The reset link is missing its token.";
 
@@ -320,18 +321,34 @@ for (const screen of SCREENS) {
       expect(overflow).toBe(0);
     });
 
-    test("the reset page says a token is missing on arrival", async ({ page }) => {
-      for (const path of ["/password/reset", "/password/reset?token=x"]) {
+    test("the reset page checks its link on arrival: no form for a missing, cut or used one", async ({ page, request }) => {
+      const cases: [string, string][] = [
+        ["/password/reset", MISSING_TOKEN],
+        ["/password/reset?token=x", SERVER_MESSAGES.resetLinkUnknown],
+        ["/password/reset?token=abcdefghijklmnopqrstuvwxyz", SERVER_MESSAGES.resetLinkUnknown],
+      ];
+      for (const [path, message] of cases) {
         await page.goto(path);
         const notice = page.getByTestId("reset-token-missing");
-        await expect(notice.getByRole("alert")).toHaveText(MISSING_TOKEN);
+        await expect(notice.getByRole("alert")).toHaveText(message);
         await expect(notice).toBeInViewport();
         await expect(notice.getByRole("link", { name: "Request a new reset link" })).toHaveAttribute("href", "/password/request");
+        await expect(page.getByLabel("Confirm your new password")).toHaveCount(0);
       }
       await expectNoSeriousA11yIssues(page);
-      await page.goto("/password/reset?token=abcdefghijklmnopqrstuvwxyz");
+      // A usable link: the form; once used, the page says so and offers a new one.
+      const link = await usableResetLink(request);
+      await page.goto(link);
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("Reset your account password");
       await expect(page.getByTestId("reset-token-missing")).toHaveCount(0);
+      await page.getByLabel(/^Enter your new password/).fill("GoodPassw0rd");
+      await page.getByLabel("Confirm your new password").fill("GoodPassw0rd");
+      await page.getByRole("button", { name: "Submit Request" }).click();
+      await expect(page.getByTestId("reset-alert")).toHaveText(SERVER_MESSAGES.resetDone);
+      await page.goto(link);
+      await expect(page.getByTestId("reset-token-missing").getByRole("alert")).toHaveText(SERVER_MESSAGES.resetLinkUsed);
+      await expect(page.getByLabel("Confirm your new password")).toHaveCount(0);
+      await expect(page.getByTestId("reset-token-missing").getByRole("link", { name: "Request a new reset link" })).toBeInViewport();
     });
   });
 }

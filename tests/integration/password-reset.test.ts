@@ -2,10 +2,13 @@
  * Password reset requests on both databases: a request is the same single insert
  * whatever the address, so known and unknown emails answer in the same time; the outbox worker
  * issues the token and the email, and drops unknown addresses; a successful reset ends every
- * reset token of the account, older ones included.
+ * reset token of the account, older ones included. A link is checked when it is opened, and
+ * asking for links and using one are limited apart.
  */
+import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TOKEN_MISSING } from "~/shared/account-schemas";
 import { SERVER_MESSAGES } from "~/shared/messages";
 import { queryRows } from "../../server/db/client";
 import { outbox, passwordResetTokens, users } from "../../server/db/schema";
@@ -101,6 +104,41 @@ describe.each(drivers)("password reset requests on %s", (kind) => {
     expect(login.status).toBe(200);
   });
 
+  it("checks a link when it is opened: a missing, cut, used or expired token gets no form, a usable one does", async () => {
+    const open = async (query: string) => {
+      const res = await fetch(`${server.url}/password/reset${query}`);
+      const html = await res.text();
+      return { status: res.status, html, form: html.includes('name="confirmPassword"') };
+    };
+    expect(await open("")).toMatchObject({ status: 400, form: false });
+    expect((await open("")).html).toContain(TOKEN_MISSING);
+    for (const query of ["?token=abc", "?token=abcdefghijklmnopqrstuvwxyz"]) {
+      const cut = await open(query);
+      expect(cut).toMatchObject({ status: 404, form: false });
+      expect(cut.html).toContain(SERVER_MESSAGES.resetLinkUnknown);
+    }
+    const email = await signUp();
+    await post("/api/users/request-reset", { emailAddress: email });
+    await drain();
+    const [token] = (await resetMails(email)).map((m) => /token=(\S+)/.exec(m.text)![1]);
+    // Opening it spends nothing: twice, and it still sets the password.
+    for (let i = 0; i < 2; i++) expect(await open(`?token=${token}`)).toMatchObject({ status: 200, form: true });
+    expect((await open(`?token=${token.slice(0, 20)}`)).status).toBe(404);
+    expect((await post("/api/users/reset-password", { token, password: "NewPass12", confirmPassword: "NewPass12" })).status).toBe(200);
+    const used = await open(`?token=${token}`);
+    expect(used).toMatchObject({ status: 410, form: false });
+    expect(used.html).toContain(SERVER_MESSAGES.resetLinkUsed);
+
+    await post("/api/users/request-reset", { emailAddress: email });
+    await drain();
+    const later = (await resetMails(email)).map((m) => /token=(\S+)/.exec(m.text)![1]).at(-1)!;
+    expect((await open(`?token=${later}`)).status).toBe(200);
+    await db().update(passwordResetTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(passwordResetTokens.tokenHash, createHash("sha256").update(later).digest("hex")));
+    const expired = await open(`?token=${later}`);
+    expect(expired).toMatchObject({ status: 410, form: false });
+    expect(expired.html).toContain(SERVER_MESSAGES.resetLinkExpired);
+  });
+
   /** Times `request` for a known and for fresh unknown addresses, in pairs alternating which goes first. */
   async function timePairs(pairs: number, known: string, request: (email: string) => Promise<unknown>) {
     const time = async (email: string) => {
@@ -142,5 +180,31 @@ describe.each(drivers)("password reset requests on %s", (kind) => {
     expect(alike(rounds.at(-1)!), `service rounds: ${rounds.map(show).join(" / ")}`).toBe(true);
     // Over HTTP the rest of the stack adds more noise than the difference that was: logged, not asserted.
     await drain();
+  });
+});
+
+describe.each(drivers)("password reset limits on %s (not relaxed)", (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind, { RATE_LIMIT_RELAXED: "false" });
+  });
+  afterAll(() => server?.close());
+
+  const post = (path: string, body: unknown) =>
+    fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+  it("counts asking for links and using one apart: a person who asked five times and mistyped still resets", async () => {
+    const email = `limits.${Date.now()}@example.com`;
+    expect((await post("/api/users/", { firstName: "Lim", lastName: "Its", emailAddress: email, emailAddressConfirm: email, password: "Steel3rs!", passwordConfirm: "Steel3rs!", termsAndConditions: true })).status).toBe(201);
+    for (let i = 0; i < 5; i++) expect((await post("/api/users/request-reset", { emailAddress: email })).status).toBe(200);
+    const refused = await post("/api/users/request-reset", { emailAddress: email });
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).message).toBe(SERVER_MESSAGES.tooManyRequests);
+    for (let i = 0; i < 50 && (await server.services.outbox.runOnce()) > 0; i++);
+    const [mail] = await queryRows<{ text: string }>(server.services.database.db, sql`select payload->>'text' as text from ${outbox} where payload->>'purpose' = 'password-reset' and payload->>'to' = ${email} order by created_at desc limit 1`);
+    const token = /token=(\S+)/.exec(mail.text)![1];
+    // Mistyped twice, then right: none of it counts against asking, and the link works.
+    for (const confirmPassword of ["NewPass13", "NewPass14"]) expect((await post("/api/users/reset-password", { token, password: "NewPass12", confirmPassword })).status).toBe(400);
+    expect((await post("/api/users/reset-password", { token, password: "NewPass12", confirmPassword: "NewPass12" })).status).toBe(200);
   });
 });
