@@ -107,7 +107,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <AlertBanner />
           </div>
           {/* Text people typed (a gift's message, a long address) wraps rather than widening the page. */}
-          <main id="main" className="flex-1 wrap-break-word">
+          {/* Focusable by script only, so the skip link moves the keyboard focus here, not just the view. */}
+          <main id="main" tabIndex={-1} className="flex-1 wrap-break-word focus:outline-none">
             {children}
           </main>
           <BottomMenu member={canSeeMemberContent(viewer)} signedIn={viewer !== null} shopUrl={shopUrl} />

@@ -72,3 +72,62 @@ test.describe("double-click zoom with a mouse", () => {
     }
   });
 });
+
+for (const [name, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
+  test.describe(`zoom with the keyboard alone (${name})`, () => {
+    test.use({ viewport });
+
+    test("+ zooms the photo shown in, the arrows move it, - and 0 zoom it out, each read out", async ({ page }) => {
+      test.setTimeout(60_000);
+      const { photo } = await firstPhoto(page);
+      const viewer = page.getByTestId("photo-viewer");
+      const status = page.getByTestId("zoom-status");
+      const content = photo.locator(".react-transform-component");
+      await viewer.focus();
+      await expect(viewer).toHaveAttribute("aria-label", /\+ and - zoom it in and out/);
+
+      await page.keyboard.press("+");
+      await expect(photo).toHaveAttribute("data-zoomed", "true");
+      await expect(status).toHaveText("Photo zoomed to 150%");
+      await page.keyboard.press("+");
+      await expect(status).toHaveText("Photo zoomed to 200%");
+      await page.waitForTimeout(400);
+      // A zoomed photo moves with the arrows; the photo shown stays the same.
+      const before = await content.evaluate((el) => getComputedStyle(el).transform);
+      await page.keyboard.press("ArrowRight");
+      await page.waitForTimeout(400);
+      expect(await content.evaluate((el) => getComputedStyle(el).transform)).not.toBe(before);
+      await expect(photo).toHaveAttribute("data-zoomed", "true");
+
+      await page.keyboard.press("-");
+      await expect(status).toHaveText("Photo zoomed to 150%");
+      await page.keyboard.press("0");
+      await expect(status).toHaveText("Photo shown whole");
+      await expect(photo).toHaveAttribute("data-zoomed", "false");
+    });
+  });
+}
+
+// Issue 40, point 1: on a fresh exhibit page the scripts load on the first intent; the first click
+// on "Next photo" or a thumbnail must do what it says once they have, at every size.
+for (const [name, viewport] of [["390x844", PHONE], ["1366x900", DESKTOP], ["1920x1400", { width: 1920, height: 1400 }]] as const) {
+  test.describe(`the first click on a fresh exhibit page counts (${name})`, () => {
+    test.use({ viewport });
+
+    for (const control of ["Next photo", "Show photo 3"] as const) {
+      test(`"${control}" as the very first action`, async ({ page }) => {
+        test.setTimeout(60_000);
+        await memberViaApi(page, newPerson("FirstClick"));
+        const exhibit = (await allExhibits(page.request)).find((e) => e.active && (e.exhibitPhotos ?? []).length >= 3);
+        expect(exhibit, "an exhibit with three photos").toBeTruthy();
+        await page.goto(exhibitPath(exhibit!));
+        expect(await page.locator("html[data-hydrated]").count(), "the scripts wait for the first intent").toBe(0);
+        // Playwright scrolls the button into view first where it is below the fold, as a person would.
+        await page.getByRole("button", { name: control, exact: true }).click();
+        const shown = control === "Next photo" ? "Show photo 2" : "Show photo 3";
+        await expect(page.getByRole("button", { name: shown, exact: true })).toHaveAttribute("aria-current", "true");
+        await expect(page.getByRole("button", { name: "Show photo 1", exact: true })).toHaveAttribute("aria-current", "false");
+      });
+    }
+  });
+}

@@ -155,6 +155,24 @@ for (const screen of SCREENS) {
   test.describe(`focus after a navigation (${screen.name})`, () => {
     test.use({ viewport: screen.viewport });
 
+    test("the skip link puts the keyboard focus on the main content, before and after the scripts run", async ({ page }) => {
+      for (const wait of [false, true]) {
+        await page.goto("/about");
+        if (wait) {
+          await page.keyboard.press("Shift");
+          await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+        }
+        await page.keyboard.press("Tab");
+        const skip = page.getByRole("link", { name: "Skip to content" });
+        await expect(skip).toBeFocused();
+        await page.keyboard.press("Enter");
+        await expect(page.locator("main#main")).toBeFocused();
+        // The next Tab goes on from the content, not from the top of the page.
+        await page.keyboard.press("Tab");
+        expect(await page.evaluate(() => document.querySelector("main")!.contains(document.activeElement))).toBe(true);
+      }
+    });
+
     test("following a link by keyboard puts focus on the new page's heading", async ({ page }) => {
       await page.goto("/about");
       await page.keyboard.press("Shift");
