@@ -1,14 +1,20 @@
 /**
- * The built-in test mode's cards, behaving like Stripe's test cards: 4242 4242 4242 4242
- * succeeds, 4000 0000 0000 0002 is declined, ...9995 has insufficient funds, ...0069 is expired;
- * a number failing the Luhn check or a past expiry date is refused before any charge. Card
- * numbers are never stored or logged: only the brand and the last four digits leave here.
+ * The built-in test mode's cards, behaving like Stripe's test cards: the numbers and outcomes
+ * below are those of Stripe's list of test cards ("Testing" in Stripe's documentation,
+ * https://docs.stripe.com/testing, sections "Cards by brand" and "Declined payments"), with the
+ * message Stripe gives the person for each. A number failing the Luhn check (4242 4242 4242 4241)
+ * or a past expiry date is refused before any charge, as Stripe's card field does. Any other
+ * valid number succeeds, as an unlisted test number does in Stripe's test mode. Card numbers are
+ * never stored or logged: only the brand and the last four digits leave here. Cards that ask
+ * for 3-D Secure are not simulated (they succeed like any other number).
  */
 
 export const CARD_MESSAGES = {
   declined: "Your card was declined.",
   insufficientFunds: "Your card has insufficient funds.",
   expiredCard: "Your card has expired.",
+  incorrectCvc: "Your card's security code is incorrect.",
+  processingError: "An error occurred while processing your card. Try again in a little bit.",
   invalidNumber: "Your card number is invalid.",
   expiryInPast: "Your card's expiration year is in the past.",
   invalidExpiry: "Your card's expiration date is incomplete.",
@@ -16,22 +22,38 @@ export const CARD_MESSAGES = {
   invalidZip: "Your postal code is incomplete.",
 } as const;
 
-/** Stripe's own test payment method ids, usable through the JSON API too. */
-export const TEST_PAYMENT_METHODS: Record<string, { outcome: "succeed" | keyof typeof CARD_MESSAGES; brand: string; last4: string }> = {
-  pm_card_visa: { outcome: "succeed", brand: "visa", last4: "4242" },
-  pm_card_mastercard: { outcome: "succeed", brand: "mastercard", last4: "4444" },
-  pm_card_chargeDeclined: { outcome: "declined", brand: "visa", last4: "0002" },
-  pm_card_chargeDeclinedInsufficientFunds: { outcome: "insufficientFunds", brand: "visa", last4: "9995" },
-  pm_card_chargeDeclinedExpiredCard: { outcome: "expiredCard", brand: "visa", last4: "0069" },
-};
+type Outcome = "succeed" | keyof typeof CARD_MESSAGES;
 
-const DIGITS_TO_METHOD: Record<string, string> = {
-  "4242424242424242": "pm_card_visa",
-  "5555555555554444": "pm_card_mastercard",
-  "4000000000000002": "pm_card_chargeDeclined",
-  "4000000000009995": "pm_card_chargeDeclinedInsufficientFunds",
-  "4000000000000069": "pm_card_chargeDeclinedExpiredCard",
-};
+/** Stripe's test cards: number, Stripe's test payment method id, brand and outcome (with Stripe's decline code in the comment). */
+const STRIPE_TEST_CARDS: readonly { digits: string; id: string; brand: string; outcome: Outcome }[] = [
+  { digits: "4242424242424242", id: "pm_card_visa", brand: "visa", outcome: "succeed" },
+  { digits: "5555555555554444", id: "pm_card_mastercard", brand: "mastercard", outcome: "succeed" },
+  // card_declined, generic_decline
+  { digits: "4000000000000002", id: "pm_card_chargeDeclined", brand: "visa", outcome: "declined" },
+  // card_declined, insufficient_funds
+  { digits: "4000000000009995", id: "pm_card_chargeDeclinedInsufficientFunds", brand: "visa", outcome: "insufficientFunds" },
+  // card_declined, lost_card (the person is told only that it was declined)
+  { digits: "4000000000009987", id: "pm_card_chargeDeclinedLostCard", brand: "visa", outcome: "declined" },
+  // card_declined, stolen_card (the same)
+  { digits: "4000000000009979", id: "pm_card_chargeDeclinedStolenCard", brand: "visa", outcome: "declined" },
+  // expired_card
+  { digits: "4000000000000069", id: "pm_card_chargeDeclinedExpiredCard", brand: "visa", outcome: "expiredCard" },
+  // incorrect_cvc
+  { digits: "4000000000000127", id: "pm_card_chargeDeclinedIncorrectCvc", brand: "visa", outcome: "incorrectCvc" },
+  // processing_error
+  { digits: "4000000000000119", id: "pm_card_chargeDeclinedProcessingError", brand: "visa", outcome: "processingError" },
+  // The CVC check fails when a CVC is given (the form always asks for one): incorrect_cvc
+  { digits: "4000000000000101", id: "pm_card_cvcCheckFail", brand: "visa", outcome: "incorrectCvc" },
+  // Attaching to a customer succeeds, charging it fails: card_declined
+  { digits: "4000000000000341", id: "pm_card_chargeCustomerFail", brand: "visa", outcome: "declined" },
+];
+
+/** Stripe's own test payment method ids, usable through the JSON API too. */
+export const TEST_PAYMENT_METHODS: Record<string, { outcome: Outcome; brand: string; last4: string }> = Object.fromEntries(
+  STRIPE_TEST_CARDS.map((c) => [c.id, { outcome: c.outcome, brand: c.brand, last4: c.digits.slice(-4) }]),
+);
+
+const DIGITS_TO_METHOD: Record<string, string> = Object.fromEntries(STRIPE_TEST_CARDS.map((c) => [c.digits, c.id]));
 
 export function luhnValid(digits: string): boolean {
   if (!/^\d{12,19}$/.test(digits)) return false;
@@ -78,7 +100,7 @@ export function testPaymentMethodFor(card: TestCardInput, now: Date): { ok: true
   return { ok: true, paymentMethodId: `pm_test_${brand}_${digits.slice(-4)}` };
 }
 
-export function describeTestPaymentMethod(id: string): { outcome: "succeed" | keyof typeof CARD_MESSAGES; brand: string; last4: string } | null {
+export function describeTestPaymentMethod(id: string): { outcome: Outcome; brand: string; last4: string } | null {
   const known = TEST_PAYMENT_METHODS[id];
   if (known) return known;
   const m = /^pm_test_([a-z]+)_(\d{4})$/.exec(id);

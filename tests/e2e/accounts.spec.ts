@@ -152,6 +152,13 @@ test.describe("payment card errors", () => {
     { label: "a declined card", number: "4000 0000 0000 0002", message: CARD_MESSAGES.declined },
     { label: "insufficient funds", number: "4000 0000 0000 9995", message: CARD_MESSAGES.insufficientFunds },
     { label: "an expired card", number: "4000 0000 0000 0069", message: CARD_MESSAGES.expiredCard },
+    // Stripe's other declining test cards (server/payments/test-cards.server.ts).
+    { label: "a lost card", number: "4000 0000 0000 9987", message: CARD_MESSAGES.declined },
+    { label: "a stolen card", number: "4000 0000 0000 9979", message: CARD_MESSAGES.declined },
+    { label: "an incorrect security code", number: "4000 0000 0000 0127", message: CARD_MESSAGES.incorrectCvc },
+    { label: "a failing CVC check", number: "4000 0000 0000 0101", message: CARD_MESSAGES.incorrectCvc },
+    { label: "a processing error", number: "4000 0000 0000 0119", message: CARD_MESSAGES.processingError },
+    { label: "a card that fails once attached", number: "4000 0000 0000 0341", message: CARD_MESSAGES.declined },
     { label: "a number failing the Luhn check", number: "4242 4242 4242 4241", message: CARD_MESSAGES.invalidNumber },
     { label: "an expiry date in the past", number: "4242 4242 4242 4242", expiry: "01/20", message: CARD_MESSAGES.expiryInPast },
   ];

@@ -200,6 +200,12 @@ describe.each(drivers)("accounts on %s", (kind) => {
     ["pm_card_chargeDeclined", CARD_MESSAGES.declined],
     ["pm_card_chargeDeclinedInsufficientFunds", CARD_MESSAGES.insufficientFunds],
     ["pm_card_chargeDeclinedExpiredCard", CARD_MESSAGES.expiredCard],
+    ["pm_card_chargeDeclinedLostCard", CARD_MESSAGES.declined],
+    ["pm_card_chargeDeclinedStolenCard", CARD_MESSAGES.declined],
+    ["pm_card_chargeDeclinedIncorrectCvc", CARD_MESSAGES.incorrectCvc],
+    ["pm_card_chargeDeclinedProcessingError", CARD_MESSAGES.processingError],
+    ["pm_card_cvcCheckFail", CARD_MESSAGES.incorrectCvc],
+    ["pm_card_chargeCustomerFail", CARD_MESSAGES.declined],
     ["pm_bogus", CARD_MESSAGES.invalidNumber],
   ])("declines %s with the card's message and grants nothing", async (id, message) => {
     const { person, cookie } = await signUp();
