@@ -21,22 +21,22 @@ import { rateLimitedAnswer } from "~/lib/guards.server";
 
 /** What the page says, instead of its form, for a link that cannot set a password. */
 const LINK_ENDED = {
-  used: [SERVER_MESSAGES.resetLinkUsed, 410],
-  expired: [SERVER_MESSAGES.resetLinkExpired, 410],
-  unknown: [SERVER_MESSAGES.resetLinkUnknown, 404],
+  used: SERVER_MESSAGES.resetLinkUsed,
+  expired: SERVER_MESSAGES.resetLinkExpired,
+  unknown: SERVER_MESSAGES.resetLinkUnknown,
 } as const;
 
 /**
  * The link is checked as it is opened (nothing is spent): without a token, with one cut short,
- * used or expired, the page says so and offers a new link, with no form to fill in vain.
+ * used or expired, the page says so and offers a new link, with no form to fill in vain. The
+ * page itself answers 200: after a form the browser posted itself, React Router would send the
+ * loader's status with the action's answer (a successful reset is then a used link).
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs): Promise<{ token: string; ended: string | null }> {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  if (token === "") return data({ token, ended: TOKEN_MISSING as string }, { status: 400 });
+  if (token === "") return { token, ended: TOKEN_MISSING };
   const state = tokenProblem(token) ? "unknown" : await context.services.accounts.resetLinkState(token);
-  if (state === "usable") return { token, ended: null };
-  const [message, status] = LINK_ENDED[state];
-  return data({ token: "", ended: message as string }, { status });
+  return state === "usable" ? { token, ended: null } : { token: "", ended: LINK_ENDED[state] };
 }
 
 /** After its own post the page keeps what it shows (the outcome, then /login): the link it spent is not read again. */

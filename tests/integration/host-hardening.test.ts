@@ -176,7 +176,7 @@ describe.each(drivers)("rate limits and client addresses on %s", (kind) => {
         statuses.push(res.status);
       }
       expect(statuses[5]).toBe(429);
-      const rows = await queryRows<{ key: string }>(s.database.handle.db, sql`select key from rate_limits where key like 'reset:%'`);
+      const rows = await queryRows<{ key: string }>(s.database.handle.db, sql`select key from rate_limits where key like 'reset-request:%'`);
       expect(rows.length).toBe(kind === "postgres" ? 1 : 0);
     } finally {
       await s.close();

@@ -110,11 +110,11 @@ describe.each(drivers)("password reset requests on %s", (kind) => {
       const html = await res.text();
       return { status: res.status, html, form: html.includes('name="confirmPassword"') };
     };
-    expect(await open("")).toMatchObject({ status: 400, form: false });
+    expect(await open("")).toMatchObject({ status: 200, form: false });
     expect((await open("")).html).toContain(TOKEN_MISSING);
     for (const query of ["?token=abc", "?token=abcdefghijklmnopqrstuvwxyz"]) {
       const cut = await open(query);
-      expect(cut).toMatchObject({ status: 404, form: false });
+      expect(cut).toMatchObject({ status: 200, form: false });
       expect(cut.html).toContain(SERVER_MESSAGES.resetLinkUnknown);
     }
     const email = await signUp();
@@ -123,19 +123,19 @@ describe.each(drivers)("password reset requests on %s", (kind) => {
     const [token] = (await resetMails(email)).map((m) => /token=(\S+)/.exec(m.text)![1]);
     // Opening it spends nothing: twice, and it still sets the password.
     for (let i = 0; i < 2; i++) expect(await open(`?token=${token}`)).toMatchObject({ status: 200, form: true });
-    expect((await open(`?token=${token.slice(0, 20)}`)).status).toBe(404);
+    expect(await open(`?token=${token.slice(0, 20)}`)).toMatchObject({ status: 200, form: false });
     expect((await post("/api/users/reset-password", { token, password: "NewPass12", confirmPassword: "NewPass12" })).status).toBe(200);
     const used = await open(`?token=${token}`);
-    expect(used).toMatchObject({ status: 410, form: false });
+    expect(used).toMatchObject({ status: 200, form: false });
     expect(used.html).toContain(SERVER_MESSAGES.resetLinkUsed);
 
     await post("/api/users/request-reset", { emailAddress: email });
     await drain();
     const later = (await resetMails(email)).map((m) => /token=(\S+)/.exec(m.text)![1]).at(-1)!;
-    expect((await open(`?token=${later}`)).status).toBe(200);
+    expect(await open(`?token=${later}`)).toMatchObject({ status: 200, form: true });
     await db().update(passwordResetTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(passwordResetTokens.tokenHash, createHash("sha256").update(later).digest("hex")));
     const expired = await open(`?token=${later}`);
-    expect(expired).toMatchObject({ status: 410, form: false });
+    expect(expired).toMatchObject({ status: 200, form: false });
     expect(expired.html).toContain(SERVER_MESSAGES.resetLinkExpired);
   });
 
