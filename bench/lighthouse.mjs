@@ -8,7 +8,7 @@
  * Variables: CHROME_PATH (/usr/bin/chromium), LIGHTHOUSE_PORT (4410), LIGHTHOUSE_RUNS (3), LIGHTHOUSE_FORM_FACTORS
  * (`mobile,desktop`), LIGHTHOUSE_PAGES (comma list of page names, all by default),
  * LIGHTHOUSE_REPORT_DIR (keep each run's full JSON report there, to see what an audit found),
- * LIGHTHOUSE_FIRST_VISIT=1 (issue 25's first visitor: no image renditions asked for ahead, the
+ * LIGHTHOUSE_FIRST_VISIT=1 (a first visitor: no image renditions asked for ahead, the
  * browser warmed up on /robots.txt, then each page measured once, seconds after the site became
  * ready; its own warmer, decision 009, is what makes the renditions; the previous run's file is
  * left alone).
@@ -36,7 +36,7 @@ const FORM_FACTORS = (process.env.LIGHTHOUSE_FORM_FACTORS ?? "mobile,desktop").s
 const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
-/** The aim of issue 10, per page. */
+/** The aim per page (docs/benchmarks.md). */
 const AIM = { performance: 99, fcpMs: 1000, lcpMs: 1200, cls: 0, accessibility: 100, bestPractices: 100, seo: 100, firstLoadJsKb: 100 };
 
 if (!existsSync(CHROME_PATH)) {
@@ -205,7 +205,7 @@ try {
   chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
   browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
   console.log(`\nLighthouse ${result.lighthouse} in ${CHROME_PATH}, median of ${RUNS} runs per page (previous run in brackets)`);
-  console.log(`Aim (issue 10): performance >= ${AIM.performance}, FCP < ${AIM.fcpMs} ms, LCP < ${AIM.lcpMs} ms, CLS 0, accessibility, best practices and SEO 100, JavaScript < ${AIM.firstLoadJsKb} KB compressed`);
+  console.log(`Aim: performance >= ${AIM.performance}, FCP < ${AIM.fcpMs} ms, LCP < ${AIM.lcpMs} ms, CLS 0, accessibility, best practices and SEO 100, JavaScript < ${AIM.firstLoadJsKb} KB compressed`);
   if (FIRST_VISIT) {
     // The browser's own start-up (profile, GPU process, code caches) is not the site's: one run
     // on a page that names no image and no stylesheet.

@@ -14,7 +14,7 @@
 // just before and after it); every
 // figure is printed as a share of the mean of the two nginx runs beside it (the site's visitor
 // pages also as a share of the bare server's runs beside them), next to the previous run's
-// (bench/last-run.json) and to the aims of issues 12, 25 and 36. The resident memory of the
+// (bench/last-run.json) and to the aims of docs/benchmarks.md. The resident memory of the
 // site's processes (VmRSS of the started process and its descendants) is read one minute after
 // the site answers /readyz, before any load, and every 500 ms during the load.
 //
@@ -60,7 +60,7 @@ const lastRunFile = (onPostgres) => path.join(here, onPostgres ? "last-run.json"
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 /**
- * The aims of issues 12, 25 and 36, per database: a share of a reference measured beside the
+ * The aims (docs/benchmarks.md), per database: a share of a reference measured beside the
  * target (`of`: the nginx ceiling, or the bare Node server) and a p99 limit in ms.
  */
 const aimsFor = (onPostgres) => ({
@@ -72,7 +72,7 @@ const aimsFor = (onPostgres) => ({
   api: null,
 });
 
-/** The memory aims of issue 36, in MB (MiB, as `ps -o rss` / 1024). */
+/** The memory aims, in MB (MiB, as `ps -o rss` / 1024). */
 const memoryAimsFor = (onPostgres) => (onPostgres ? { primary: 60, worker: 200 } : { total: 350, totalUnderLoad: 500 });
 
 // --- tools -------------------------------------------------------------------------------------
@@ -598,7 +598,7 @@ try {
   for (const m of memoryRows) console.log(`| ${m.what} | ${m.mb} | ${m.aim ? `<= ${m.aim} MB` : "none"} | ${m.met} |`);
 
   const allMet = results.every((r) => r.met !== "NO") && memoryRows.every((m) => m.met !== "NO");
-  console.log(`\nAims of issues 12, 25 and 36 ${allMet ? "met" : "NOT met"} in this run.`);
+  console.log(`\nAims ${allMet ? "met" : "NOT met"} in this run.`);
   console.log(`First-load JavaScript (home page, ${scripts.length} files): ${(jsGzip / 1024).toFixed(1)} KB gzipped`);
   console.log(`Sign-up (POST /api/users/, 20 in a row): median ${median(signUps).toFixed(1)} ms, p90 ${p90(signUps).toFixed(1)} ms`);
   console.log(`Login (POST /api/users/login, 20 in a row): median ${median(logins).toFixed(1)} ms, p90 ${p90(logins).toFixed(1)} ms`);

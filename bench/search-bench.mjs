@@ -1,4 +1,4 @@
-// `npm run bench:search` (and the end of `npm run bench`), issue 14: search and suggestion
+// `npm run bench:search` (and the end of `npm run bench`): search and suggestion
 // latency at a real museum's scale. For PGlite, and for PostgreSQL when one is reachable
 // (TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test): a fresh database with the
 // demo collection (build/host/seed-cli.js) plus a generated one of 10,000 exhibits and 2,000

@@ -1,7 +1,7 @@
 // `npm run lint`'s copy-paste check: jscpd (configured in .jscpd.json: app/ and server/, six or
 // more lines and 50 tokens of the same code) lists the pairs of places that repeat each other,
 // and this fails when there are more than MAX_PAIRS. One piece of code serves where the logic is
-// one (issue 39); a new pair past the limit is a helper to write, or an old pair to remove first.
+// one; a new pair past the limit is a helper to write, or an old pair to remove first.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 

@@ -21,12 +21,6 @@ export function requireAccount(context: AppLoadContext, to = "/login"): NonNulla
   return context.viewer;
 }
 
-/** A member (valid ticket), or the redirect to /admission. */
-export function requireMember(context: AppLoadContext, to = "/admission"): NonNullable<AppLoadContext["viewer"]> {
-  if (!context.viewer || !canSeeMemberContent(context.viewer)) throw redirect(to);
-  return context.viewer;
-}
-
 /**
  * Staff only (the console): a signed-out person is sent to /login and back; anyone else signed
  * in gets 404, as if the page did not exist.

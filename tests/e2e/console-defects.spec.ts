@@ -1,5 +1,5 @@
 /**
- * The staff console's defects of issue 24, in Chromium at desktop and phone size: staff land in
+ * The staff console's rough edges, in Chromium at desktop and phone size: staff land in
  * the console after signing in (never on the payment page); a logo upload on an unsaved "New
  * team" keeps what was typed; leaving an edited form by a link, the back button or closing the
  * tab asks first; the exhibit list fits a 390 px phone and its filter keeps the chosen sort.

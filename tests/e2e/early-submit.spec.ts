@@ -1,5 +1,5 @@
 /**
- * Issue 26 point 11: the first press of "Send Message" on /contact, of "Login Now" on /login and
+ * The first press of "Send Message" on /contact, of "Login Now" on /login and
  * of "Proceed to Payment" on /admission does its work at once, though the page's scripts wait for a person's first intent (decision
  * 016) and may take a second or more to arrive on a slow device. /subscribe and /password/request
  * load their scripts at once, but a press before they run is the browser's own post all the same;

@@ -1,5 +1,5 @@
 /**
- * Edit conflicts (decision 029; merging, issue 35, decision 050), two staff in
+ * Edit conflicts (decision 029; merging, decision 050), two staff in
  * two browsers: the admin and a curator open one exhibit; the admin saves a new year and a
  * sentence; the curator saves an older copy with a new title and another year: only the year is
  * a question (409), the title and the admin's sentence are combined; choosing and saving again

@@ -1,5 +1,5 @@
 /**
- * Issue 10, points 2 and 6, on a phone (390x844) and a desktop (1366x900). A refused form shows
+ * On a phone (390x844) and a desktop (1366x900). A refused form shows
  * its error where the person is looking: the alert is on screen and announced (role="alert"),
  * focus is on the first invalid field, which is in view (not under the sticky bar), marked
  * aria-invalid and described by its message. And a failed submission keeps what was typed, on

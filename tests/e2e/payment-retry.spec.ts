@@ -1,5 +1,5 @@
 /**
- * Issue 10, point 5, on a phone (390x844) and a desktop (1366x900): a connection that drops
+ * On a phone (390x844) and a desktop (1366x900): a connection that drops
  * during 'Authorize Payment' leaves the person on the payment page with a clear message and the
  * form as typed (no error page, no trip home), and pressing the button again sends the same
  * attempt id, so the payment's idempotency key is the same and the ticket is bought once.

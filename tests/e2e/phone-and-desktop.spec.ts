@@ -1,5 +1,5 @@
 /**
- * Issue 10, points 3, 7 and 8, on a phone (390x844) and a desktop (1366x900): the mobile menu
+ * On a phone (390x844) and a desktop (1366x900): the mobile menu
  * closes on navigation, Escape and an outside tap, traps focus and gives it back; exhibit photos
  * change by swipe and arrow keys; every small target is at least 24x24 px; the favorite-story
  * back link follows the spec's rule; the bottom menu's mobile wording; the home page's Subscribe
@@ -79,7 +79,7 @@ async function swipe(page: Page, on: Locator, dx: number) {
 test.describe("the mobile menu (phone)", () => {
   test.use({ viewport: PHONE });
 
-  test("closes when a page is chosen, and focus goes to the new page's heading (issue 26)", async ({ page }) => {
+  test("closes when a page is chosen, and focus goes to the new page's heading", async ({ page }) => {
     await page.goto("/");
     await openMenu(page);
     // Opening moved focus into the menu.

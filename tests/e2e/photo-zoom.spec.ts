@@ -1,5 +1,5 @@
 /**
- * Issue 26 point 4: an exhibit photo zooms in on a double tap (phone) or double click (mouse),
+ * An exhibit photo zooms in on a double tap (phone) or double click (mouse),
  * and the next one zooms it back out, whatever the gap between the two taps. Taps are real
  * touches through the DevTools protocol (touchstart, 90 ms, touchend), time-stamped as a finger's.
  */
@@ -108,7 +108,7 @@ for (const [name, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const
   });
 }
 
-// Issue 40, point 1: on a fresh exhibit page the scripts load on the first intent; the first click
+// On a fresh exhibit page the scripts load on the first intent; the first click
 // on "Next photo" or a thumbnail must do what it says once they have, at every size.
 for (const [name, viewport] of [["390x844", PHONE], ["1366x900", DESKTOP], ["1920x1400", { width: 1920, height: 1400 }]] as const) {
   test.describe(`the first click on a fresh exhibit page counts (${name})`, () => {

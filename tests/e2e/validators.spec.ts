@@ -1,5 +1,5 @@
 /**
- * Issue 26, "What to build": the Nu HTML Checker (vnu-jar) and axe with its best-practice rules
+ * The Nu HTML Checker (vnu-jar) and axe with its best-practice rules
  * over every public page, as a visitor and as a member, failing on any error that decision 026
  * does not excuse. Each page is loaded in Chromium and checked by axe once hydrated, on a desktop
  * (1366x900) and on a phone (390x844), where the menu, the banner and the targets differ; the HTML the

@@ -1,5 +1,5 @@
 /**
- * Issue 26, on a phone (390x844) and a desktop (1366x900): the rough edges a careful visitor
+ * On a phone (390x844) and a desktop (1366x900): the rough edges a careful visitor
  * met. Back after the 404's timed redirect returns to the page before the 404; the timed
  * redirect counts from the moment the page was shown, not from when its scripts ran; the
  * bot-check notice names Google only when reCAPTCHA runs; the test-mode expiry field reads

@@ -113,7 +113,7 @@ export const alertBanner = (page: Page) => page.getByTestId("alert-banner");
 export const bottomMenu = (page: Page) => page.getByRole("navigation", { name: "Bottom menu" });
 
 /**
- * Records what the crash of issue 10 looked like: an uncaught page error, or React Router
+ * Records what a crashed page looks like: an uncaught page error, or React Router
  * catching a render error (`TypeError: ... is not a function` from an effect's cleanup).
  */
 export function watchForCrashes(page: Page): string[] {

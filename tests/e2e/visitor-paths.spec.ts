@@ -1,5 +1,5 @@
 /**
- * Issue 10, points 1 and 4, on a phone (390x844) and a desktop (1366x900): every page of the
+ * On a phone (390x844) and a desktop (1366x900): every page of the
  * site can be left by a link and by its timed redirect without meeting the error page (leaving
  * /subscribe used to crash the next page), and an alert ends with its timer or with the page
  * that raised it (the welcome-back, payment and unpaid messages used to follow the member).

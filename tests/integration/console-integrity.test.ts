@@ -1,5 +1,5 @@
 /**
- * The console's smaller integrity points of issue 35, on both databases, through its own
+ * The console's smaller integrity points, on both databases, through its own
  * addresses as a browser without JavaScript sends them: a new exhibit starts Active; a refused
  * form brings its boxes back as they were ticked; scheduling is to the minute; a refused delete
  * says why beside its button, and each edit page says its delete rule.

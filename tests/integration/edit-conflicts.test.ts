@@ -1,5 +1,5 @@
 /**
- * Edit conflicts (decision 029; merging, issue 35, decision 050), on both databases:
+ * Edit conflicts (decision 029; merging, decision 050), on both databases:
  * two console saves started from the same version of a record: when they changed different fields
  * (or different paragraphs of a text) the second is merged and saved, saying so; else it is
  * refused with 409, the message and the fields both changed, and writes nothing; saved again with the person's choices ("keep mine" / "take

@@ -16,7 +16,7 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 const drivers = await availableDrivers();
 
 /** The museum clock's form of an instant, as the console shows it ("2026-11-25 20:15 EST"). */
-/** To the minute; with the seconds when two versions share a minute (issue 35: distinct times). */
+/** To the minute; with the seconds when two versions share a minute (two versions never read as one time). */
 const MUSEUM_MINUTE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})? E[SD]T$/;
 
 describe.each(drivers)("record versions on %s", (kind) => {

@@ -204,7 +204,7 @@ describe.each(drivers)("Stripe on %s", (kind) => {
     expect(await res.json()).toMatchObject({ ignored: true });
   });
 
-  describe("gift tickets (issue 13)", () => {
+  describe("gift tickets", () => {
     const form = (path: string, fields: Record<string, string>) =>
       fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), redirect: "manual" });
     async function draft() {

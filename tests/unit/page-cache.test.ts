@@ -326,7 +326,7 @@ describe("how stored pages are renewed (decision 038)", () => {
   });
 });
 
-describe("pages rendered ahead at start-up (issue 25)", () => {
+describe("pages rendered ahead at start-up", () => {
   it("renders the given visitors' pages one after another, so the first reader of each is served without a render", async () => {
     const s = await stand((path) => page(`<h1>${path}</h1>`));
     await s.cache.prime(["/", "/about", "/nope"]);
