@@ -39,6 +39,8 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.CI ? "line" : "list",
+  // The slowest spec files are named at the end of every run: where CI's minutes go.
+  reportSlowTests: { max: 8, threshold: 60_000 },
   timeout: 30_000,
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

@@ -283,8 +283,7 @@ export function createSearch(db: Database, now: () => Date = () => new Date()) {
     // category. A member's answer of few matches is ranked on the whole weighted text, which
     // means reading each text, hence only then. The public rank is taken as each hit is read,
     // filtered out later or not: carrying the vectors into the materialized hits to rank only the
-    // kept ones cost twice the search's time on a broad word (19 against 9.5 ms for 6,810 hits on
-    // PostgreSQL, measured 2026-11-25).
+    // kept ones cost twice the search's time on a broad word (`npm run bench:search`).
     const relevance = request.sort === "relevance";
     let score: SQL | null = null;
     if (relevance) {
@@ -305,8 +304,8 @@ export function createSearch(db: Database, now: () => Date = () => new Date()) {
     // appears (its first letters, so other endings of the word count), else the beginning. The
     // place is looked for in the lower-cased text, and in the text without accents only when the
     // word is not there as written ("nunez" in "Núñez"), as removing accents costs more than the
-    // headline; the markers are taken out of the window only. Measured 2026-11-25 on PGlite,
-    // 20 exhibits: 8 ms before, 4 after.
+    // headline; the markers are taken out of the window only. A whole text costs the headline
+    // twice its time (`npm run bench:search`).
     const probe = normalizeWord(queryWords(q).sort((a, b) => b.length - a.length)[0] ?? "").slice(0, 6);
     const at = sql`coalesce(nullif(strpos(lower(d.body), ${probe}), 0), strpos(museum_unaccent(lower(d.body)), ${probe}))`;
     const window = probe ? sql`substr(d.body, greatest(1, ${at} - ${SNIPPET_LEAD}), ${SNIPPET_WINDOW})` : sql`left(d.body, ${SNIPPET_WINDOW})`;
