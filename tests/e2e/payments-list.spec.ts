@@ -5,7 +5,7 @@
  * totals; the filters narrow the rows and the totals; the page never scrolls sideways.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { waitForHydration } from "./helpers";
+import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
 import { signedInAdmin } from "./people";
 import { memberViaApi, payWithTestCard } from "./visitor-helpers";
 
@@ -59,6 +59,7 @@ test("a ticket, a renewal and a gift show with their totals; a refund moves them
   await expect(admin.getByTestId("totals-refunds")).toHaveText("0 · $0.00");
   await expect(admin.getByTestId("totals-net")).toHaveText("$20.97");
   await expectNoSidewaysScroll(admin);
+  await expectNoSeriousA11yIssues(admin);
 
   // The renewal is refunded from the member's page: her first ticket still runs, and the message says so.
   await table.getByRole("link", { name: `Ann Fan <${stamp}-ann@example.com>` }).first().click();
@@ -94,6 +95,7 @@ test("on a 390 px phone the rows are cards, the filters and totals fit, and noth
   await waitForHydration(phone);
   await expect(phone.getByTestId("totals-payments")).toHaveText("3 · $20.97");
   await expectNoSidewaysScroll(phone);
+  await expectNoSeriousA11yIssues(phone);
   const region = phone.getByRole("region", { name: "Payments" });
   expect((await region.boundingBox())!.width).toBeLessThanOrEqual(390);
   // Each row a card: its cells labelled and stacked, not side by side.
