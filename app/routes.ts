@@ -84,6 +84,8 @@ export default [
     route("members/export", "routes/admin/members-export.tsx"),
     route("members/:id", "routes/admin/member.tsx"),
     route("gifts", "routes/admin/gifts.tsx"),
+    route("payments", "routes/admin/payments.tsx"),
+    route("payments/export", "routes/admin/payments-export.tsx"),
     route("messages", "routes/admin/messages.tsx"),
     route("messages/:id", "routes/admin/message.tsx"),
     route("subscribers", "routes/admin/subscribers.tsx"),

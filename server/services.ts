@@ -260,6 +260,7 @@ export function createServices(deps: ServiceDeps) {
       membership,
       museumEmail: config.CONTACT_EMAIL_TO,
       requestPasswordReset: (email) => accounts.requestPasswordReset(email),
+      giftStateOf: (g) => gifts.stateOf(g),
       mailchimp: Boolean(config.MAILCHIMP_API_KEY && config.MAILCHIMP_SERVER_PREFIX && config.MAILCHIMP_AUDIENCE_ID),
     }),
   };

@@ -17,7 +17,7 @@ export const CONSOLE_AREAS = {
   inbox: ["curator", "admin"],
   /** The audit log (a curator sees the entries of the areas a curator may open). */
   audit: ["curator", "admin"],
-  /** Members, payments, refunds, complimentary tickets and their export. */
+  /** Members, payments, refunds, complimentary tickets and their export; the payments list (decision 062). */
   members: ["admin"],
   /** Gift tickets and their refunds (personal data of buyers and recipients). */
   gifts: ["admin"],

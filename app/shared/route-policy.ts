@@ -141,6 +141,8 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/admin/members-export": CONSOLE,
   "routes/admin/member": CONSOLE,
   "routes/admin/gifts": CONSOLE,
+  "routes/admin/payments": CONSOLE,
+  "routes/admin/payments-export": CONSOLE,
   "routes/admin/messages": CONSOLE,
   "routes/admin/message": CONSOLE,
   "routes/admin/subscribers": CONSOLE,

@@ -25,6 +25,7 @@ import { createMemberAdmin } from "./member-service";
 import type { Membership } from "../membership/membership-service";
 import { createSubscriberAdmin } from "../newsletter/subscriber-admin";
 import { createOverview } from "./overview-service";
+import { createPaymentsList, type PaymentsListDeps } from "./payments-list-service";
 import type { AuditEntityType } from "../../app/shared/console-areas";
 import { createStaffService } from "./staff-service";
 
@@ -48,12 +49,15 @@ export interface AdminDeps {
   museumEmail: string;
   /** The site's own reset request (accounts service): a link by email through the outbox. */
   requestPasswordReset: (email: string) => Promise<void>;
+  /** The gift service's state of a gift, for the payments list (decision 062). */
+  giftStateOf: PaymentsListDeps["giftStateOf"];
   /** Whether Mailchimp is configured (the Subscribers page says "kept locally" otherwise). */
   mailchimp?: boolean;
 }
 
 export function createAdminServices(deps: AdminDeps) {
   const now = deps.now ?? (() => new Date());
+  const payments = createPaymentsList({ db: deps.db, timeZone: deps.timeZone, now: deps.now, giftStateOf: deps.giftStateOf });
   return {
     audit: createAuditLog(deps.db, deps.timeZone),
     staff: createStaffService(deps),
@@ -64,7 +68,9 @@ export function createAdminServices(deps: AdminDeps) {
     /** Bulk actions on the exhibit and enshrinee lists' chosen rows (decision 034). */
     bulk: createBulkActions({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange, restoreFromTrash: (actor, entryId) => deps.trash.restore(actor, entryId) }),
     preview: createPreview(deps.db),
-    overview: createOverview({ db: deps.db, now: deps.now }),
+    overview: createOverview({ db: deps.db, now: deps.now, paymentsList: payments }),
+    /** Every payment, refund and gift, its totals and its CSV (decision 062). */
+    payments,
     members: createMemberAdmin({ db: deps.db, membership: deps.membership, now: deps.now, requestPasswordReset: deps.requestPasswordReset }),
     inbox: createInbox({ db: deps.db, museumEmail: deps.museumEmail, now: deps.now, onEnqueued: deps.onEnqueued }),
     subscribers: createSubscriberAdmin({ db: deps.db, now: deps.now, onEnqueued: deps.onEnqueued, mailchimp: deps.mailchimp }),

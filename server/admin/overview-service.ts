@@ -1,16 +1,16 @@
 /**
  * The console's Overview: what needs doing. Unanswered contact messages, mail that
  * failed to send (outbox rows given up on: "dead"), drafts and scheduled records of the
- * collection, the payments and refunds of the last seven days, and the last backup. Counts only, plus the few failed mails themselves (recipient, subject, error).
+ * collection, the payments and refunds of the last seven days (the payments list's totals), and the last backup. Counts only, plus the few failed mails themselves (recipient, subject, error).
  */
-import { and, count, desc, eq, gt, gte, isNull, ne, sql, sum } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import { addDays } from "../../app/shared/calendar";
 import type { Database } from "../db/client";
 import { latestBackups } from "../backup/backup-service";
-import { bannerSlides, contactMessages, enshrinees, exhibits, outbox, payments } from "../db/schema";
+import { bannerSlides, contactMessages, enshrinees, exhibits, outbox } from "../db/schema";
+import type { PaymentsList } from "./payments-list-service";
 
-const WEEK_MS = 7 * 24 * 60 * 60_000;
-
-export function createOverview({ db, now = () => new Date() }: { db: Database; now?: () => Date }) {
+export function createOverview({ db, now = () => new Date(), paymentsList }: { db: Database; now?: () => Date; paymentsList: PaymentsList }) {
   return {
     /** Contact messages still "new" (no reply, not archived). */
     async unansweredMessages(): Promise<number> {
@@ -50,14 +50,13 @@ export function createOverview({ db, now = () => new Date() }: { db: Database; n
     /** The newest backup (when, size, ok or failed) and the newest good one (decision 046). */
     lastBackup: () => latestBackups(db),
 
-    /** Payments made and refunds given in the last seven days: how many, and their sum in cents. */
-    async lastWeekPayments() {
-      const since = new Date(now().getTime() - WEEK_MS);
-      const [[paid], [refunded]] = await Promise.all([
-        db.select({ n: count(), cents: sum(payments.amountCents) }).from(payments).where(gte(payments.createdAt, since)),
-        db.select({ n: count(), cents: sum(payments.amountCents) }).from(payments).where(and(eq(payments.status, "refunded"), gte(payments.refundedAt, since))),
-      ]);
-      return { payments: { count: paid.n, cents: Number(paid.cents ?? 0) }, refunds: { count: refunded.n, cents: Number(refunded.cents ?? 0) } };
+    /**
+     * Payments made (tickets and gifts) and refunds given in the last seven days, today included:
+     * the payments list's totals for that period, so the line and the list it opens agree (decision 062).
+     */
+    lastWeekPayments() {
+      const to = paymentsList.today();
+      return paymentsList.totals({ from: addDays(to, -6), to });
     },
   };
 }

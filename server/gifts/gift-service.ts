@@ -29,7 +29,7 @@ import { gifts, paymentIncidents } from "../db/schema";
 import type { Logger } from "../logger";
 import type { Membership } from "../membership/membership-service";
 import type { MuseumCalendar } from "../membership/museum-calendar";
-import { paymentBuysTicket, TICKET_CURRENCY } from "../membership/ticket";
+import { paymentBuysTicket, ticketAfterRefundWords, TICKET_CURRENCY } from "../membership/ticket";
 import { enqueue, type GiftDeliveryJob } from "../outbox/outbox";
 import type { PaymentOutcome } from "../payments/payment-service.server";
 import type { PaymentProvider } from "../payments/provider";
@@ -188,7 +188,7 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
         ? `Refunded the gift from ${gift.buyerEmail} to ${gift.recipientEmail} (${formatPrice(gift.amountCents)}); ${gift.daysGranted} days taken back from its redeemer`
         : `Refunded and revoked the gift from ${gift.buyerEmail} to ${gift.recipientEmail} (${formatPrice(gift.amountCents)})`;
       if (actor) await recordAudit(tx, actor, { action: "gift.refund", entityType: "gift", entityId: giftId, summary, before: { status: gift.status }, after: { status: "refunded", validThrough } }, now());
-      return { ok: true, id: giftId, message: gift.status === "redeemed" ? `Refunded. The redeemer is now valid through ${validThrough ?? "never"}.` : "Refunded. The gift is revoked: its link no longer works." };
+      return { ok: true, id: giftId, message: gift.status === "redeemed" ? `Refunded. ${ticketAfterRefundWords("The redeemer", validThrough, today())}` : "Refunded. The gift is revoked: its link no longer works." };
     });
   }
 

@@ -24,7 +24,7 @@ import { complimentaryTickets, isMemberAccount, paymentIncidents, payments, user
 import { enqueue } from "../outbox/outbox";
 import type { PaymentProvider } from "../payments/provider";
 import type { MuseumCalendar } from "./museum-calendar";
-import { paymentBuysTicket, ticketValidThrough, validThroughAfterRefund } from "./ticket";
+import { paymentBuysTicket, ticketAfterRefundWords, ticketValidThrough, validThroughAfterRefund } from "./ticket";
 import { ticketReceiptEmail } from "../mail/templates";
 import { transactionRetrying } from "../db/retrying";
 
@@ -182,7 +182,7 @@ export function createMembership({ db, calendar, provider, ticketDays, priceCent
           now(),
         );
       }
-      return { ok: true, id: refunded.id, message: `Refunded. ${taken.email ?? "The account"} is now valid through ${taken.after ?? "never"}.` };
+      return { ok: true, id: refunded.id, message: `Refunded. ${ticketAfterRefundWords(taken.email ?? "The account", taken.after, today())}` };
     });
   }
 

@@ -21,6 +21,15 @@ export function validThroughAfterRefund(current: string, grant: { validThroughAf
   return base <= grant.grantDay && after <= grant.grantDay ? addDays(grant.grantDay, -1) : after;
 }
 
+/**
+ * What a refund's message says of the account's ticket afterwards: its new last day while it
+ * still runs; that there is no valid ticket when the refund ended it (or it had ended already),
+ * never "valid through" a day that has passed.
+ */
+export function ticketAfterRefundWords(who: string, after: string | null, today: string): string {
+  return after !== null && isTicketValid(after, today) ? `${who} is now valid through ${after}.` : `${who} has no valid ticket now.`;
+}
+
 export type AccessStatus = "paid" | "expired" | "unpaid";
 
 /** Login's three outcomes (spec section 4): paid, expired (paid once), unpaid (never paid). */

@@ -63,6 +63,8 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/members", path: "/admin/members", area: "members", post: null },
   { id: "routes/admin/members-export", path: "/admin/members/export", area: "members", post: null, resource: true },
   { id: "routes/admin/member", path: "/admin/members/{member}", area: "members", post: { intent: "nothing" }, allowedPostStatus: 400 },
+  { id: "routes/admin/payments", path: "/admin/payments", area: "members", post: null },
+  { id: "routes/admin/payments-export", path: "/admin/payments/export", area: "members", post: null, resource: true },
   { id: "routes/admin/gifts", path: "/admin/gifts", area: "gifts", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/messages", path: "/admin/messages", area: "inbox", post: null },
   { id: "routes/admin/message", path: "/admin/messages/{message}", area: "inbox", post: { intent: "nothing" }, allowedPostStatus: 400 },

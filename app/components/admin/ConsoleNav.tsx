@@ -12,6 +12,7 @@ const LINKS: { to: string; label: string; area: ConsoleArea; end?: boolean }[] =
   { to: "/admin/trash", label: "Trash", area: "collection" },
   { to: "/admin/messages", label: "Contact inbox", area: "inbox" },
   { to: "/admin/members", label: "Members", area: "members" },
+  { to: "/admin/payments", label: "Payments", area: "members" },
   { to: "/admin/gifts", label: "Gift tickets", area: "gifts" },
   { to: "/admin/subscribers", label: "Subscribers", area: "subscribers" },
   { to: "/admin/staff", label: "Staff", area: "staff" },

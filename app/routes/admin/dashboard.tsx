@@ -1,8 +1,8 @@
 /**
  * /admin: the console's home says what needs doing: unanswered messages (inbox), the
  * collection's drafts and scheduled records (curators and admins), mail
- * that failed to send and the payments and refunds of the last 7 days (admins: personal data),
- * each with a link, then where to go.
+ * that failed to send and the payments and refunds of the last 7 days (admins: personal data;
+ * the line opens the payments list for those days, decision 062), each with a link, then where to go.
  */
 import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
@@ -102,7 +102,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         {week ? (
           <li>
             Last 7 days:{" "}
-            <Link to="/admin/members" className={link}>
+            <Link to="/admin/payments?period=7" className={link}>
               {plural(week.payments.count, "payment", "payments")} ({dollars(week.payments.cents)}), {plural(week.refunds.count, "refund", "refunds")} ({dollars(week.refunds.cents)})
             </Link>
           </li>
