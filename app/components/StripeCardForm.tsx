@@ -1,7 +1,8 @@
 /**
  * The card form when Stripe is configured: Stripe.js (loaded from Stripe's host) mounts a card
- * Element, creates a PaymentMethod, and the page action charges it; 3-D Secure is completed with
- * stripe.handleNextAction before the action confirms the payment.
+ * Element, creates a PaymentMethod, and the page action charges it; a PaymentIntent that answers
+ * `requires_action` goes through stripe.handleNextAction with its client secret (Stripe's
+ * 3-D Secure step), then the action confirms the payment by reading it back (decision 059).
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { FetcherWithComponents } from "react-router";
@@ -65,14 +66,22 @@ export function StripeCardForm({
     return () => card?.destroy();
   }, [publishableKey, nonce]);
 
+  // Each answer asking for 3-D Secure is handled once: the fetcher keeps that answer while the
+  // confirmation below is on its way, and the bank's step must not open a second time.
+  const handled = useRef<PaymentPageResult | null>(null);
+  const { data: answer, submit } = fetcher;
   useEffect(() => {
-    const r = fetcher.data;
-    if (r?.status !== "requires_action" || !stripe.current) return;
-    stripe.current.js.handleNextAction({ clientSecret: r.clientSecret }).then((result) => {
-      if (result.error) return setError(result.error.message ?? "Your card was not authorized.");
-      fetcher.submit({ intent: "confirm", attemptId, paymentIntentId: r.paymentIntentId }, { method: "post" });
-    });
-  }, [fetcher, attemptId]);
+    const r = answer;
+    if (r?.status !== "requires_action" || !stripe.current || handled.current === r) return;
+    handled.current = r;
+    stripe.current.js
+      .handleNextAction({ clientSecret: r.clientSecret })
+      // Completed, failed or closed: the server reads the PaymentIntent back and answers with
+      // its outcome (a failed step is a card error with Stripe's own message, and the page's
+      // next try is a new payment).
+      .then(() => submit({ intent: "confirm", attemptId, paymentIntentId: r.paymentIntentId }, { method: "post" }))
+      .catch((e: Error) => setError(e.message));
+  }, [answer, submit, attemptId]);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

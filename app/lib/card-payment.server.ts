@@ -20,6 +20,19 @@ export function paymentMethodFromForm(str: (name: string) => string, provider: {
   return { paymentMethodId } as const;
 }
 
+/**
+ * The test mode's 3-D Secure challenge answered from the page (`intent=authenticate`): the
+ * payment it is about and the person's choice, or the answer that refuses the post.
+ */
+export function testChallengeFromForm(str: (name: string) => string, provider: { kind: "test" | "stripe" }) {
+  const choice = str("choice");
+  const providerPaymentId = str("paymentIntentId");
+  if (provider.kind !== "test" || (choice !== "complete" && choice !== "fail") || !/^pi_test_[0-9a-f]{24}$/.test(providerPaymentId)) {
+    return { refused: data<PaymentResult>({ status: "card_error", message: "This payment could not be found." }, { status: 400 }) } as const;
+  }
+  return { providerPaymentId, choice } as const;
+}
+
 /** A payment's outcome as the page's answer; `succeeded` decides what success looks like. */
 export function answerPayment<S>(outcome: PaymentOutcome, succeeded: (message: string) => S) {
   switch (outcome.status) {

@@ -13,7 +13,8 @@ import { SubmitButton, TextField } from "~/components/FormFields";
 import { StripeCardForm } from "~/components/StripeCardForm";
 import { longDate } from "~/shared/ticket-words";
 import { rateLimitedAnswer } from "~/lib/guards.server";
-import { answerPayment, paymentMethodFromForm } from "~/lib/card-payment.server";
+import { answerPayment, paymentMethodFromForm, testChallengeFromForm } from "~/lib/card-payment.server";
+import { TestChallenge } from "~/components/TestChallenge";
 import { requireId } from "~/lib/load.server";
 import { pageMeta } from "~/lib/meta";
 import { SERVER_MESSAGES } from "~/shared/messages";
@@ -50,6 +51,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // An address that names no gift is not found, as its page is (not a card problem).
   if (!(await gifts.get(giftId))) throw data(null, { status: 404 });
   if (str("intent") === "confirm") return answer(giftId, await gifts.confirm({ giftId, providerPaymentId: str("paymentIntentId") }));
+  if (str("intent") === "authenticate") {
+    const challenge = testChallengeFromForm(str, payments.provider);
+    if ("refused" in challenge) return challenge.refused;
+    return answer(giftId, await gifts.answerChallenge({ giftId, ...challenge }));
+  }
   const card = paymentMethodFromForm(str, payments.provider);
   if ("refused" in card) return card.refused;
   return answer(giftId, await gifts.pay({ giftId, paymentMethodId: card.paymentMethodId, idempotencyKey: `gift:${giftId}:${attemptId}` }));
@@ -69,6 +75,8 @@ export default function GiftPay({ loaderData: l, actionData }: Route.ComponentPr
   const result = actionData && "message" in actionData ? actionData : fetcher.data && "message" in fetcher.data ? fetcher.data : undefined;
   // One object per answer, so the alert scrolls into view once per refusal.
   const refusal = useMemo(() => (result ? { ok: false, message: result.message } : undefined), [result]);
+  // Test mode: the payment waiting for its 3-D Secure challenge (with or without JavaScript).
+  const challenge = l.testMode && actionData?.status === "requires_action" ? actionData.paymentIntentId : null;
   return (
     <section className="mx-auto max-w-xl px-4 py-10">
       <h1 className="font-display text-3xl font-bold uppercase tracking-wide">Your card will be charged {l.price}</h1>
@@ -76,8 +84,10 @@ export default function GiftPay({ loaderData: l, actionData }: Route.ComponentPr
         {`A gift ticket of ${l.days} days for ${l.recipient}. We will email it to ${l.recipientEmail} on ${l.deliverOn}.`}
       </p>
       <Outcome outcome={refusal} />
+      {challenge ? <TestChallenge Form={Form} paymentIntentId={challenge} attemptId={l.attemptId} busy={navigation.state !== "idle"} /> : null}
       {l.testMode ? (
-        <Form method="post" noValidate className="mt-6 space-y-4 rounded-lg border-2 border-dashed border-gold-dark bg-white p-5" data-testid="test-card-form">
+        // Hidden, not gone, during the challenge: a failed one brings it back as it was typed.
+        <Form method="post" noValidate hidden={challenge !== null} className="mt-6 space-y-4 rounded-lg border-2 border-dashed border-gold-dark bg-white p-5" data-testid="test-card-form">
           <p className="font-semibold text-gold-deep">Test mode: no card is charged</p>
           <input type="hidden" name="attemptId" value={l.attemptId} />
           <TextField label="Card number" name="cardNumber" inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" required />

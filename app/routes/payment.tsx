@@ -22,7 +22,8 @@ import { TIMING } from "~/lib/timing";
 import { useOnNewResult } from "~/lib/use-timed-result";
 import { useRedirectAfter, useSettledNavigate } from "~/lib/use-redirect-after";
 import { rateLimitedAnswer } from "~/lib/guards.server";
-import { answerPayment, paymentMethodFromForm } from "~/lib/card-payment.server";
+import { answerPayment, paymentMethodFromForm, testChallengeFromForm } from "~/lib/card-payment.server";
+import { TestChallenge } from "~/components/TestChallenge";
 import { longDate } from "~/shared/ticket-words";
 import type { PaymentOutcome } from "../../server/payments/payment-service.server";
 import type { PaymentPageResult, PaymentResult } from "~/shared/payment-results";
@@ -59,6 +60,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (str("intent") === "confirm") {
     const outcome = await payments.confirm({ userId: viewer.userId, providerPaymentId: str("paymentIntentId"), receiptEmail: viewer.emailAddress });
     return answer(outcome);
+  }
+  if (str("intent") === "authenticate") {
+    const challenge = testChallengeFromForm(str, payments.provider);
+    if ("refused" in challenge) return challenge.refused;
+    return answer(await payments.answerChallenge({ userId: viewer.userId, receiptEmail: viewer.emailAddress, ...challenge }));
   }
 
   const card = paymentMethodFromForm(str, payments.provider);
@@ -128,8 +134,11 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
   const { errors, report, fix } = useFormErrors();
+  // Test mode: the payment waiting for its 3-D Secure challenge (Stripe shows its own with keys).
+  const [challenge, setChallenge] = useState<string | null>(null);
 
   useOnNewResult(fetcher.data, (r) => {
+    setChallenge(testMode && r.status === "requires_action" ? r.paymentIntentId : null);
     if (r.status === "requires_action") return;
     if (r.status === "succeeded") {
       setPaidThrough(loaderData.newValidThrough ?? "");
@@ -141,6 +150,8 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
     if (r.status === "card_error") {
       // The card was refused, nothing was charged: the next try (maybe another card) is a new payment.
       setAttemptId(newAttemptId());
+      // After a failed challenge the form shows again now, so its field can take the focus.
+      if (formRef.current) formRef.current.hidden = false;
       const field: FieldErrors = testMode ? { [cardField(r.message)]: r.message } : { card: r.message };
       report(formRef.current, field, { alertMs: TIMING.paymentCardError });
       return;
@@ -186,12 +197,15 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
                 : `Your ticket will be valid through ${loaderData.newValidThrough}.`}
             </p>
           ) : null}
+          {testMode && challenge ? <TestChallenge Form={fetcher.Form} paymentIntentId={challenge} attemptId={attemptId} busy={fetcher.state !== "idle"} /> : null}
           {testMode ? (
+            // Hidden, not gone, during the challenge: a failed one brings it back as it was typed.
             <fetcher.Form
               ref={formRef}
               method="post"
               noValidate={hydrated}
               onSubmit={onSubmit}
+              hidden={challenge !== null}
               className="mt-6 space-y-4 rounded-lg border-2 border-dashed border-gold-dark bg-white p-5"
               data-testid="test-card-form"
             >

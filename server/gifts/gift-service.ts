@@ -31,8 +31,8 @@ import type { Membership } from "../membership/membership-service";
 import type { MuseumCalendar } from "../membership/museum-calendar";
 import { paymentBuysTicket, ticketAfterRefundWords, TICKET_CURRENCY } from "../membership/ticket";
 import { enqueue, type GiftDeliveryJob } from "../outbox/outbox";
-import type { PaymentOutcome } from "../payments/payment-service.server";
-import type { PaymentProvider } from "../payments/provider";
+import { answerTestChallenge, unpaidOutcome, type PaymentOutcome } from "../payments/payment-service.server";
+import type { PaymentProvider, TestChallengeChoice } from "../payments/provider";
 import { giftEmail, giftReceiptEmail } from "../mail/templates";
 import { isUuid } from "../../app/shared/ids";
 import { SITE_SHORT_NAME } from "../../app/shared/site";
@@ -140,6 +140,19 @@ export function createGifts({ db, provider, membership, calendar, priceCents, ti
     if (p.status === "requires_action" && p.clientSecret) return { status: "requires_action", providerPaymentId: p.providerPaymentId, clientSecret: p.clientSecret };
     if (p.status === "processing" || p.status === "requires_capture") return { status: "card_error", message: GIFT_PAYMENT_PENDING };
     return null;
+  }
+
+  /** After 3-D Secure in the browser: marks the gift paid if the provider says so. */
+  async function confirm(o: { giftId: string; providerPaymentId: string }): Promise<PaymentOutcome> {
+    try {
+      const p = await provider.retrieve(o.providerPaymentId);
+      if (!p || p.giftId !== o.giftId) return { status: "card_error", message: "This payment could not be found." };
+      if (p.status !== "succeeded") return unpaidOutcome(p);
+      return await outcomeOf(o.giftId, p);
+    } catch (error) {
+      logger.error({ err: error }, "gift payment confirmation failed");
+      return { status: "server_error", message: SERVER_MESSAGES.paymentServerError };
+    }
   }
 
   /** The gift behind a token, locked when `tx` is a transaction. */
@@ -256,15 +269,14 @@ async function refund(actor: Actor | null, giftId: string, options: { refundAtPr
       }
     },
 
-    /** After 3-D Secure in the browser: marks the gift paid if the provider says so. */
-    async confirm(o: { giftId: string; providerPaymentId: string }): Promise<PaymentOutcome> {
+    confirm,
+
+    /** Test mode: the buyer completed or failed the 3-D Secure challenge of the gift's payment. */
+    async answerChallenge(o: { giftId: string; providerPaymentId: string; choice: TestChallengeChoice }): Promise<PaymentOutcome> {
       try {
-        const p = await provider.retrieve(o.providerPaymentId);
-        if (!p || p.giftId !== o.giftId) return { status: "card_error", message: "This payment could not be found." };
-        if (p.status !== "succeeded") return { status: "card_error", message: "Your card was not authorized. Please try again." };
-        return await outcomeOf(o.giftId, p);
+        return await answerTestChallenge(provider, o, (p) => p.giftId === o.giftId, () => confirm(o));
       } catch (error) {
-        logger.error({ err: error }, "gift payment confirmation failed");
+        logger.error({ err: error }, "gift test challenge failed");
         return { status: "server_error", message: SERVER_MESSAGES.paymentServerError };
       }
     },

@@ -9,7 +9,7 @@ import { SERVER_MESSAGES } from "../../app/shared/messages";
 import type { Logger } from "../logger";
 import type { Membership } from "../membership/membership-service";
 import { TICKET_CURRENCY } from "../membership/ticket";
-import type { PaymentProvider } from "./provider";
+import type { PaymentProvider, RetrievedPayment, TestChallengeChoice } from "./provider";
 import { SITE_SHORT_NAME } from "../../app/shared/site";
 
 export type PaymentOutcome =
@@ -17,6 +17,28 @@ export type PaymentOutcome =
   | { status: "requires_action"; clientSecret: string; providerPaymentId: string }
   | { status: "card_error"; message: string }
   | { status: "server_error"; message: string };
+
+/** A payment read back after 3-D Secure that did not succeed: the provider's own reason, or a general one. */
+export function unpaidOutcome(p: RetrievedPayment): PaymentOutcome {
+  return { status: "card_error", message: p.lastPaymentError ?? "Your card was not authorized. Please try again." };
+}
+
+/**
+ * Test mode's 3-D Secure challenge, answered: `owns` checks the waiting payment belongs to the
+ * one who answers before anything changes; then the provider records the choice (once: a
+ * second press changes nothing) and `confirm` reads the outcome as after Stripe's own step.
+ */
+export async function answerTestChallenge(
+  provider: PaymentProvider,
+  o: { providerPaymentId: string; choice: TestChallengeChoice },
+  owns: (p: RetrievedPayment) => boolean,
+  confirm: () => Promise<PaymentOutcome>,
+): Promise<PaymentOutcome> {
+  const p = provider.authenticateTestPayment ? await provider.retrieve(o.providerPaymentId) : null;
+  if (!p || !owns(p)) return { status: "card_error", message: "This payment could not be found." };
+  await provider.authenticateTestPayment!(o.providerPaymentId, o.choice);
+  return confirm();
+}
 
 export interface PaymentServiceDeps {
   provider: PaymentProvider;
@@ -45,6 +67,19 @@ export function createPaymentService({ provider, membership, priceCents, logger 
     return { status: "succeeded", validThrough: result.validThrough, message: SERVER_MESSAGES.paymentSuccess };
   }
 
+  /** After 3-D Secure in the browser: grant if the provider says the payment succeeded. */
+  async function confirm(o: { userId: string; providerPaymentId: string; receiptEmail: string }): Promise<PaymentOutcome> {
+    try {
+      const p = await provider.retrieve(o.providerPaymentId);
+      if (!p || p.userId !== o.userId) return { status: "card_error", message: "This payment could not be found." };
+      if (p.status !== "succeeded") return unpaidOutcome(p);
+      return await grant(o.userId, p.receiptEmail ?? o.receiptEmail, p);
+    } catch (error) {
+      logger.error({ err: error }, "payment confirmation failed");
+      return { status: "server_error", message: SERVER_MESSAGES.paymentServerError };
+    }
+  }
+
   return {
     provider,
 
@@ -69,15 +104,14 @@ export function createPaymentService({ provider, membership, priceCents, logger 
       }
     },
 
-    /** After 3-D Secure in the browser: grant if the provider says the payment succeeded. */
-    async confirm(o: { userId: string; providerPaymentId: string; receiptEmail: string }): Promise<PaymentOutcome> {
+    confirm,
+
+    /** Test mode: the person completed or failed the 3-D Secure challenge of their payment. */
+    async answerChallenge(o: { userId: string; providerPaymentId: string; receiptEmail: string; choice: TestChallengeChoice }): Promise<PaymentOutcome> {
       try {
-        const p = await provider.retrieve(o.providerPaymentId);
-        if (!p || p.userId !== o.userId) return { status: "card_error", message: "This payment could not be found." };
-        if (p.status !== "succeeded") return { status: "card_error", message: "Your card was not authorized. Please try again." };
-        return await grant(o.userId, p.receiptEmail ?? o.receiptEmail, p);
+        return await answerTestChallenge(provider, o, (p) => p.userId === o.userId && !p.giftId, () => confirm(o));
       } catch (error) {
-        logger.error({ err: error }, "payment confirmation failed");
+        logger.error({ err: error }, "test challenge failed");
         return { status: "server_error", message: SERVER_MESSAGES.paymentServerError };
       }
     },

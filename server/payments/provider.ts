@@ -31,7 +31,12 @@ export interface RetrievedPayment {
   cardLast4: string | null;
   /** While the payment waits for 3-D Secure: what the browser needs to show the bank's step again. */
   clientSecret?: string | null;
+  /** The provider's own message for why the payment failed (a failed 3-D Secure, a decline after it). */
+  lastPaymentError?: string | null;
 }
+
+/** The person's choice on the test mode's 3-D Secure challenge. */
+export type TestChallengeChoice = "complete" | "fail";
 
 export interface PaymentProvider {
   kind: "test" | "stripe";
@@ -45,6 +50,12 @@ export interface PaymentProvider {
    * The membership service decides what the refund takes back (decision 023).
    */
   refund(request: RefundRequest): Promise<void>;
+  /**
+   * Test mode only: the person completed or failed the test challenge of a payment waiting for
+   * 3-D Secure (with Stripe, the browser does this with Stripe itself). A payment no longer
+   * waiting is left as it is, so a second press changes nothing.
+   */
+  authenticateTestPayment?(providerPaymentId: string, choice: TestChallengeChoice): Promise<void>;
 }
 
 export interface RefundRequest {

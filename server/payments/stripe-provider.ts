@@ -65,6 +65,8 @@ export function createStripeProvider({ stripe, publishableKey }: { stripe: Strip
           giftId: pi.metadata?.giftId ?? null,
           receiptEmail: pi.receipt_email,
           clientSecret: pi.status === "requires_action" ? pi.client_secret : null,
+          // After a failed 3-D Secure, or a decline once it was completed, Stripe's own reason.
+          lastPaymentError: pi.last_payment_error?.message ?? null,
           ...cardOf(pi),
         };
       } catch (error) {

@@ -100,6 +100,56 @@ describe.each(drivers)("Stripe on %s", (kind) => {
     expect(await paymentRows(account.userId)).toHaveLength(1);
   });
 
+  it.each([
+    ["fails", (id: string) => stripe.failAuthentication(id), "pm_card_authenticationRequired", "We are unable to authenticate your payment method. Please choose a different payment method and try again."],
+    ["completes, then is declined", (id: string) => stripe.authenticate(id), "pm_card_authenticationRequiredChargeDeclinedInsufficientFunds", "Your card has insufficient funds."],
+  ])("answers Stripe's own message when 3-D Secure %s (decision 059), through the API and the payment page", async (_what, step, method, message) => {
+    const account = await createSignedInAccount(server.services);
+    const res = await post("/api/stripe/payment", { id: method }, account.cookie);
+    expect(res.status).toBe(202);
+    const { paymentIntentId } = await res.json();
+    step(paymentIntentId);
+    const confirmed = await post("/api/stripe/payment/confirm", { paymentIntentId }, account.cookie);
+    expect(confirmed.status).toBe(402);
+    expect(await confirmed.json()).toMatchObject({ success: false, message });
+    const page = await fetch(`${server.url}/admission/payment`, {
+      method: "POST",
+      headers: { cookie: account.cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "confirm", attemptId: randomUUID(), paymentIntentId }).toString(),
+    });
+    expect(page.status).toBe(402);
+    expect(await paymentRows(account.userId)).toHaveLength(0);
+    expect((await userRow(account.userId)).validThrough).toBeNull();
+  });
+
+  it("the page's 3-D Secure answer carries the PaymentIntent's client secret for stripe.handleNextAction, and a test-mode challenge answer is refused with real keys", async () => {
+    const account = await createSignedInAccount(server.services);
+    const attemptId = randomUUID();
+    const pay = () =>
+      fetch(`${server.url}/admission/payment.data`, {
+        method: "POST",
+        headers: { cookie: account.cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ paymentMethodId: "pm_card_threeDSecure2Required", attemptId }).toString(),
+      });
+    const res = await pay();
+    expect(res.status).toBe(202);
+    const body = await res.text();
+    const intent = stripe.requests.filter((r) => r.method === "POST" && r.body.get("metadata[userId]") === account.userId);
+    expect(intent).toHaveLength(1);
+    const created = (await server.services.payments.provider.retrieve(/pi_standin_\d+/.exec(body)![0]))!;
+    expect(created.clientSecret).toMatch(/^pi_standin_\d+_secret_/);
+    expect(body).toContain(created.clientSecret!);
+    // A double press: the same idempotency key, the same PaymentIntent and bank step.
+    expect(await (await pay()).text()).toContain(created.clientSecret!);
+    const answer = await fetch(`${server.url}/admission/payment`, {
+      method: "POST",
+      headers: { cookie: account.cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "authenticate", choice: "complete", attemptId, paymentIntentId: created.providerPaymentId }).toString(),
+    });
+    expect(answer.status).toBe(400);
+    expect(await paymentRows(account.userId)).toHaveLength(0);
+  });
+
   it("refuses a bad or missing signature with 400 and writes nothing", async () => {
     const account = await createSignedInAccount(server.services);
     const bad = await webhook(succeeded("evt_bad", "pi_bad", account.userId), "t=1,v1=deadbeef");

@@ -1,7 +1,10 @@
 /**
  * A local stand-in for the Stripe endpoints the SDK calls: POST /v1/payment_intents (honours
  * Idempotency-Key), GET /v1/payment_intents/:id and POST /v1/refunds (honours Idempotency-Key).
- * Payment methods follow Stripe's test ids.
+ * Payment methods follow Stripe's test ids: the 3-D Secure ones answer `requires_action` until
+ * the test completes or fails the step as the browser would (`authenticate`, `failAuthentication`),
+ * then end as Stripe's do (a failed step or a decline after it: `requires_payment_method` with
+ * Stripe's message as `last_payment_error`).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,13 +19,21 @@ interface Intent {
   metadata: Record<string, string>;
   receipt_email: string | null;
   latest_charge: unknown;
-  last_payment_error: null;
+  last_payment_error: null | { type: string; code: string; decline_code?: string; message: string };
 }
+
+/** Stripe's test payment methods that ask for 3-D Secure, and the decline (if any) once it is completed. */
+const THREE_D_SECURE: Record<string, Intent["last_payment_error"]> = {
+  pm_card_authenticationRequired: null,
+  pm_card_threeDSecure2Required: null,
+  pm_card_authenticationRequiredChargeDeclinedInsufficientFunds: { type: "card_error", code: "card_declined", decline_code: "insufficient_funds", message: "Your card has insufficient funds." },
+};
 
 export async function startStripeApi() {
   const intents = new Map<string, Intent>();
   const byKey = new Map<string, Intent>();
   const requests: { method: string; path: string; idempotencyKey?: string; body: URLSearchParams }[] = [];
+  const methods = new Map<string, string>();
   let n = 0;
   const card = { payment_method_details: { card: { brand: "visa", last4: "4242" } } };
 
@@ -44,7 +55,7 @@ export async function startStripeApi() {
           return send(402, { error: { type: "card_error", code: "card_declined", message: "Your card was declined." } });
         }
         const id = `pi_standin_${++n}`;
-        const needsAction = pm === "pm_card_authenticationRequired";
+        const needsAction = pm !== null && pm in THREE_D_SECURE;
         const intent: Intent = {
           id,
           object: "payment_intent",
@@ -58,6 +69,7 @@ export async function startStripeApi() {
           last_payment_error: null,
         };
         intents.set(id, intent);
+        methods.set(id, pm ?? "");
         if (key) byKey.set(key, intent);
         return send(200, intent);
       }
@@ -85,10 +97,22 @@ export async function startStripeApi() {
       const intent = intents.get(id);
       if (intent) Object.assign(intent, patch);
     },
-    /** Completes 3-D Secure for an intent, as the browser would. */
+    /** Completes 3-D Secure for an intent, as the browser would: paid, or declined after it as the card says. */
     authenticate(id: string) {
       const intent = intents.get(id);
-      if (intent) Object.assign(intent, { status: "succeeded", latest_charge: card });
+      const declined = THREE_D_SECURE[methods.get(id) ?? ""];
+      if (intent && declined) Object.assign(intent, { status: "requires_payment_method", last_payment_error: declined });
+      else if (intent) Object.assign(intent, { status: "succeeded", latest_charge: card });
+    },
+    /** Fails (or closes) 3-D Secure for an intent, as the browser would. */
+    failAuthentication(id: string) {
+      const intent = intents.get(id);
+      if (intent) {
+        Object.assign(intent, {
+          status: "requires_payment_method",
+          last_payment_error: { type: "invalid_request_error", code: "payment_intent_authentication_failure", message: "We are unable to authenticate your payment method. Please choose a different payment method and try again." },
+        });
+      }
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
