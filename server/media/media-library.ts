@@ -63,6 +63,12 @@ export function inUseMessage(uses: MediaUse[]): string {
   return `This image cannot be deleted: it is used by ${list}. Choose another image there first (or empty the Trash of it).`;
 }
 
+/** The uploaded file's name, kept in its key so a search by file name finds it: "Forbes Field 1960.JPG" → "forbes-field-1960". */
+function nameSlug(name: string): string {
+  const slug = name.replace(/\.[A-Za-z0-9]{1,5}$/, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60).replace(/-+$/, "");
+  return slug || "image";
+}
+
 const likeTerm = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const isOriginalKey = (key: string) => {
@@ -247,7 +253,7 @@ export function createMediaLibrary(o: { db: Database; storage: MediaStorage; med
      */
     async upload(actor: Actor, bytes: Buffer, name: string, alt = ""): Promise<LibraryImage> {
       const clean = await cleanPhoto(bytes, name);
-      const key = `${LIBRARY_FOLDER}/${randomUUID()}.${clean.extension}`;
+      const key = `${LIBRARY_FOLDER}/${randomUUID().slice(0, 8)}-${nameSlug(name)}.${clean.extension}`;
       await storage.put(key, clean.bytes);
       try {
         await transactionRetrying(db, async (tx) => {

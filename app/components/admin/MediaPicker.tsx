@@ -205,7 +205,7 @@ export function MediaPicker({
           <details open={Boolean(error)}>
             <summary className="cursor-pointer text-stone-700">Or type the file&apos;s path</summary>
             <label htmlFor={id} className="sr-only">
-              {label}: media path
+              {`${label} (media file)`}
             </label>
             <input
               ref={input}
