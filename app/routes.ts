@@ -79,6 +79,7 @@ export default [
     route("banner", "routes/admin/banner.tsx"),
     route("banner/preview", "routes/admin/preview.tsx", { id: "routes/admin/banner-preview" }),
     route("banner/:id/versions/:versionId", "routes/admin/record-version.tsx", { id: "routes/admin/banner-version" }),
+    route("media", "routes/admin/media.tsx"),
     route("trash", "routes/admin/trash.tsx"),
     route("members", "routes/admin/members.tsx"),
     route("members/export", "routes/admin/members-export.tsx"),

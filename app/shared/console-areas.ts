@@ -51,6 +51,8 @@ export const AUDIT_ENTITY_AREAS = {
   exhibit: "collection",
   enshrinee: "collection",
   banner: "banner",
+  /** Images of the media library (decision 061): their descriptions, uploads and deletions. */
+  media: "collection",
   contact_message: "inbox",
   member: "members",
   payment: "members",

@@ -136,6 +136,8 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/admin/banner": { ...CONSOLE, body: "console form with an image" },
   "routes/admin/banner-preview": CONSOLE,
   "routes/admin/banner-version": CONSOLE,
+  // The media library (decision 061): several image files at once, or url-encoded descriptions and deletes.
+  "routes/admin/media": { ...CONSOLE, body: "console form with an image" },
   "routes/admin/trash": CONSOLE,
   "routes/admin/members": CONSOLE,
   "routes/admin/members-export": CONSOLE,

@@ -15,6 +15,7 @@ import { createMediaStorage } from "../media/media-storage";
 import type { MediaObjects } from "../media/media-objects";
 import type { CollectionTrash } from "../catalog/collection-trash";
 import { createPhotoWrites } from "../catalog/photo-writes";
+import { createMediaLibrary } from "../media/media-library";
 import { createRecordVersions } from "../catalog/record-versions";
 import { createPortraitWrites } from "../catalog/portrait-writes";
 import { createPreview } from "./preview";
@@ -82,6 +83,8 @@ export function createAdminServices(deps: AdminDeps) {
     /** Versions of teams, categories, exhibits and enshrinees, read from the audit log (decision 030). */
     versions: createRecordVersions({ db: deps.db, now: deps.now, timeZone: deps.timeZone, notifyChange: deps.notifyCollectionChange }),
     photos: createPhotoWrites({ db: deps.db, storage: createMediaStorage(deps.mediaDir, deps.mediaObjects), now: deps.now, notifyChange: deps.notifyCollectionChange }),
+    /** The media library (decision 061): every stored image, its description and where it is used. */
+    media: createMediaLibrary({ db: deps.db, storage: createMediaStorage(deps.mediaDir, deps.mediaObjects), mediaDir: deps.mediaDir, objects: deps.mediaObjects, now: deps.now }),
     /** Enshrinee portraits (decision 033): cleaned like exhibit photos. */
     portraits: createPortraitWrites({ db: deps.db, storage: createMediaStorage(deps.mediaDir, deps.mediaObjects), now: deps.now, notifyChange: deps.notifyCollectionChange }),
   };

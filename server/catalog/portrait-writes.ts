@@ -80,6 +80,12 @@ export function createPortraitWrites({ db, storage, now = () => new Date(), noti
       }
     },
 
+    /** Makes an image of the media library (decision 061), already stored and shared, the enshrinee's portrait. */
+    async use(actor: Actor, id: string, key: string, alt: string): Promise<Saved> {
+      const saved = await write(actor, id, "enshrinee.portrait.set", (name) => `Chose a portrait of ${name} from the media library`, async () => ({ portrait: key, portraitAlt: alt }));
+      return saved.ok ? { ...saved, message: "Portrait saved." } : saved;
+    },
+
     /** Changes the portrait's description. */
     async describe(actor: Actor, id: string, alt: string): Promise<Saved> {
       const current = await state(db, id);

@@ -816,6 +816,24 @@ export const mediaChunks = pgTable(
   (t) => [primaryKey({ columns: [t.key, t.seq] })],
 );
 
+/**
+ * The media library (decision 061): each image the media store holds, with its pixel size and
+ * file size read from the file and its own description (alt text), which a form that picks the
+ * image starts from. Rows follow the store: added when the library reads it, removed with the file.
+ */
+export const mediaLibrary = pgTable(
+  "media_library",
+  {
+    key: text("key").primaryKey(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    bytes: integer("bytes").notNull(),
+    alt: text("alt").notNull().default(""),
+    addedAt: timestamp("added_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("media_library_added_at_idx").on(t.addedAt)],
+);
+
 // ---- the console's trash (decision 031) -------------------------------------------------------
 
 export const TRASH_KINDS = ["team", "category", "exhibit", "enshrinee", "banner"] as const;

@@ -3,7 +3,7 @@
  * matching photos). Team logos, home banners and enshrinee portraits (decision 033) are public.
  * Unknown folders fail closed.
  */
-const PUBLIC_FOLDERS = new Set(["logos", "banners", "portraits"]);
+const PUBLIC_FOLDERS = new Set(["logos", "banners", "portraits", "library"]);
 
 export function isMemberOnlyImage(file: string): boolean {
   const first = file.split("/").find((segment) => segment !== "" && segment !== ".");

@@ -19,7 +19,8 @@ export interface ImportReport {
   skipped: string[];
 }
 
-async function* filesUnder(dir: string, prefix = ""): AsyncGenerator<string> {
+/** Every file under `dir` (relative paths, in name order); nothing when the folder does not exist. */
+export async function* filesUnder(dir: string, prefix = ""): AsyncGenerator<string> {
   let entries;
   try {
     entries = await fs.readdir(dir, { withFileTypes: true });

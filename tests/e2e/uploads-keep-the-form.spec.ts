@@ -179,8 +179,8 @@ for (const scripts of [false, true]) {
     await expect(addForm().locator("#desktop-new-alt")).toHaveValue(alt);
     await expect(addForm().getByRole("radio", { name: "Draft (only staff see it)" })).toBeChecked();
     await expect(addForm().locator("#desktop-new-file")).toHaveValue(/^banners\/[0-9a-f-]{36}\.png$/);
-    await expect(addForm().locator("#desktop-new-width")).toHaveValue("64");
-    await expect(addForm().locator("#desktop-new-height")).toHaveValue("48");
+    // Its size is read from the file (decision 061): shown, never typed.
+    await expect(addForm().getByText("64 × 48 px (read from the file)")).toBeVisible();
     const file = await addForm().locator("#desktop-new-file").inputValue();
     await expect(page.getByText(`: ${alt}`)).toHaveCount(0);
 
@@ -188,7 +188,7 @@ for (const scripts of [false, true]) {
     const slide = page.locator("li", { hasText: `: ${alt}` });
     await expect(slide).toHaveCount(1);
     await expect(slide.locator('input[name="file"]')).toHaveValue(file);
-    await expect(slide.locator('input[name="width"]')).toHaveValue("64");
+    await expect(slide.getByText("64 × 48 px (read from the file)")).toBeVisible();
   });
 }
 

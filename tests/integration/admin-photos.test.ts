@@ -289,8 +289,9 @@ describe.each(drivers)("exhibit photos on %s", (kind) => {
     expect(bannerPage).toContain("Image uploaded: add it as a slide below.");
     const key = /id="desktop-new-file"[^>]*value="(banners\/[0-9a-f-]{36}\.jpg)"/.exec(bannerPage)![1];
     expect(bannerPage).toMatch(/id="desktop-new-alt"[^>]*value="Typed &lt;slide&gt; words"/);
-    expect(bannerPage).toMatch(/id="desktop-new-width"[^>]*value="64"/);
-    expect(bannerPage).toMatch(/id="desktop-new-height"[^>]*value="48"/);
+    // Its size is read from the file (decision 061), shown, never typed.
+    expect(bannerPage).toContain("64 × 48 px (read from the file)");
+    expect(bannerPage).not.toContain('name="width"');
     expect(banners()).toEqual([...before, key.slice("banners/".length)].sort());
     expect((await sharp(path.join(mediaDir, key)).metadata()).exif).toBeUndefined();
     expect((await call(undefined, `/images/view/${key}?height=150`)).status).toBe(200);

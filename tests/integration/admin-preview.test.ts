@@ -118,7 +118,7 @@ describe.each(drivers)("console preview on %s", (kind) => {
 
   it("the home banner with a slide not saved yet, desktop and mobile, as a visitor and as a member", async () => {
     const before = await server.services.database.db.select().from(bannerSlides);
-    const page = await (await post(curator.cookie, "/admin/banner/preview", { intent: "add", variant: "mobile", file: "banners/unsaved.jpg", alt: "A slide not saved yet", width: "800", height: "600" })).text();
+    const page = await (await post(curator.cookie, "/admin/banner/preview", { intent: "add", variant: "mobile", file: "banners/mobile-2.svg", alt: "A slide not saved yet" })).text();
     const { visitor, member: memberView } = previewPanes(page);
     expect(visitor).toContain("Welcome to the Pittsburgh Sports Museum &amp; Hall of Fame");
     expect(memberView).toContain("Welcome to the museum, CLARA!");

@@ -71,5 +71,6 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/subscribers", path: "/admin/subscribers", area: "subscribers", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/subscribers-export", path: "/admin/subscribers/export", area: "subscribers", post: null, resource: true },
   { id: "routes/admin/banner", path: "/admin/banner", area: "banner", post: { intent: "nothing" }, allowedPostStatus: 400 },
+  { id: "routes/admin/media", path: "/admin/media", area: "collection", post: { intent: "nothing" }, allowedPostStatus: 400 },
   { id: "routes/admin/trash", path: "/admin/trash", area: "collection", post: { intent: "nothing" }, allowedPostStatus: 400 },
 ];

@@ -9,6 +9,7 @@ const LINKS: { to: string; label: string; area: ConsoleArea; end?: boolean }[] =
   { to: "/admin/exhibits", label: "Exhibits", area: "collection" },
   { to: "/admin/enshrinees", label: "Enshrinees", area: "collection" },
   { to: "/admin/banner", label: "Home banner", area: "banner" },
+  { to: "/admin/media", label: "Media library", area: "collection" },
   { to: "/admin/trash", label: "Trash", area: "collection" },
   { to: "/admin/messages", label: "Contact inbox", area: "inbox" },
   { to: "/admin/members", label: "Members", area: "members" },

@@ -8,6 +8,7 @@
 import { imageUrl, THUMBNAIL_HEIGHT } from "~/shared/images";
 import { ConsoleNotice } from "./ConsoleUi";
 import { MAX_IMAGE_ALT } from "~/shared/images";
+import { MediaPicker } from "./MediaPicker";
 
 /** The outcome of the portrait's buttons, by code (portrait-form.server.ts): saved, or why not. */
 export const PORTRAIT_NOTICES: Record<string, { ok: boolean; message: string }> = {
@@ -16,6 +17,7 @@ export const PORTRAIT_NOTICES: Record<string, { ok: boolean; message: string }> 
   removed: { ok: true, message: "Portrait removed." },
   alt: { ok: false, message: "Please describe the portrait for people who cannot see it: nothing was saved." },
   empty: { ok: false, message: "Please choose a photo file for the portrait." },
+  missing: { ok: false, message: "That image is not in the media library: nothing was saved." },
   "not-image": { ok: false, message: "The file is not a JPEG, PNG or WebP photo: nothing was saved." },
   damaged: { ok: false, message: "The file is damaged or incomplete: nothing was saved." },
   pixels: { ok: false, message: "The photo has more than 40 megapixels: nothing was saved." },
@@ -28,12 +30,15 @@ export function PortraitField({
   result,
   errors = {},
   typedAlt,
+  typedPick,
 }: {
   enshrinee: { id: string; fullName: string; portrait: string | null; portraitAlt: string | null } | null;
   /** The answer to the portrait's own buttons (the enshrinee form's, decision 039). */
   result?: { ok: boolean; message: string } | null;
   errors?: Record<string, string>;
   typedAlt?: string;
+  /** The library image chosen in the form that came back (decision 061). */
+  typedPick?: string;
 }) {
   const notice = result ?? null;
   if (!enshrinee) return <p className="mt-8 text-sm">Save the enshrinee first, then add a portrait.</p>;
@@ -63,6 +68,7 @@ export function PortraitField({
                 </p>
               ) : null}
             </div>
+            <MediaPicker id="portraitPick" name="portraitPick" label="Or choose the portrait from the media library" value={typedPick ?? enshrinee.portrait ?? ""} error={errors.portraitPick} altField="portrait-alt" publicOnly />
             <div>
               <label htmlFor="portrait-alt" className="block font-semibold">
                 Portrait description (for people who cannot see it)

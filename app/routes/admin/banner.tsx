@@ -19,6 +19,8 @@ import { bannerSlideSchema, formObject, uuidSchema } from "./console-schemas";
 import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type ConsoleResult } from "./guard.server";
 import { formVersion, resolvedForm } from "./edit-conflict.server";
 import { readImageForm } from "./image-form.server";
+import { withImageSize } from "./image-size.server";
+import { MediaPicker } from "~/components/admin/MediaPicker";
 import { publishFieldsOf, withPublication } from "./publication.server";
 import { PublishFields, type PublishFieldsValue } from "~/components/admin/PublishFields";
 
@@ -53,6 +55,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     return consoleAnswer({ ok: true, message: "Image uploaded: add it as a slide below.", values: typedValues(form) });
   }
   const variant = formText(form, "variant") === "mobile" ? "mobile" : "desktop";
+  // Width and height are the image file's own (decision 061), read on the server, never typed.
+  if (intent === "add" || intent === "update") {
+    const missing = await withImageSize(context, form);
+    if (missing) return consoleAnswer({ ok: false, message: missing, errors: { file: missing }, values: typedValues(form) });
+  }
   const banner = context.services.admin.collection.banner;
   const actor = actorOf(staff);
   const version = formVersion(form);
@@ -88,24 +95,17 @@ type Slide = Route.ComponentProps["loaderData"]["desktop"][number];
 /** The slide form's typed fields, by form name, as an edit conflict shows them. */
 const SLIDE_LABELS = { file: "Image", alt: "Description", width: "Width", height: "Height" };
 
-function SlideFields({ slide, prefix }: { slide?: { file: string; alt?: string; width: number | string; height: number | string }; prefix: string }) {
+/** The image (chosen from the library; its width and height are read from the file when saved) and its description. */
+function SlideFields({ slide, prefix, error }: { slide?: { file: string; alt?: string; width?: number | string; height?: number | string }; prefix: string; error?: string }) {
   return (
     <>
-      <label className="text-sm">
-        Image
-        <input {...inputProps(`${prefix}-file`)} name="file" defaultValue={slide?.file ?? "banners/"} required />
-      </label>
+      <div className="sm:col-span-3">
+        <MediaPicker id={`${prefix}-file`} name="file" label="Image" value={slide?.file ?? ""} error={error} altField={`${prefix}-alt`} publicOnly />
+        {slide?.width && slide.height ? <p className="mt-1 text-sm text-stone-700">{`${slide.width} × ${slide.height} px (read from the file)`}</p> : null}
+      </div>
       <label className="text-sm">
         Description
         <input {...inputProps(`${prefix}-alt`)} name="alt" defaultValue={slide?.alt} required />
-      </label>
-      <label className="text-sm">
-        Width
-        <input {...inputProps(`${prefix}-width`)} name="width" type="number" defaultValue={slide?.width ?? 1600} required />
-      </label>
-      <label className="text-sm">
-        Height
-        <input {...inputProps(`${prefix}-height`)} name="height" type="number" defaultValue={slide?.height ?? 600} required />
       </label>
     </>
   );
@@ -153,7 +153,7 @@ function Variant({
               <div className="sm:col-span-4">
                 <EditConflict result={answer} version={version} labels={SLIDE_LABELS} />
               </div>
-              <SlideFields slide={{ file: typed.file ?? s.file, alt: typed.alt ?? s.alt, width: typed.width ?? s.width, height: typed.height ?? s.height }} prefix={`${variant}-${s.id}`} />
+              <SlideFields slide={{ file: typed.file ?? s.file, alt: typed.alt ?? s.alt, width: typed.width ?? s.width, height: typed.height ?? s.height }} prefix={`${variant}-${s.id}`} error={answer?.errors?.file} />
               <div className="sm:col-span-4">
                 <PublishFields initial={s.publish} typed={typed} prefix={`${variant}-${s.id}-`} />
               </div>
@@ -198,10 +198,10 @@ function Variant({
             Upload image<span className="sr-only"> for the new {variant} slide</span>
           </button>
           <p id={`${variant}-new-image-hint`} className="w-full text-stone-700">
-            JPEG, PNG or WebP; 15 MB and 40 megapixels at most; location and camera data are removed. The image, its name and size go into this form; nothing is added until you add the slide.
+            JPEG, PNG or WebP; 15 MB and 40 megapixels at most; location and camera data are removed. The image goes into this form (it is also in the media library); nothing is added until you add the slide.
           </p>
         </div>
-        <SlideFields prefix={`${variant}-new`} slide={added ? { file: added.file ?? "banners/", alt: added.alt, width: added.width ?? 1600, height: added.height ?? 600 } : undefined} />
+        <SlideFields prefix={`${variant}-new`} slide={added ? { file: added.file ?? "", alt: added.alt, width: added.width, height: added.height } : undefined} error={added && result && "errors" in result ? result.errors?.file : undefined} />
         <div className="sm:col-span-4">
           <PublishFields initial={newSlide} prefix={`${variant}-new-`} typed={added} />
         </div>

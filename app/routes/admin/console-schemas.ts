@@ -65,7 +65,8 @@ export const enshrineeSchema = z.object(enshrineeFields);
 
 export const bannerSlideSchema = z.object({
   variant: z.enum(["desktop", "mobile"], { message: "Unknown banner" }),
-  file: mediaPath("Image").refine((v) => v.startsWith("banners/"), "Banner images live in the banners/ folder"),
+  // Site images visitors see: the banners/ folder or the media library's own uploads (decision 061).
+  file: mediaPath("Image").refine((v) => v.startsWith("banners/") || v.startsWith("library/"), "Banner images live in the banners/ folder or the media library"),
   alt: singleLineText("Description", { max: MAX_IMAGE_ALT, required: "Please describe the slide for people who cannot see it" }),
   width: wholeNumber("Width", 1, 4000),
   height: wholeNumber("Height", 1, 4000),

@@ -80,7 +80,7 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
             <PreviewButton to={`/admin/enshrinees/${e?.id ?? "new"}/preview`} />
             {e ? <PreviewLink to={`/admin/enshrinees/${e.id}/preview`} /> : null}
           </div>
-          <PortraitField enshrinee={e} result={portraitResult} errors={errors} typedAlt={typed.alt} />
+          <PortraitField enshrinee={e} result={portraitResult} errors={errors} typedAlt={typed.alt} typedPick={typed.portraitPick} />
         </Form>
       </UnsavedChanges>
       {e ? (

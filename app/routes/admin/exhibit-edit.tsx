@@ -18,6 +18,7 @@ import { actorOf, consoleAnswer, formText, requireConsole, typedValues, type Con
 import { formRecordVersion, resolvedForm, valuesWithTaken } from "./edit-conflict.server";
 import { publishFieldsOf, withPublication } from "./publication.server";
 import { PublishFields } from "~/components/admin/PublishFields";
+import { MediaPicker } from "~/components/admin/MediaPicker";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
@@ -128,15 +129,11 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
             <RichTextField name="descriptionHtml" label="Text (members only)" initial={typed.descriptionHtml ?? x?.descriptionHtml ?? x?.description ?? ""} error={errors.descriptionHtml} />
           </Field>
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="Thumbnail (media file)" name="thumbnail" error={errors.thumbnail}>
-              <input {...inputProps("thumbnail", errors.thumbnail)} defaultValue={typed.thumbnail ?? x?.thumbnail} />
-            </Field>
+            <MediaPicker id="thumbnail" name="thumbnail" label="Thumbnail" value={typed.thumbnail ?? x?.thumbnail} error={errors.thumbnail} altField="thumbnailAlt" />
             <Field label="Thumbnail description" name="thumbnailAlt" error={errors.thumbnailAlt}>
               <input {...inputProps("thumbnailAlt", errors.thumbnailAlt)} defaultValue={typed.thumbnailAlt ?? x?.thumbnailAlt} />
             </Field>
-            <Field label="Matching photo (media file, optional)" name="matchingPhoto" error={errors.matchingPhoto}>
-              <input {...inputProps("matchingPhoto", errors.matchingPhoto)} defaultValue={typed.matchingPhoto ?? x?.matchingPhoto ?? ""} />
-            </Field>
+            <MediaPicker id="matchingPhoto" name="matchingPhoto" label="Matching photo (optional)" value={typed.matchingPhoto ?? x?.matchingPhoto ?? ""} error={errors.matchingPhoto} altField="matchingPhotoAlt" optional />
             <Field label="Matching photo description" name="matchingPhotoAlt" error={errors.matchingPhotoAlt}>
               <input {...inputProps("matchingPhotoAlt", errors.matchingPhotoAlt)} defaultValue={typed.matchingPhotoAlt ?? x?.matchingPhotoAlt ?? ""} />
             </Field>

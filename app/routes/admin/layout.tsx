@@ -11,7 +11,7 @@ import consoleStylesheet from "~/console.css?url";
 import { requireConsole } from "./guard.server";
 
 /** Console pages that exist (the navigation shows only these). */
-export const CONSOLE_PAGES = ["/admin", "/admin/teams", "/admin/categories", "/admin/exhibits", "/admin/enshrinees", "/admin/banner", "/admin/trash", "/admin/messages", "/admin/members", "/admin/payments", "/admin/gifts", "/admin/subscribers", "/admin/staff", "/admin/audit"] as const;
+export const CONSOLE_PAGES = ["/admin", "/admin/teams", "/admin/categories", "/admin/exhibits", "/admin/enshrinees", "/admin/banner", "/admin/media", "/admin/trash", "/admin/messages", "/admin/members", "/admin/payments", "/admin/gifts", "/admin/subscribers", "/admin/staff", "/admin/audit"] as const;
 
 // The console's classes are not in the inline stylesheet every page carries (app.css).
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: consoleStylesheet }];

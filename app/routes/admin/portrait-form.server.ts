@@ -42,10 +42,16 @@ export function portraitInForm(context: AppLoadContext, request: Request, id: st
       if (refused) return answer(refused, { portrait: PORTRAIT_NOTICES[refused]?.message ?? PORTRAIT_NOTICES.broken.message });
       const current = await portraits.get(id);
       if (!current) return null;
-      const alt = singleLineText("Description", { max: MAX_IMAGE_ALT }).catch("").parse(formText(form, "alt").slice(0, MAX_IMAGE_ALT));
+      // An image chosen from the media library (decision 061) in place of a file; a file chosen wins.
+      const pickedKey = formText(form, "portraitPick");
+      const picked = !chosen && pickedKey && pickedKey !== current.portrait ? await context.services.admin.media.get(pickedKey) : null;
+      if (!chosen && pickedKey && pickedKey !== current.portrait && !picked) return answer("missing", { portraitPick: PORTRAIT_NOTICES.missing.message });
+      const typedAlt = singleLineText("Description", { max: MAX_IMAGE_ALT }).catch("").parse(formText(form, "alt").slice(0, MAX_IMAGE_ALT));
+      // A picked image's own description stands in for an empty one.
+      const alt = typedAlt || (picked?.alt ?? "").slice(0, MAX_IMAGE_ALT);
       const saving = intent === SAVE_PORTRAIT;
       // "Save enshrinee" with nothing new for the portrait: only the record is saved.
-      if (!saving && !chosen && (!current.portrait || !alt || alt === current.portraitAlt)) return null;
+      if (!saving && !chosen && !picked && (!current.portrait || !alt || alt === current.portraitAlt)) return null;
       if (!alt) return answer("alt", { alt: PORTRAIT_NOTICES.alt.message });
       let outcome: "done" | "described" | "broken";
       if (chosen) {
@@ -58,6 +64,8 @@ export function portraitInForm(context: AppLoadContext, request: Request, id: st
           return answer(code, { portrait: PORTRAIT_NOTICES[code]?.message ?? PORTRAIT_NOTICES.broken.message });
         }
         outcome = (await portraits.set(actor, id, key, alt)).ok ? "done" : "broken";
+      } else if (picked) {
+        outcome = (await portraits.use(actor, id, picked.key, alt)).ok ? "done" : "broken";
       } else {
         if (!current.portrait) return answer("empty", { portrait: PORTRAIT_NOTICES.empty.message });
         outcome = (await portraits.describe(actor, id, alt)).ok ? "described" : "broken";

@@ -15,6 +15,7 @@ import { ExhibitPage } from "~/components/ExhibitPage";
 import { HomePage } from "~/components/HomePage";
 import { TeamPage } from "~/components/TeamPage";
 import { ConsoleHeading } from "~/components/admin/ConsoleUi";
+import { withImageSize } from "./image-size.server";
 import { bannerSlideSchema, categorySchema, enshrineeSchema, exhibitSchema, formObject, teamSchema, uuidSchema } from "./console-schemas";
 import { formText, requireConsole } from "./guard.server";
 
@@ -64,6 +65,8 @@ async function preview({ request, context, params }: Route.LoaderArgs, form: For
     if (parsed && !parsed.success) return problem(parsed.error.issues[0].message);
     views = { kind, tiers: found(await p.enshrinee(id, parsed?.data ?? null)) } as const;
   } else {
+    const missing = form ? await withImageSize(context, form) : null;
+    if (missing) return problem(missing);
     const parsed = form ? draftOf(bannerSlideSchema.safeParse(formObject(form))) : null;
     if (parsed && !parsed.success) return problem(parsed.error.issues[0].message);
     const position = form && formText(form, "intent") === "update" ? Number(formText(form, "position")) : NaN;

@@ -14,6 +14,7 @@ import { teamSchema, uuidSchema } from "./console-schemas";
 import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { requireConsole } from "./guard.server";
 import { saveOrDeleteRecord } from "./record-edit.server";
+import { MediaPicker } from "~/components/admin/MediaPicker";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
@@ -62,10 +63,8 @@ export default function TeamEdit({ loaderData }: Route.ComponentProps) {
           <Field label="League" name="league" error={errors.league}>
             <input {...inputProps("league", errors.league)} defaultValue={typed.league ?? t?.league} required />
           </Field>
-          <Field label="Logo (media file)" name="logo" error={errors.logo} hint="For example logos/steelers.svg">
-            {/* A new answer (an upload) shows its logo even where the field was edited, and empties the file input. */}
-            <input {...inputProps("logo", errors.logo, true)} key={`logo-${typed.logo ?? ""}`} defaultValue={typed.logo ?? t?.logo} />
-          </Field>
+          {/* A new answer (an upload) shows its logo even where the field was edited, and empties the file input. */}
+          <MediaPicker id="logo" name="logo" label="Logo" key={`logo-${typed.logo ?? ""}`} value={typed.logo ?? t?.logo} error={errors.logo} publicOnly />
           <div className="flex flex-wrap items-end gap-3 rounded border border-dashed border-stone-500 p-3 text-sm">
             <div>
               <label htmlFor="logoFile" className="block font-semibold">
