@@ -93,8 +93,8 @@ test("an authenticator app, recovery codes once each, the limit on wrong codes, 
   const sessions = desk.getByTestId("sessions").getByRole("listitem");
   await expect(sessions).toHaveCount(2);
   await expect(sessions.filter({ hasText: "This browser" })).toHaveCount(1);
-  await desk.getByRole("button", { name: "Sign out everywhere else" }).click();
-  await expect(desk.getByText("You are signed out everywhere else.")).toBeVisible();
+  await desk.getByRole("button", { name: "Log out everywhere else" }).click();
+  await expect(desk.getByText("You are logged out everywhere else.")).toBeVisible();
   await expect(sessions).toHaveCount(1);
   await phone.goto("/admin");
   await phone.waitForURL((url) => url.pathname === "/login");
