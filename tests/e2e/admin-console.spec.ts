@@ -93,7 +93,7 @@ test("a curator invited by the first admin adds an exhibit with three photos in 
   await curator.keyboard.type(" that members read about.");
   await curator.keyboard.press("Enter");
   await curator.keyboard.type("A second paragraph.");
-  await curator.getByRole("checkbox", { name: /^Active/ }).check();
+  await curator.getByRole("checkbox", { name: /^Listed/ }).check();
   await curator.getByRole("button", { name: "Save exhibit" }).click();
   await curator.waitForURL(/\/admin\/exhibits\/[0-9a-f-]{36}\?notice=saved$/);
   await expect(curator.getByTestId("console-notice")).toHaveText("Saved.");

@@ -63,5 +63,5 @@ export async function inviteStaff(admin: Page, who: { email: string; firstName: 
   await admin.getByLabel("Role", { exact: true }).selectOption(who.role);
   await admin.getByRole("button", { name: "Send invitation" }).click();
   await expect(admin.getByText(`Invitation sent to ${who.email}.`)).toBeVisible();
-  return firstLink((await waitForMail(who.email, "staff access", 30_000)).text);
+  return firstLink((await waitForMail(who.email, "invited you to the staff console", 30_000)).text);
 }
