@@ -39,14 +39,14 @@ export async function setPasswordWithLink(page: Page, link: string, password: st
  * A new staff member's invitation link (issue 38): the page asks for the password for the staff
  * console, and the console opens once it is saved (signed in, no login form).
  */
-export async function acceptStaffInvitation(page: Page, link: string, password: string): Promise<void> {
+export async function acceptStaffInvitation(page: Page, link: string, password: string, landsOn = "/admin"): Promise<void> {
   await page.goto(link);
   await waitForHydration(page);
   await expect(page.getByRole("heading", { name: "Choose your password for the staff console" })).toBeVisible();
   await page.getByLabel("Your new password (8-16 characters)").fill(password);
   await page.getByLabel("Confirm your new password").fill(password);
   await page.getByRole("button", { name: "Save the password and open the console" }).click();
-  await page.waitForURL((url) => url.pathname === "/admin", { timeout: 15_000 });
+  await page.waitForURL((url) => url.pathname === landsOn, { timeout: 15_000 });
   await expect(page.getByTestId("console")).toBeVisible();
 }
 

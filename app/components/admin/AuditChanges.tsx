@@ -50,7 +50,7 @@ function Line({ change }: { change: AuditChangeLine }) {
 export function AuditChanges({ changes }: { changes: AuditChangeLine[] }) {
   if (changes.length === 0) return null;
   const list = (
-    <ul className="max-h-80 overflow-y-auto text-sm">
+    <ul className="text-sm">
       {changes.map((c) => (
         <Line key={c.field} change={c} />
       ))}
