@@ -12,6 +12,7 @@ import { openDatabase } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { importDiskMedia } from "./media/media-import";
 import { createMediaObjects } from "./media/media-objects";
+import { plural } from "../app/shared/plural";
 
 const USAGE = "Usage: npm run media:import [-- --from /path/to/media]   (needs DATABASE_URL)";
 
@@ -42,7 +43,7 @@ try {
   });
   for (const key of report.skipped) process.stdout.write(`  skipped ${key} (not a JPEG, PNG, WebP or SVG image)\n`);
   const total = report.moved.reduce((sum, m) => sum + m.bytes, 0);
-  process.stdout.write(`${report.moved.length} file(s) moved (${total} bytes), ${report.unchanged} already in the database, ${report.skipped.length} skipped.\n`);
+  process.stdout.write(`${plural(report.moved.length, "file")} moved (${total} bytes), ${report.unchanged} already in the database, ${report.skipped.length} skipped.\n`);
 } finally {
   await database.close();
 }

@@ -6,6 +6,7 @@ import { namePagePath, notFoundUnless, requireId, softLoad } from "~/lib/load.se
 import { seesMemberContent } from "~/lib/guards.server";
 import { publicUrlOf, seoMeta } from "~/lib/meta";
 import type { HydrationHandle } from "~/lib/hydration";
+import { plural } from "~/shared/plural";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const teamId = requireId(params.teamId);
@@ -39,7 +40,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
   const { team, category, exhibits, canonical } = loaderData;
   return seoMeta({
     title: `${team.name}: ${category.categoryName}`,
-    description: `${exhibits.length} exhibits about ${team.name} in ${category.categoryName}.`,
+    description: `${plural(exhibits.length, "exhibit")} about ${team.name} in ${category.categoryName}.`,
     publicUrl: publicUrlOf(matches),
     canonical,
     card: { kind: "categories", teamId: team._id, categoryId: category._id },

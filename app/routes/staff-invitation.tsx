@@ -1,5 +1,8 @@
 /**
- * The link of a staff invitation sent to a member's own account (decision 049): the
+ * The link of a staff invitation. A new staff member's (issue 38, decision 063): the page says
+ * "Choose your password for the staff console" and the console opens once it is saved (the
+ * emailed link proves the mailbox, as a sign-in code does: decision 055); a used, replaced or
+ * expired link says so as it opens, with no form. A member's own account's (decision 049): the
  * page names the role offered and a button accepts it (a POST, so a mail scanner that opens
  * links grants nothing). Signed in as her, the button alone; signed out, her password on the
  * same form signs her in and accepts (under the login's slow-down). Until she accepts she is
@@ -9,7 +12,9 @@ import { SIGN_IN_MESSAGES } from "~/shared/staff-sign-in-words";
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/staff-invitation";
 import { AccountForm, AccountFormPage, answeredField, Outcome, type FormOutcome } from "~/components/account/AccountForm";
-import { TextField } from "~/components/FormFields";
+import { PasswordField, TextField } from "~/components/FormFields";
+import { finishSignIn } from "~/lib/staff-sign-in.server";
+import { passwordResetSchema } from "~/shared/account-schemas";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { SERVER_MESSAGES } from "~/shared/messages";
 import { STAFF_MESSAGES } from "~/shared/staff-messages";
@@ -17,17 +22,45 @@ import { pageMeta } from "~/lib/meta";
 
 const tokenOf = (value: unknown) => (typeof value === "string" && /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : null);
 
+/** What the page says, instead of its form, for a new staff member's link that cannot choose a password. */
+const NEW_LINK_ENDED = { used: STAFF_MESSAGES.newLinkUsed, replaced: STAFF_MESSAGES.newLinkReplaced, expired: STAFF_MESSAGES.newLinkExpired } as const;
+
+const NOTHING = { accepted: null, refused: null, invitation: null, choose: null, token: null, signedIn: false, signInLink: false };
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   // After accepting (the action's redirect, so the spent link is not read again): the role now held.
   const role = context.viewer?.role;
-  if (url.searchParams.has("accepted") && role && role !== "member") return { accepted: STAFF_MESSAGES.accepted(role), refused: null, invitation: null, token: null, signedIn: true };
+  if (url.searchParams.has("accepted") && role && role !== "member") return { ...NOTHING, accepted: STAFF_MESSAGES.accepted(role), signedIn: true };
   const token = tokenOf(url.searchParams.get("token"));
-  const invitation = token ? await context.services.admin.staff.checkInvitation(token) : null;
-  if (!token || !invitation) return data({ accepted: null, refused: STAFF_MESSAGES.linkInvalid, invitation: null, token: null, signedIn: false }, { status: 410 });
+  const { staff } = context.services.admin;
+  const invitation = token ? await staff.checkInvitation(token) : null;
+  if (token && !invitation) {
+    // A new staff member's link: checked as it opens (nothing is spent).
+    const link = await staff.passwordInvitation(token);
+    if (link.state === "usable") return { ...NOTHING, choose: { email: link.email, role: link.role }, token, signedIn: Boolean(context.viewer) };
+    if (link.state !== "unknown") return data({ ...NOTHING, refused: NEW_LINK_ENDED[link.state], signInLink: link.state === "used" }, { status: 410 });
+  }
+  if (!token || !invitation) return data({ ...NOTHING, refused: STAFF_MESSAGES.linkInvalid }, { status: 410 });
   const viewer = context.viewer;
-  if (viewer && viewer.userId !== invitation.userId) return data({ accepted: null, refused: STAFF_MESSAGES.linkOtherAccount, invitation: null, token: null, signedIn: true }, { status: 403 });
-  return { accepted: null, refused: null, invitation: { email: invitation.email, role: invitation.role }, token, signedIn: Boolean(viewer) };
+  if (viewer && viewer.userId !== invitation.userId) return data({ ...NOTHING, refused: STAFF_MESSAGES.linkOtherAccount, signedIn: true }, { status: 403 });
+  return { ...NOTHING, invitation: { email: invitation.email, role: invitation.role }, token, signedIn: Boolean(viewer) };
+}
+
+/** A new staff member chooses the password with the link; the session starts and the console opens. */
+async function choosePassword(request: Request, context: Route.ActionArgs["context"], form: Record<string, FormDataEntryValue>) {
+  const parsed = passwordResetSchema.safeParse(form);
+  const token = tokenOf(form.token);
+  const link = token ? await context.services.admin.staff.passwordInvitation(token) : ({ state: "unknown" } as const);
+  if (link.state !== "usable") return data<AcceptOutcome>({ ok: false, message: link.state === "unknown" ? STAFF_MESSAGES.linkInvalid : NEW_LINK_ENDED[link.state] }, { status: 410 });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return data<AcceptOutcome>({ ok: false, message: issue.message, errors: { [String(issue.path[0])]: issue.message } }, { status: 400 });
+  }
+  const reset = await context.services.accounts.resetPassword(parsed.data.token, parsed.data.password);
+  if (!reset) return data<AcceptOutcome>({ ok: false, message: STAFF_MESSAGES.linkInvalid }, { status: 410 });
+  context.logger.info({ user: reset.userId }, "staff invitation: password chosen");
+  return finishSignIn(context, request, reset.userId, "/admin", null);
 }
 
 type AcceptOutcome = FormOutcome;
@@ -36,6 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const limited = rateLimitedAnswer<AcceptOutcome>(context, (message) => ({ ok: false, message }));
   if (limited) return limited;
   const form = Object.fromEntries(await request.formData());
+  if (form.intent === "choose") return choosePassword(request, context, form);
   const token = tokenOf(form.token);
   const { admin, accounts, sessionCookies } = context.services;
   const invitation = token ? await admin.staff.checkInvitation(token) : null;
@@ -66,10 +100,32 @@ export function meta() {
 }
 
 export default function StaffInvitation({ loaderData, actionData }: Route.ComponentProps) {
-  const { accepted, invitation, refused, token, signedIn } = loaderData;
+  const { accepted, invitation, choose, refused, token, signedIn, signInLink } = loaderData;
+  if (choose && token) {
+    return (
+      <AccountFormPage title={STAFF_MESSAGES.chooseTitle} intro={<p>{STAFF_MESSAGES.chooseIntro(choose.email, choose.role)}</p>} back={false}>
+        <Outcome outcome={actionData} />
+        <AccountForm submit={STAFF_MESSAGES.chooseSubmit}>
+          <input type="hidden" name="intent" value="choose" />
+          <input type="hidden" name="token" value={token} />
+          {/* The account's address, for the browser's password manager to save the password with. */}
+          <input type="email" name="username" value={choose.email} autoComplete="username" readOnly hidden />
+          <PasswordField label="Your new password (8-16 characters)" autoComplete="new-password" required {...answeredField(actionData, "password")} defaultValue={undefined} />
+          <PasswordField label="Confirm your new password" autoComplete="new-password" required {...answeredField(actionData, "confirmPassword")} defaultValue={undefined} />
+        </AccountForm>
+      </AccountFormPage>
+    );
+  }
   return (
-    <AccountFormPage title="Staff invitation" intro={invitation ? <p>{STAFF_MESSAGES.acceptExplained}</p> : undefined}>
+    <AccountFormPage title="Staff invitation" intro={invitation ? <p>{STAFF_MESSAGES.acceptExplained}</p> : undefined} back={!refused || signedIn}>
       {refused ? <Outcome outcome={{ ok: false, message: refused }} /> : <Outcome outcome={accepted ? { ok: true, message: accepted } : actionData} />}
+      {signInLink ? (
+        <p className="mt-6">
+          <Link to="/login?redirectTo=%2Fadmin" className="font-semibold text-steel underline hover:text-ink">
+            Sign in to the staff console
+          </Link>
+        </p>
+      ) : null}
       {accepted ? (
         <p className="mt-6">
           <Link to="/admin" className="font-semibold text-steel underline hover:text-ink" reloadDocument>

@@ -3,6 +3,7 @@
  * the fields it would change (old and new cell), the counts, and the texts staff read in the
  * dry run and after the import, written once for the service, the page and the tests.
  */
+import { plural } from "./plural";
 
 export type ImportKind = "exhibits" | "enshrinees";
 
@@ -56,7 +57,7 @@ export const OUTCOME_LABELS: Record<RowOutcomeKind, string> = {
   error: "Error",
 };
 
-export const recordNoun = (kind: ImportKind, n: number) => `${n} ${kind === "exhibits" ? (n === 1 ? "exhibit" : "exhibits") : n === 1 ? "enshrinee" : "enshrinees"}`;
+export const recordNoun = (kind: ImportKind, n: number) => plural(n, kind === "exhibits" ? "exhibit" : "enshrinee");
 
 const staleNote = (n: number, dryRun: boolean) =>
   n === 0 ? "" : dryRun ? `, ${n} changed since the export (left as ${n === 1 ? "it is" : "they are"} unless ticked)` : ` ${n} changed since the export ${n === 1 ? "was left as it is" : "were left as they are"}.`;
@@ -64,7 +65,7 @@ const staleNote = (n: number, dryRun: boolean) =>
 /** The dry run's summary. */
 export function dryRunMessage(report: ImportReport): string {
   const errors = `${report.errors} ${report.errors === 1 ? "has errors" : "have errors"}`;
-  return `Checked ${report.rows.length} rows: ${report.creates} would be created, ${report.updates} would be updated, ${report.unchanged} unchanged${staleNote(report.stale, true)}, ${errors}. Nothing has been imported yet.`;
+  return `Checked ${plural(report.rows.length, "row")}: ${report.creates} would be created, ${report.updates} would be updated, ${report.unchanged} unchanged${staleNote(report.stale, true)}, ${errors}. Nothing has been imported yet.`;
 }
 
 /** The import's summary. */

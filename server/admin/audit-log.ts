@@ -6,8 +6,9 @@
 import { and, count, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { AuditEntityType } from "../../app/shared/console-areas";
 import type { Database } from "../db/client";
-import { addDays } from "../../app/shared/calendar";
+import { addDays, clockTimeIn } from "../../app/shared/calendar";
 import { auditLog, users } from "../db/schema";
+import { auditChanges, type AuditChange } from "../audit/audit-changes";
 
 export interface AuditFilter {
   actorId?: string;
@@ -22,7 +23,8 @@ export interface AuditFilter {
   pageSize: number;
 }
 
-export type AuditRow = typeof auditLog.$inferSelect;
+/** An entry as the page reads it: its before and after as one line per changed field (no raw JSON). */
+export type AuditRow = Omit<typeof auditLog.$inferSelect, "before" | "after"> & { changes: AuditChange[] };
 
 /** `timeZone`: the museum's (MUSEUM_TIME_ZONE), whose calendar the day filters follow. */
 export function createAuditLog(db: Database, timeZone: string) {
@@ -46,7 +48,8 @@ export function createAuditLog(db: Database, timeZone: string) {
           .offset((f.page - 1) * f.pageSize),
         db.select({ total: count() }).from(auditLog).where(condition),
       ]);
-      return { rows, total };
+      const instant = (at: Date) => clockTimeIn(timeZone, at);
+      return { rows: rows.map(({ before, after, ...row }) => ({ ...row, changes: before === null && after === null ? [] : auditChanges(before, after, instant) })), total };
     },
 
     /** Staff members who may appear in the log (for the filter's list). */

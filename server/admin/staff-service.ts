@@ -18,10 +18,11 @@ import { clockTimeIn } from "../../app/shared/calendar";
 import { verifyPassword } from "../accounts/passwords";
 import { enqueue } from "../outbox/outbox";
 import { recordAudit, type Actor } from "../audit/audit-trail";
-import { signInSecurityNoticeEmail, staffInvitationEmail, staffMemberInvitationEmail } from "../mail/templates";
+import { signInSecurityNoticeEmail, staffInvitationEmail, staffMemberInvitationEmail, type Inviter } from "../mail/templates";
 import { STAFF_MESSAGES } from "../../app/shared/staff-messages";
 import type { EditConflict } from "../../app/shared/edit-conflict";
 import { transactionRetrying } from "../db/retrying";
+import { plural } from "../../app/shared/plural";
 
 /** How long an invitation's (or the first admin's) one-time link stays valid. */
 export const INVITE_TTL_MS = 72 * 60 * 60_000;
@@ -73,21 +74,28 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
     return row;
   }
 
-  /** A one-time link to /password/reset for `userId`, valid INVITE_TTL_MS. */
-  async function oneTimeLink(tx: Pick<Database, "insert">, userId: string): Promise<string> {
+  /**
+   * A one-time link that sets the password of `userId`, valid INVITE_TTL_MS: on /password/reset
+   * (the first admin's, printed by admin:create), or on the invitation page, /staff/invitation,
+   * which says what it is for and opens the console after (issue 38).
+   */
+  async function oneTimeLink(tx: Pick<Database, "insert">, userId: string, page: "/password/reset" | "/staff/invitation" = "/password/reset"): Promise<string> {
     const token = randomBytes(32).toString("base64url");
     await tx.insert(passwordResetTokens).values({ tokenHash: sha256(token), userId, expiresAt: new Date(now().getTime() + INVITE_TTL_MS) });
-    return `${publicUrl}/password/reset?token=${token}`;
+    return `${publicUrl}${page}?token=${token}`;
   }
 
-  /** The invitation email (through the outbox) with a fresh one-time link. */
-  async function sendInvitation(tx: Tx, user: typeof users.$inferSelect, role: StaffRole, hasPassword: boolean) {
-    const link = await oneTimeLink(tx, user.id);
-    await enqueue(
-      tx,
-      { kind: "email", payload: staffInvitationEmail(user.email, user, { role, hasPassword, link, publicUrl }) },
-      now(),
-    );
+  /** Who sends an invitation, as its email names them: their name (their email when they have none) and email. */
+  async function inviterOf(tx: Pick<Database, "select">, actor: Actor): Promise<Inviter> {
+    const [row] = actor.userId ? await tx.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, actor.userId)).limit(1) : [];
+    const name = row ? `${row.firstName} ${row.lastName}`.replace(/\s+/g, " ").trim() : "";
+    return { name: name || actor.email, email: actor.email };
+  }
+
+  /** The invitation email (through the outbox), naming who sent it, with a fresh one-time link to the invitation page. */
+  async function sendInvitation(tx: Tx, actor: Actor, user: typeof users.$inferSelect, role: StaffRole) {
+    const link = await oneTimeLink(tx, user.id, "/staff/invitation");
+    await enqueue(tx, { kind: "email", payload: staffInvitationEmail(user.email, user, { role, link, publicUrl, inviter: await inviterOf(tx, actor) }) }, now());
   }
 
   /** A member's invitation (through the outbox): a link to /staff/invitation she follows signed in as herself. */
@@ -96,7 +104,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
     const token = randomBytes(32).toString("base64url");
     await tx.insert(staffInvitations).values({ tokenHash: sha256(token), userId: user.id, role, invitedBy: actor.email, expiresAt: new Date(now().getTime() + INVITE_TTL_MS) });
     const link = `${publicUrl}/staff/invitation?token=${token}`;
-    await enqueue(tx, { kind: "email", payload: staffMemberInvitationEmail(user.email, user, { role, link }) }, now());
+    await enqueue(tx, { kind: "email", payload: staffMemberInvitationEmail(user.email, user, { role, link, inviter: await inviterOf(tx, actor) }) }, now());
   }
 
   /** The latest invitation of a member not yet accepted, withdrawn or replaced (expired ones too: "Send again" renews them). */
@@ -206,7 +214,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
           .insert(users)
           .values({ email: input.email.trim(), firstName: input.firstName, lastName: input.lastName, passwordHash: NO_PASSWORD, role: input.role })
           .returning();
-        await sendInvitation(tx, user, input.role, false);
+        await sendInvitation(tx, actor, user, input.role);
         await recordAudit(tx, actor, { action: "staff.invite", entityType: "staff", entityId: user.id, summary: `Invited ${user.email} as ${input.role}`, after: staffView(user) }, now());
         return { ok: true as const, message: STAFF_MESSAGES.invitationSent(user.email) };
       });
@@ -231,7 +239,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
         if (user.passwordHash !== NO_PASSWORD) return { ok: false as const, message: `${user.email} has already chosen a password: there is no invitation to send again.` };
         if (user.deactivatedAt) return { ok: false as const, message: `${user.email} is deactivated: reactivate the account first.` };
         await tx.update(passwordResetTokens).set({ usedAt: now() }).where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
-        await sendInvitation(tx, user, user.role as StaffRole, false);
+        await sendInvitation(tx, actor, user, user.role as StaffRole);
         await recordAudit(tx, actor, { action: "staff.invite", entityType: "staff", entityId: user.id, summary: `Sent the invitation to ${user.email} again` }, now());
         return { ok: true as const, message: `Invitation sent again to ${user.email}.` };
       });
@@ -255,6 +263,25 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
     },
 
     /** The open invitation behind an emailed token (not used, withdrawn, replaced or expired), or null. */
+    /**
+     * The state of a new staff member's invitation link (a one-time password link of a staff
+     * account), checked as the page opens, spending nothing: usable (with the account), used (the
+     * password was chosen with it), replaced (a newer invitation was sent), expired, or unknown
+     * (no such link, or one of a member's account: a password reset, not an invitation).
+     */
+    async passwordInvitation(token: string): Promise<{ state: "usable"; email: string; role: StaffRole } | { state: "used" | "replaced" | "expired" | "unknown" }> {
+      const [row] = await db
+        .select({ usedAt: passwordResetTokens.usedAt, expiresAt: passwordResetTokens.expiresAt, email: users.email, role: users.role, passwordHash: users.passwordHash, deactivatedAt: users.deactivatedAt })
+        .from(passwordResetTokens)
+        .innerJoin(users, eq(users.id, passwordResetTokens.userId))
+        .where(eq(passwordResetTokens.tokenHash, sha256(token)))
+        .limit(1);
+      if (!row || row.role === "member" || row.deactivatedAt) return { state: "unknown" };
+      if (row.usedAt) return { state: row.passwordHash === NO_PASSWORD ? "replaced" : "used" };
+      if (row.expiresAt.getTime() <= now().getTime()) return { state: "expired" };
+      return { state: "usable", email: row.email, role: row.role as StaffRole };
+    },
+
     async checkInvitation(token: string): Promise<OpenInvitation | null> {
       const row = await openInvitation(db, token);
       return row ? { userId: row.userId, email: row.email, role: row.role } : null;
@@ -348,9 +375,9 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
         if (!who) return { ok: false as const, message: "No such staff member." };
         const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ userId: sessions.userId });
         await tx.update(users).set({ sessionsEndedAt: now() }).where(eq(users.id, userId));
-        await recordAudit(tx, actor, { action: "staff.end_sessions", entityType: "staff", entityId: userId, summary: `Ended ${ended.length} session(s) of ${who.email}` }, now());
+        await recordAudit(tx, actor, { action: "staff.end_sessions", entityType: "staff", entityId: userId, summary: `Ended ${plural(ended.length, "session")} of ${who.email}` }, now());
         await enqueue(tx, { kind: "email", payload: signInSecurityNoticeEmail(who.email, who, `Every session of your staff account was ended by ${actor.email}. Sign in again to go on.`) }, now());
-        return { ok: true as const, message: `${who.email} is signed out everywhere (${ended.length} session${ended.length === 1 ? "" : "s"} ended).` };
+        return { ok: true as const, message: `${who.email} is logged out everywhere (${plural(ended.length, "session")} ended).` };
       });
       if (outcome.ok) onEnqueued?.();
       return outcome;

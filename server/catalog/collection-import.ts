@@ -82,6 +82,24 @@ interface Sheet {
   records: { row: number; cells: Record<string, string>; width: number }[];
 }
 
+/** The separators a spreadsheet saves "CSV" with: comma, semicolon (where the decimal mark is a comma), tab. */
+const SEPARATORS = [",", ";", "\t"] as const;
+
+/**
+ * The file's separator, read from its header line: the one of SEPARATORS found most often outside
+ * quotes (a comma when none is). A header names the columns, so its separators are all there are.
+ */
+export function separatorOf(text: string): (typeof SEPARATORS)[number] {
+  const counts = new Map<string, number>(SEPARATORS.map((s) => [s, 0]));
+  let quoted = false;
+  for (const ch of text.replace(/^\uFEFF/, "")) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === "\n" || ch === "\r")) break;
+    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
+  }
+  return SEPARATORS.reduce((best, s) => (counts.get(s)! > counts.get(best)! ? s : best), SEPARATORS[0]);
+}
+
 function readSheet(kind: ImportKind, bytes: Uint8Array): { sheet: Sheet | null; fileErrors: string[] } {
   if (bytes.byteLength === 0) return { sheet: null, fileErrors: ["The file is empty."] };
   if (bytes.byteLength > IMPORT_MAX_BYTES) return { sheet: null, fileErrors: [`The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB: split it into several imports.`] };
@@ -93,7 +111,7 @@ function readSheet(kind: ImportKind, bytes: Uint8Array): { sheet: Sheet | null; 
   }
   let rows: string[][];
   try {
-    rows = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
+    rows = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, delimiter: separatorOf(text) }) as string[][];
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     return { sheet: null, fileErrors: [`The file is not valid CSV${line ? ` near line ${line}` : ""}: ${(error as Error).message.replace(/^Invalid [^:]*: /, "")}`] };

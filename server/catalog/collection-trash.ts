@@ -21,6 +21,7 @@ import { releaseOriginals, removeDiskCopies } from "../media/media-release";
 import type { MediaStorage } from "../media/media-storage";
 import { commitChange, freeSlug, type Tx } from "./collection-tx";
 import { PUBLISHED_ALWAYS } from "./publication";
+import { plural } from "../../app/shared/plural";
 
 const DAY = 86_400_000;
 /** Entries purged per housekeeping run at most (the rest go next hour). */
@@ -262,7 +263,7 @@ export function createCollectionTrash({ db, storage, days, now = () => new Date(
       await tx.delete(trash).where(inArray(trash.id, ids));
       const files = await releaseOriginals(tx, storage, due.flatMap((e) => e.media));
       for (const entry of due) {
-        await recordAudit(tx, HOUSEKEEPING_ACTOR, { action: `${entry.kind}.purge`, entityType: entry.kind, entityId: entry.recordId, summary: `Purged ${NOUN[entry.kind]} ${entry.label} from the trash after ${days} days`, before: entry.snapshot }, at);
+        await recordAudit(tx, HOUSEKEEPING_ACTOR, { action: `${entry.kind}.purge`, entityType: entry.kind, entityId: entry.recordId, summary: `Purged ${NOUN[entry.kind]} ${entry.label} from the trash after ${plural(days, "day")}`, before: entry.snapshot }, at);
       }
       return { purged: due.length, files };
     },

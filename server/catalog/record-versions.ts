@@ -55,7 +55,7 @@ const EXHIBIT_FIELDS = {
   shortTitle: "Short title",
   year: "Year",
   descriptionHtml: "Text (members only)",
-  active: "Active",
+  active: "Listed",
   favoriteStory: "Favorite story",
   enshrineeIds: "Enshrinees",
   thumbnail: "Thumbnail",

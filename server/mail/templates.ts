@@ -237,21 +237,30 @@ export function emailChangeDoneEmail(oldEmail: string, newEmail: string): EmailJ
 }
 
 /** A staff invitation with its one-time link (valid 72 hours). */
-export function staffInvitationEmail(to: string, user: Person, i: { role: string; hasPassword: boolean; link: string; publicUrl: string }): EmailJob {
+/** Who sent a staff invitation: the email names them (issue 38). */
+export interface Inviter {
+  name: string;
+  email: string;
+}
+
+const invitedBy = (i: Inviter) => (i.name === i.email ? i.email : `${i.name} (${i.email})`);
+
+/** A new staff member's invitation (issue 38): who sent it, the role, and the link that chooses the password and opens the console. */
+export function staffInvitationEmail(to: string, user: Person, i: { role: string; link: string; publicUrl: string; inviter: Inviter }): EmailJob {
   return letter({
     to,
     purpose: "staff-invite",
-    subject: `Your staff access to the ${SITE_SHORT_NAME} website`,
+    subject: `${i.inviter.name} invited you to the staff console of the ${SITE_SHORT_NAME} website`,
     body: [
-      `You have been given ${i.role} access to the museum website's staff console, for the account in the name of:`,
+      `${invitedBy(i.inviter)} invited you to the museum website's staff console, with ${i.role} access, for the account in the name of:`,
       "",
       nameLine(user),
       "",
-      i.hasPassword ? "Sign in with your usual password, or choose a new one with this link (valid 72 hours):" : "Choose your password with this link (valid 72 hours, once):",
+      "Choose your password with this link (valid 72 hours, once); the console opens after:",
       "",
       i.link,
       "",
-      `Then sign in and open ${i.publicUrl}/admin`,
+      `Later, sign in at ${i.publicUrl}/login and the console opens. If you did not expect this invitation, ignore this email: nothing happens without the link.`,
     ],
   });
 }
@@ -300,13 +309,13 @@ export function signInSecurityNoticeEmail(to: string, user: Person, notice: stri
  * A staff invitation to a member's own account: nothing changes until she follows the
  * link signed in as herself and accepts; her ticket and payments stay hers either way.
  */
-export function staffMemberInvitationEmail(to: string, user: Person, i: { role: string; link: string }): EmailJob {
+export function staffMemberInvitationEmail(to: string, user: Person, i: { role: string; link: string; inviter: Inviter }): EmailJob {
   return letter({
     to,
     purpose: "staff-invite",
-    subject: `You are invited to the staff of the ${SITE_SHORT_NAME} website`,
+    subject: `${i.inviter.name} invited you to the staff of the ${SITE_SHORT_NAME} website`,
     body: [
-      `You are invited to ${i.role} access to the museum website's staff console, for your member account in the name of:`,
+      `${invitedBy(i.inviter)} invited you to ${i.role} access to the museum website's staff console, for your member account in the name of:`,
       "",
       nameLine(user),
       "",

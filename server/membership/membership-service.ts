@@ -27,6 +27,7 @@ import type { MuseumCalendar } from "./museum-calendar";
 import { paymentBuysTicket, ticketAfterRefundWords, ticketValidThrough, validThroughAfterRefund } from "./ticket";
 import { ticketReceiptEmail } from "../mail/templates";
 import { transactionRetrying } from "../db/retrying";
+import { plural } from "../../app/shared/plural";
 
 export type PaymentIncidentKind = (typeof paymentIncidents.$inferInsert)["kind"];
 
@@ -284,7 +285,7 @@ export function createMembership({ db, calendar, provider, ticketDays, priceCent
         await recordAudit(
           tx,
           actor,
-          { action: "member.complimentary", entityType: "member", entityId: userId, summary: `Complimentary ticket of ${days} days for ${user.email}: ${reason}`, before: { validThrough: user.validThrough }, after: { validThrough, days, reason } },
+          { action: "member.complimentary", entityType: "member", entityId: userId, summary: `Complimentary ticket of ${plural(days, "day")} for ${user.email}: ${reason}`, before: { validThrough: user.validThrough }, after: { validThrough, days, reason } },
           now(),
         );
         return { ok: true, id: userId, message: `${user.email} is a member through ${validThrough}.` };

@@ -10,7 +10,7 @@ import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
-import { inviteStaff, setPasswordWithLink, signIn } from "./staff-helpers";
+import { acceptStaffInvitation, inviteStaff, setPasswordWithLink, signIn } from "./staff-helpers";
 
 const ADMIN_EMAIL = "e2e-admin@museum.example";
 const PASSWORD = "Console-1!";
@@ -53,8 +53,7 @@ test("a curator invited by the first admin adds an exhibit with three photos in 
   const invitation = await inviteStaff(admin, { email: CURATOR_EMAIL, firstName: "Cora", lastName: "Curator", role: "curator" });
 
   const curator = await newPage(browser);
-  await setPasswordWithLink(curator, invitation, PASSWORD);
-  await signIn(curator, CURATOR_EMAIL, PASSWORD, "/admin");
+  await acceptStaffInvitation(curator, invitation, PASSWORD);
   await expect(curator.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Staff" })).toHaveCount(0);
   await expectNoSeriousA11yIssues(curator);
 
@@ -94,7 +93,7 @@ test("a curator invited by the first admin adds an exhibit with three photos in 
   await curator.keyboard.type(" that members read about.");
   await curator.keyboard.press("Enter");
   await curator.keyboard.type("A second paragraph.");
-  await curator.getByRole("checkbox", { name: /^Active/ }).check();
+  await curator.getByRole("checkbox", { name: /^Listed/ }).check();
   await curator.getByRole("button", { name: "Save exhibit" }).click();
   await curator.waitForURL(/\/admin\/exhibits\/[0-9a-f-]{36}\?notice=saved$/);
   await expect(curator.getByTestId("console-notice")).toHaveText("Saved.");

@@ -46,7 +46,7 @@ test("Remove slide 2 on a page opened before a colleague moved slide 1 down remo
   await expect.poll(() => slideNames(stale)).toEqual(before);
 });
 
-test("an edited form asks before the header's search or Sign out leaves it, and Stay keeps the typing", async ({ browser }) => {
+test("an edited form asks before the header's search or Logout leaves it, and Stay keeps the typing", async ({ browser }) => {
   test.setTimeout(90_000);
   const page = await signedInAdmin(browser);
   await page.goto("/admin/teams");
@@ -66,8 +66,8 @@ test("an edited form asks before the header's search or Sign out leaves it, and 
   await expect(page).toHaveURL(/\/admin\/teams\/[0-9a-f-]{36}$/);
   await expect(name).toHaveValue(`${before} (typed, not saved)`);
 
-  // Sign out.
-  await page.getByRole("button", { name: "Sign out" }).click();
+  // Logout (the console's, the spec's word).
+  await page.getByTestId("console").getByRole("button", { name: "Logout", exact: true }).click();
   await dialog.getByRole("button", { name: "Stay on this page" }).click();
   await expect(name).toHaveValue(`${before} (typed, not saved)`);
   await page.goto("/admin");

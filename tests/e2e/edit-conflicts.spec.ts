@@ -9,7 +9,7 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { chooseInConflict, expectConflict, postAnswer } from "./conflict-helpers";
 import { waitForHydration } from "./helpers";
-import { inviteStaff, setFirstAdminPassword, setPasswordWithLink, signIn } from "./staff-helpers";
+import { acceptStaffInvitation, inviteStaff, setFirstAdminPassword, signIn } from "./staff-helpers";
 
 const ADMIN_EMAIL = "e2e-admin@museum.example";
 const PASSWORD = "Console-1!";
@@ -41,8 +41,7 @@ test("two staff save one exhibit: only the field both changed is a question, the
   const invitation = await inviteStaff(admin, { email: CURATOR_EMAIL, firstName: "Connie", lastName: "Curator", role: "curator" });
   curatorContext = await browser.newContext();
   const curator = await curatorContext.newPage();
-  await setPasswordWithLink(curator, invitation, PASSWORD);
-  await signIn(curator, CURATOR_EMAIL, PASSWORD, "/admin");
+  await acceptStaffInvitation(curator, invitation, PASSWORD);
 
   // The admin makes the exhibit.
   await admin.goto("/admin/exhibits/new");

@@ -12,7 +12,7 @@ import { SIGN_IN_MESSAGES } from "../../app/shared/staff-sign-in-words";
 import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
 import { mailsMatching, waitForMail } from "./mail-capture";
 import { becomeMember, signedInAdmin } from "./people";
-import { inviteStaff, setPasswordWithLink, signIn } from "./staff-helpers";
+import { acceptStaffInvitation, inviteStaff } from "./staff-helpers";
 
 const PORT = Number(process.env.E2E_PORT ?? 4319);
 const LOCAL = `http://localhost:${PORT}`;
@@ -40,7 +40,7 @@ async function logOut(page: Page) {
 }
 
 async function signOutOfConsole(page: Page) {
-  await page.getByRole("button", { name: "Sign out" }).first().click();
+  await page.getByTestId("console").getByRole("button", { name: "Logout", exact: true }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/admin"));
 }
 
@@ -90,8 +90,7 @@ test("a curator adds a passkey at phone size, finishes a password sign-in with i
   const link = await inviteStaff(admin, { email, firstName: "Pat", lastName: "Key", role: "curator" });
   const { context, page } = await withAuthenticator(browser, PHONE);
   const password = "Passkey-step-1";
-  await setPasswordWithLink(page, link.replace(/^http:\/\/127\.0\.0\.1:/, "http://localhost:"), password);
-  await signIn(page, email, password, "/admin");
+  await acceptStaffInvitation(page, link.replace(/^http:\/\/127\.0\.0\.1:/, "http://localhost:"), password);
 
   const noticesBefore = mailsMatching(email, "Security notice").length;
   await page.goto("/admin/security");

@@ -30,7 +30,7 @@ test("a member invited to the staff accepts herself, and deactivation asks first
   // Not on the staff yet: the console does not open for her.
   expect((await member.request.get("/admin", { maxRedirects: 0 })).status()).toBe(404);
 
-  const link = firstLink((await waitForMail(p.email, "invited to the staff", 30_000)).text);
+  const link = firstLink((await waitForMail(p.email, "invited you to the staff", 30_000)).text);
   await member.goto(link);
   await hydrated(member);
   await expect(member.getByRole("heading", { name: STAFF_MESSAGES.acceptQuestion("curator") })).toBeVisible();

@@ -35,6 +35,21 @@ export async function setPasswordWithLink(page: Page, link: string, password: st
   await expect(page.getByText(/password (has been|was) (reset|changed|updated)/i).first()).toBeVisible({ timeout: 15_000 });
 }
 
+/**
+ * A new staff member's invitation link (issue 38): the page asks for the password for the staff
+ * console, and the console opens once it is saved (signed in, no login form).
+ */
+export async function acceptStaffInvitation(page: Page, link: string, password: string, landsOn = "/admin"): Promise<void> {
+  await page.goto(link);
+  await waitForHydration(page);
+  await expect(page.getByRole("heading", { name: "Choose your password for the staff console" })).toBeVisible();
+  await page.getByLabel("Your new password (8-16 characters)").fill(password);
+  await page.getByLabel("Confirm your new password").fill(password);
+  await page.getByRole("button", { name: "Save the password and open the console" }).click();
+  await page.waitForURL((url) => url.pathname === landsOn, { timeout: 15_000 });
+  await expect(page.getByTestId("console")).toBeVisible();
+}
+
 /** Signing in on the login form lives with the other page helpers. */
 export { signIn } from "./helpers";
 
@@ -48,5 +63,5 @@ export async function inviteStaff(admin: Page, who: { email: string; firstName: 
   await admin.getByLabel("Role", { exact: true }).selectOption(who.role);
   await admin.getByRole("button", { name: "Send invitation" }).click();
   await expect(admin.getByText(`Invitation sent to ${who.email}.`)).toBeVisible();
-  return firstLink((await waitForMail(who.email, "staff access", 30_000)).text);
+  return firstLink((await waitForMail(who.email, "invited you to the staff console", 30_000)).text);
 }

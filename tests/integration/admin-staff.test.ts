@@ -98,7 +98,7 @@ describe.each(drivers)("staff accounts on %s", (kind) => {
   async function linkFromOutbox(to: string): Promise<string> {
     const rows = await server.services.database.db.select().from(outbox).where(eq(outbox.kind, "email"));
     const mail = rows.map((r) => r.payload as { to: string; text: string }).find((p) => p.to === to)!;
-    return /\/password\/reset\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1];
+    return /\/staff\/invitation\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1];
   }
 
   it("admin:create works beside a running site on PostgreSQL and its link sets the password; sign-in goes back to the console", async () => {
@@ -120,6 +120,10 @@ describe.each(drivers)("staff accounts on %s", (kind) => {
     const invited = await call(admin.cookie, "/admin/staff", form({ intent: "invite", email: "new.curator@museum.example", firstName: "Nia", lastName: "Curator", role: "curator" }));
     expect(invited.status).toBe(200);
     expect(await invited.text()).toContain("Invitation sent to new.curator@museum.example");
+    // The mail names who sent it.
+    const [mail] = (await server.services.database.db.select().from(outbox).where(eq(outbox.kind, "email"))).map((r) => r.payload as { to: string; subject: string; text: string }).filter((p) => p.to === "new.curator@museum.example");
+    expect(mail.subject).toBe("Adam Staff invited you to the staff console of the Pittsburgh Sports Museum website");
+    expect(mail.text).toContain(`Adam Staff (${admin.email}) invited you to the museum website's staff console, with curator access`);
     const token = await linkFromOutbox("new.curator@museum.example");
     const [user] = await server.services.database.db.select().from(users).where(eq(users.email, "new.curator@museum.example"));
     expect(user.role).toBe("curator");
@@ -137,6 +141,64 @@ describe.each(drivers)("staff accounts on %s", (kind) => {
     expect(again.status).toBe(400);
   });
 
+  it("the invitation page asks for the password for the staff console and opens the console; used, replaced and expired links are refused as they open", async () => {
+    await call(admin.cookie, "/admin/staff", form({ intent: "invite", email: "page.curator@museum.example", firstName: "Pia", lastName: "Page", role: "curator" }));
+    const token = await linkFromOutbox("page.curator@museum.example");
+    const opened = await call(undefined, `/staff/invitation?token=${token}`);
+    expect(opened.status).toBe(200);
+    const page = (await opened.text()).replaceAll("<!-- -->", "");
+    expect(page).toContain("Choose your password for the staff console");
+    expect(page).toContain("You are invited as curator, for page.curator@museum.example.");
+    expect(page).not.toContain("Reset your account password");
+    expect(page).not.toContain("Submit Request");
+    expect(page).not.toContain("Back to your account");
+
+    // Passwords that differ: said, nothing spent.
+    const mismatch = await call(undefined, `/staff/invitation?token=${token}`, form({ intent: "choose", token, password: "Pia-pass-123", confirmPassword: "Pia-pass-124" }));
+    expect(mismatch.status).toBe(400);
+    expect(await mismatch.text()).toContain("Passwords do not match, please re-enter");
+
+    // Chosen: signed in, and the console opens (not the member login page).
+    const chosen = await call(undefined, `/staff/invitation?token=${token}`, form({ intent: "choose", token, password: "Pia-pass-123", confirmPassword: "Pia-pass-123" }));
+    expect(chosen.status).toBe(302);
+    expect(chosen.headers.get("location")).toBe("/admin");
+    const consolePage = await call(cookieFrom(chosen), "/admin");
+    expect(consolePage.status).toBe(200);
+    expect(await consolePage.text()).toContain("page.curator@museum.example");
+
+    // The used link says so as it opens: no form.
+    const used = await call(undefined, `/staff/invitation?token=${token}`);
+    expect(used.status).toBe(410);
+    const usedPage = await used.text();
+    expect(usedPage).toContain("This invitation link was already used: the password is chosen. Sign in with it to open the staff console.");
+    expect(usedPage).not.toContain('type="password"');
+    expect((await call(undefined, `/staff/invitation?token=${token}`, form({ intent: "choose", token, password: "Other-pass-1", confirmPassword: "Other-pass-1" }))).status).toBe(410);
+
+    // Replaced by "Send again", and expired.
+    await call(admin.cookie, "/admin/staff", form({ intent: "invite", email: "slow.curator@museum.example", firstName: "Sol", lastName: "Slow", role: "curator" }));
+    const [slow] = await server.services.database.db.select().from(users).where(eq(users.email, "slow.curator@museum.example"));
+    const first = await linkFromOutbox("slow.curator@museum.example");
+    await call(admin.cookie, "/admin/staff", form({ intent: "resend", userId: slow.id }));
+    const replaced = await call(undefined, `/staff/invitation?token=${first}`);
+    expect(replaced.status).toBe(410);
+    expect(await replaced.text()).toContain("This invitation link was replaced by a newer one: please use the link in the latest invitation email.");
+    offsetMs = 73 * 60 * 60_000;
+    try {
+      const mails = (await server.services.database.db.select().from(outbox).where(eq(outbox.kind, "email"))).map((r) => r.payload as { to: string; text: string }).filter((p) => p.to === "slow.curator@museum.example");
+      const second = /\/staff\/invitation\?token=([A-Za-z0-9_-]+)/.exec(mails.find((m) => !m.text.includes(first))!.text)![1];
+      const expired = await call(undefined, `/staff/invitation?token=${second}`);
+      expect(expired.status).toBe(410);
+      const expiredPage = await expired.text();
+      expect(expiredPage).toContain("This invitation link has expired (links last 72 hours). Please ask the admin who invited you to send it again.");
+      expect(expiredPage).not.toContain('type="password"');
+    } finally {
+      offsetMs = 0;
+    }
+    // A member's password-reset link is no staff invitation.
+    const cut = await call(undefined, `/staff/invitation?token=${"x".repeat(43)}`);
+    expect(cut.status).toBe(410);
+  });
+
   it("an invitation not used yet shows 'Invitation pending' with 'Send again'; the new link replaces the old; first sign-in lands in /admin", async () => {
     await call(admin.cookie, "/admin/staff", form({ intent: "invite", email: "late.curator@museum.example", firstName: "Lee", lastName: "Late", role: "curator" }));
     const [user] = await server.services.database.db.select().from(users).where(eq(users.email, "late.curator@museum.example"));
@@ -152,7 +214,7 @@ describe.each(drivers)("staff accounts on %s", (kind) => {
       .map((r) => r.payload as { to: string; text: string })
       .filter((p) => p.to === "late.curator@museum.example");
     expect(mails).toHaveLength(2);
-    const secondToken = /\/password\/reset\?token=([A-Za-z0-9_-]+)/.exec(mails.find((m) => !m.text.includes(firstToken))!.text)![1];
+    const secondToken = /\/staff\/invitation\?token=([A-Za-z0-9_-]+)/.exec(mails.find((m) => !m.text.includes(firstToken))!.text)![1];
     // The first link no longer works; the new one does.
     expect((await call(undefined, "/password/reset", form({ token: firstToken, password: "Lee-pass-123", confirmPassword: "Lee-pass-123" }))).status).toBe(400);
     const reset = await call(undefined, "/password/reset", form({ token: secondToken, password: "Lee-pass-123", confirmPassword: "Lee-pass-123" }));
@@ -261,6 +323,12 @@ describe.each(drivers)("staff accounts on %s", (kind) => {
     expect(html).toContain("Audit log");
     const all = await (await call(admin.cookie, "/admin/audit?entity=staff")).text();
     expect(all).toContain("Invited new.curator@museum.example as curator");
+    // Each change as field and value, one line per field, no raw JSON (issue 38).
+    const readable = all.replaceAll("<!-- -->", "");
+    expect(readable).toMatch(/<li[^>]*data-testid="audit-change"[^>]*><span class="font-semibold">Role<\/span>: <ins[^>]*><span class="sr-only">now <\/span>curator<\/ins><\/li>/);
+    expect(readable).toMatch(/<span class="font-semibold">Email<\/span>: <ins[^>]*><span class="sr-only">now <\/span>new.curator@museum.example<\/ins>/);
+    expect(readable).not.toContain("&quot;role&quot;");
+    expect(readable).not.toContain('"role":');
     const future = await (await call(admin.cookie, "/admin/audit?entity=staff&from=2999-01-01")).text();
     expect(future).not.toContain("Invited new.curator@museum.example");
     const curator = await createStaffAccount(server.services, "curator");

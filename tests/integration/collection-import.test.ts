@@ -135,6 +135,17 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     expect(textOf(await missing.text())).toContain("Missing columns: short_title, category, year.");
   });
 
+  it("a semicolon-separated file (a spreadsheet's CSV where the decimal mark is a comma) is read as the comma one is", async () => {
+    const semicolons = (text: string) => text.replace(/","/g, '";"');
+    const header = EXHIBIT_HEADER.replace(/,/g, ";");
+    const file = `${header}\n${semicolons(line("", "Semicolon Pennant", "Pennant", team.name, category.name, 1971, "yes", "no", "A pennant; from a European spreadsheet.", "", "", "", "", "", "Ima Importer"))}`;
+    const checked = await upload(call, "/admin/exhibits/import", file, "check");
+    expect(checked.status).toBe(200);
+    const page = textOf(await checked.text());
+    expect(page).toContain("Checked 1 row: 1 would be created, 0 would be updated, 0 unchanged, 0 have errors. Nothing has been imported yet.");
+    expect(page).toContain("2 Would create Semicolon Pennant");
+  });
+
   it("the confirm imports all rows or none, with one audit row per record", async () => {
     const exhibitsBefore = await exhibitCount();
     const refused = await confirm(call, "/admin/exhibits/import", withBadRows());
@@ -402,7 +413,7 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     const checked = await upload(call, "/admin/exhibits/import", file, "check");
     expect(checked.status).toBe(200);
     const page = textOf(await checked.text());
-    expect(page).toContain("Checked 1 rows: 0 would be created, 1 would be updated, 0 unchanged, 0 have errors.");
+    expect(page).toContain("Checked 1 row: 0 would be created, 1 would be updated, 0 unchanged, 0 have errors.");
     expect(page).toContain(`2 Would update ${shown.title} (new title) title: “${shown.title}” → “${shown.title} (new title)”`);
     expect(page).not.toContain("short_title: “");
     expect(page).toContain("Import 1 exhibit");
@@ -437,7 +448,7 @@ describe.each(drivers)("CSV import and bulk actions on %s", (kind) => {
     expect(checked.status).toBe(200);
     const html = await checked.text();
     const page = textOf(html);
-    expect(page).toContain("Checked 1 rows: 0 would be created, 0 would be updated, 0 unchanged, 1 changed since the export (left as it is unless ticked), 0 have errors.");
+    expect(page).toContain("Checked 1 row: 0 would be created, 0 would be updated, 0 unchanged, 1 changed since the export (left as it is unless ticked), 0 have errors.");
     expect(page).toContain("2 Changed since the export");
     expect(page).toContain(`title: “Title from the console” → “${target.title}”`);
     expect(page).toContain(`short_title: “${target.shortTitle}” → “Short from the file”`);

@@ -198,7 +198,8 @@ describe.each(drivers)("staff and members on %s", (kind) => {
     expect(user.role).toBe("curator");
     expect(user.memberAccount).toBe(false);
     const mail = (await db().select().from(outbox).where(eq(outbox.kind, "email"))).map((r) => r.payload as { to: string; text: string }).find((m) => m.to === email)!;
-    expect(mail.text).toMatch(/\/password\/reset\?token=/);
+    // The invitation page, where the password is chosen for the staff console (decision 063).
+    expect(mail.text).toMatch(/\/staff\/invitation\?token=/);
     // Not a member's account: not listed under Members.
     expect((await server.services.admin.members.list({ q: email, page: 1, pageSize: 50 })).total).toBe(0);
   });

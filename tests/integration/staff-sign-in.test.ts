@@ -270,7 +270,7 @@ describe.each(drivers)("staff sign-in on %s", (kind) => {
     expect((await call(a, "/admin")).status).toBe(200);
     // The owner ends every session of the account (a lost laptop): A too, and the person is told.
     const owner = await call(admin.cookie, "/admin/staff", form({ intent: "end-sessions", userId: curator.userId }));
-    expect(await text(owner)).toContain(`${curator.email} is signed out everywhere`);
+    expect(await text(owner)).toContain(`${curator.email} is logged out everywhere`);
     expect((await call(a, "/admin")).status).toBe(302);
     expect((await mailsTo(curator.email)).some((m) => m.text.includes(`Every session of your staff account was ended by ${admin.email}`))).toBe(true);
   });

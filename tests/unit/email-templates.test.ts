@@ -4,7 +4,7 @@
  * layout or to a message's words shows.
  */
 import { describe, expect, it } from "vitest";
-import { contactReplyEmail, passwordResetEmail, staffInvitationEmail, ticketReminderEmail } from "../../server/mail/templates";
+import { contactReplyEmail, passwordResetEmail, staffInvitationEmail, staffMemberInvitationEmail, ticketReminderEmail } from "../../server/mail/templates";
 
 describe("email templates", () => {
   it("writes the password reset with greeting, quoted name, link and the museum's name", () => {
@@ -54,25 +54,27 @@ describe("email templates", () => {
     expect(email.text.endsWith("open this link:\nhttps://museum.example/email/unsubscribe?token=u\nor change it on your account page: https://museum.example/account")).toBe(true);
   });
 
-  it("tells a new staff member without a password to choose one", () => {
-    const { subject, text } = staffInvitationEmail("c@example.com", { firstName: "Cy", lastName: "Cur" }, { role: "curator", hasPassword: false, link: "https://m.example/l", publicUrl: "https://m.example" });
-    expect(subject).toBe("Your staff access to the Pittsburgh Sports Museum website");
+  it("tells a new staff member who invited them, and to choose a password that opens the console", () => {
+    const { subject, text } = staffInvitationEmail("c@example.com", { firstName: "Cy", lastName: "Cur" }, { role: "curator", link: "https://m.example/l", publicUrl: "https://m.example", inviter: { name: "Ada Boss", email: "ada@m.example" } });
+    expect(subject).toBe("Ada Boss invited you to the staff console of the Pittsburgh Sports Museum website");
     expect(text).toBe(
       [
         "Hello,",
         "",
-        "You have been given curator access to the museum website's staff console, for the account in the name of:",
+        "Ada Boss (ada@m.example) invited you to the museum website's staff console, with curator access, for the account in the name of:",
         "",
         '    "Cy Cur"',
         "",
-        "Choose your password with this link (valid 72 hours, once):",
+        "Choose your password with this link (valid 72 hours, once); the console opens after:",
         "",
         "https://m.example/l",
         "",
-        "Then sign in and open https://m.example/admin",
+        "Later, sign in at https://m.example/login and the console opens. If you did not expect this invitation, ignore this email: nothing happens without the link.",
         "",
         "Pittsburgh Sports Museum & Hall of Fame",
       ].join("\n"),
     );
+    // An inviter without a name (the command line's) is named by the email alone.
+    expect(staffMemberInvitationEmail("m@example.com", { firstName: "Mo", lastName: "Fan" }, { role: "admin", link: "https://m.example/i", inviter: { name: "ada@m.example", email: "ada@m.example" } }).text).toContain("ada@m.example invited you to admin access");
   });
 });

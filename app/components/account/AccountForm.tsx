@@ -29,14 +29,17 @@ export function answeredField(outcome: FormOutcome | undefined, name: string, fa
   return { name, error, autoFocus: first ? true : undefined, defaultValue: outcome?.values?.[name] ?? fallback };
 }
 
-export function AccountFormPage({ title, intro, children }: { title: string; intro?: ReactNode; children: ReactNode }) {
+/** `back`: the link to the account page (not on a page for someone who has no account to go back to). */
+export function AccountFormPage({ title, intro, children, back = true }: { title: string; intro?: ReactNode; children: ReactNode; back?: boolean }) {
   return (
     <section className="mx-auto max-w-md px-4 py-10">
-      <p>
-        <Link to="/account" className="font-semibold text-steel underline hover:text-ink">
-          Back to your account
-        </Link>
-      </p>
+      {back ? (
+        <p>
+          <Link to="/account" className="font-semibold text-steel underline hover:text-ink">
+            Back to your account
+          </Link>
+        </p>
+      ) : null}
       <h1 className="mt-4 font-display text-3xl font-bold uppercase tracking-wide">{title}</h1>
       {intro ? <div className="mt-3">{intro}</div> : null}
       {children}

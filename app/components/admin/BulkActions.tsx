@@ -6,11 +6,11 @@
  * JavaScript. Moving rows to the trash asks first, naming them; the answer shows beside the form
  * and takes the focus, lists each row left as it was with its reason, and offers Undo.
  */
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { Form, useLocation } from "react-router";
 import { useHydrated } from "~/lib/use-hydrated";
 import { ChoiceSelect } from "./ChoiceSelect";
-import { AddLink, ConsoleHeading, ConsoleNotice } from "./ConsoleUi";
+import { AddLink, ConsoleHeading, ConsoleNotice, PhoneFold } from "./ConsoleUi";
 import { ConfirmTrash } from "./TrashConfirm";
 
 export const BULK_FORM_ID = "bulk-actions";
@@ -68,7 +68,10 @@ export function BulkActionsForm({
   categories,
   total,
   result,
+  filters,
 }: {
+  /** The list's search and filters: folded with the bulk controls behind one button on a phone. */
+  filters: ReactNode;
   actions: { id: string; label: string; needs: "category" | null }[];
   categories?: { id: string; name: string }[];
   total: number;
@@ -83,7 +86,7 @@ export function BulkActionsForm({
     rowBoxes().forEach((box) => (box.checked = false));
     if (selectAll.current) selectAll.current.checked = false;
   }, [result]);
-  if (actions.length === 0) return null;
+  if (actions.length === 0) return <PhoneFold label="Search and filters">{filters}</PhoneFold>;
   const confirm = result?.confirm;
   const noun = pathname.startsWith("/admin/enshrinees") ? "enshrinee" : "exhibit";
   return (
@@ -103,6 +106,8 @@ export function BulkActionsForm({
           </ul>
         </ConfirmTrash>
       ) : null}
+      <PhoneFold label="Search, filters and bulk actions">
+      {filters}
       <Form method="post" id={BULK_FORM_ID} className="mb-3 flex flex-wrap items-end gap-3 text-sm" aria-label="Bulk actions">
         {hydrated ? (
           <label className="flex items-center gap-2">
@@ -127,6 +132,7 @@ export function BulkActionsForm({
           Apply
         </button>
       </Form>
+      </PhoneFold>
     </>
   );
 }

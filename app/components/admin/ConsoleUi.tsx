@@ -201,6 +201,32 @@ export function ListSearch({ q, label, children }: { q?: string; label: string; 
   );
 }
 
+/**
+ * A long form's Save row (issue 38): it stays in view at the bottom of the screen while any part
+ * of its form is on screen (position: sticky, no script), so Save is one tap away on a phone.
+ */
+export function SaveBar({ children, className = "" }: { children: ReactNode; className?: string }) {
+  return (
+    <div className={`sticky bottom-0 z-10 flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-stone-300 bg-stone-50 py-3 shadow-[0_-4px_6px_-4px_rgb(0_0_0/0.2)] ${className}`} data-testid="save-bar">
+      {children}
+    </div>
+  );
+}
+
+/**
+ * Controls folded behind one button on a phone (issue 38): a <details> that works without
+ * JavaScript, closed on a phone so a list's first row shows in the first screen; from 640 px
+ * wide its button goes and its content always shows (::details-content), where the room is.
+ */
+export function PhoneFold({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <details className="mb-4 sm:details-content:[content-visibility:visible]" data-testid="phone-fold">
+      <summary className="mb-2 inline-block cursor-pointer rounded border border-ink px-3 py-1 font-semibold sm:hidden">{label}</summary>
+      {children}
+    </details>
+  );
+}
+
 export function AddLink({ to, children }: { to: string; children: ReactNode }) {
   return (
     <Link to={to} className="rounded bg-ink px-4 py-2 font-semibold text-gold hover:bg-steel">

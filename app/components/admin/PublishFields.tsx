@@ -35,7 +35,7 @@ export function PublishFields({
   const timeError = errors.publishTime;
   return (
     <fieldset className="space-y-2 rounded border border-stone-300 p-3" aria-describedby={id("publication-now")}>
-      <legend className="px-1 font-semibold">Status</legend>
+      <legend className="px-1 font-semibold">Publication</legend>
       {initial.label ? (
         <p id={id("publication-now")} className="text-sm" data-testid="publication-status">
           Now: {initial.label}

@@ -7,6 +7,7 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Form, Link, useActionData, useLocation, useRouteLoaderData, useSearchParams } from "react-router";
 import { DangerButton } from "./ConsoleUi";
+import { plural } from "~/shared/plural";
 
 /** TRASH_DAYS, as the console layout's loader hands it down. */
 function useTrashDays(): number {
@@ -33,7 +34,7 @@ export function ConfirmTrash({ what, fields, action, cancelTo, children }: { wha
       </h2>
       {children}
       <p className="mt-1">
-        {`It leaves the website at once. It can be restored from the Trash for ${days} days; after that it is deleted for good, with its photos.`}
+        {`It leaves the website at once. It can be restored from the Trash for ${plural(days, "day")}; after that it is deleted for good, with its photos.`}
       </p>
       <Form method="post" action={action} className="mt-3 flex flex-wrap items-center gap-4">
         {Object.entries(fields).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => <input key={`${name}=${v}`} type="hidden" name={name} value={v} />))}

@@ -5,7 +5,7 @@
  * (`beforeunload`, where the browser shows its own question). Sending a form inside it (save, an
  * image upload, preview) is not leaving, except one marked `data-unsaved-leaves` (it reloads the
  * page without this form's changes: the browser asks); a form outside it (the header's search,
- * Sign out) leaves and asks first; a save is done when the page comes back with
+ * Logout) leaves and asks first; a save is done when the page comes back with
  * `?notice=saved` (or `merged`), or, for a form whose action answers in place, when `saved` is the answer of a
  * successful save (a new answer object each time). A change that fires no input event (a photo
  * dragged to a new place) tells it with `useMarkEdited()`.
@@ -52,7 +52,7 @@ export function UnsavedChanges({ children, saved }: { children: ReactNode; saved
       if ((submitter?.formTarget || form.target) === "_blank") return;
       // A form that reloads the page without this one's changes (the exhibit photo upload) leaves it: the browser asks.
       if (form.hasAttribute("data-unsaved-leaves")) return;
-      // A form elsewhere on the page (the header's search, Sign out) leaves it: asked like a link.
+      // A form elsewhere on the page (the header's search, Logout) leaves it: asked like a link.
       if (!guarded.current?.contains(form)) return;
       submitting.current = true;
       // Kept in this tab until the answer comes back: if the session ended, it is offered back after signing in.

@@ -5,6 +5,7 @@
 import { Form } from "react-router";
 import type { Route } from "./+types/audit";
 import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
+import { AuditChanges } from "~/components/admin/AuditChanges";
 import { ConsoleHeading, Pager } from "~/components/admin/ConsoleUi";
 import { auditEntityTypesFor, type AuditEntityType } from "~/shared/console-areas";
 import { museumClock, requireConsole } from "./guard.server";
@@ -39,7 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     audit.actors(),
   ]);
   return {
-    rows: list.rows.map((r) => ({ ...r, at: clock.second(r.at), before: r.before === null ? null : JSON.stringify(r.before, null, 1), after: r.after === null ? null : JSON.stringify(r.after, null, 1) })),
+    rows: list.rows.map((r) => ({ ...r, at: clock.second(r.at) })),
     total: list.total,
     page,
     pageSize: PAGE_SIZE,
@@ -58,24 +59,9 @@ const columns = [
   col.accessor("action", { header: "Action" }),
   col.accessor("summary", { header: "Change" }),
   col.display({
-    id: "details",
-    header: "Before / after",
-    cell: ({ row }) =>
-      row.original.before || row.original.after ? (
-        <details>
-          <summary className="cursor-pointer text-blue-800 underline">Show</summary>
-          <div className="mt-2 grid gap-2 lg:grid-cols-2">
-            <div>
-              <p className="font-semibold">Before</p>
-              <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-all bg-stone-100 p-2 text-xs">{row.original.before ?? "—"}</pre>
-            </div>
-            <div>
-              <p className="font-semibold">After</p>
-              <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-all bg-stone-100 p-2 text-xs">{row.original.after ?? "—"}</pre>
-            </div>
-          </div>
-        </details>
-      ) : null,
+    id: "changes",
+    header: "Fields",
+    cell: ({ row }) => <AuditChanges changes={row.original.changes} />,
   }),
 ];
 
@@ -85,6 +71,9 @@ export default function Audit({ loaderData }: Route.ComponentProps) {
   return (
     <section>
       <ConsoleHeading>Audit log</ConsoleHeading>
+      <p className="mb-3 max-w-3xl text-sm" data-testid="audit-legend">
+        Each change lists its fields, one a line: <del className="bg-red-50 text-red-900">struck through</del> is what a field held before, <ins className="bg-green-50 text-green-900">underlined</ins> what it holds after. A long text shows the words removed and added.
+      </p>
       <Form method="get" className="mb-4 flex flex-wrap items-end gap-3 text-sm">
         <div>
           <label htmlFor="actor" className="block font-semibold">

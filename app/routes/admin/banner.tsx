@@ -9,7 +9,7 @@
 import { Form, redirect, useActionData, useSearchParams } from "react-router";
 import { ConfirmTrash } from "~/components/admin/TrashConfirm";
 import type { Route } from "./+types/banner";
-import { ConsoleHeading, ConsoleNotice, DangerButton, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, DangerButton, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton, SaveBar } from "~/components/admin/ConsoleUi";
 import { EditConflict } from "~/components/admin/EditConflict";
 import { VersionHistory } from "~/components/admin/VersionHistory";
 import { rateLimitedAnswer } from "~/lib/guards.server";
@@ -157,7 +157,7 @@ function Variant({
               <div className="sm:col-span-4">
                 <PublishFields initial={s.publish} typed={typed} prefix={`${variant}-${s.id}-`} />
               </div>
-              <div className="flex flex-wrap gap-2 sm:col-span-4">
+              <SaveBar className="gap-x-2 sm:col-span-4">
                 <PrimaryButton name="intent" value="update">
                   Save slide {i + 1}
                 </PrimaryButton>
@@ -173,7 +173,7 @@ function Variant({
                 <DangerButton name="intent" value="remove">
                   Remove<span className="sr-only"> slide {i + 1}</span>
                 </DangerButton>
-              </div>
+              </SaveBar>
             </Form>
           </li>
           );
@@ -205,14 +205,14 @@ function Variant({
         <div className="sm:col-span-4">
           <PublishFields initial={newSlide} prefix={`${variant}-new-`} typed={added} />
         </div>
-        <div className="sm:col-span-4">
+        <SaveBar className="sm:col-span-4">
           <PrimaryButton name="intent" value="add">
             Add slide
           </PrimaryButton>
           <PreviewButton to="/admin/banner/preview" name="intent" value="add">
             Preview<span className="sr-only"> the new {variant} slide</span> without saving
           </PreviewButton>
-        </div>
+        </SaveBar>
       </Form>
       <VersionHistory
         versions={history}

@@ -4,7 +4,7 @@ import type { Route } from "./+types/category-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { EditConflict } from "~/components/admin/EditConflict";
 import { VersionHistory } from "~/components/admin/VersionHistory";
-import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton, SaveBar } from "~/components/admin/ConsoleUi";
 import { categorySchema, uuidSchema } from "./console-schemas";
 import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { requireConsole } from "./guard.server";
@@ -42,11 +42,11 @@ export default function CategoryEdit({ loaderData }: Route.ComponentProps) {
           <Field label="Order on team pages" name="sortOrder" error={errors.sortOrder}>
             <input {...inputProps("sortOrder", errors.sortOrder)} type="number" min={0} defaultValue={typed.sortOrder ?? c?.sortOrder ?? 0} />
           </Field>
-          <div className="flex flex-wrap items-center gap-4">
+          <SaveBar>
             <PrimaryButton>Save category</PrimaryButton>
             <PreviewButton to={`/admin/categories/${c?.id ?? "new"}/preview`} />
             {c ? <PreviewLink to={`/admin/categories/${c.id}/preview`} /> : null}
-          </div>
+          </SaveBar>
         </Form>
       </UnsavedChanges>
       {c ? (

@@ -90,7 +90,7 @@ export default function CollectionImport({ loaderData, actionData }: Route.Compo
           ? "Team and category by name; enshrinees by full name, separated by semicolons. A row with the id of an existing exhibit updates it; any other row creates one."
           : "A row with the id of an existing enshrinee updates them; any other row creates one (portraits are not in the file and stay as they are)."}{" "}
         A column left out of the file leaves that field as it is. A row whose record was changed since the export (its version) is left as it is unless you tick it. The check writes
-        nothing; the import then writes every row or none.
+        nothing; the import then writes every row or none. The columns may be separated by commas, semicolons or tabs, as a spreadsheet saves CSV in any language: the header line tells which.
       </p>
       <Form method="post" encType="multipart/form-data" className="mb-6 flex flex-wrap items-end gap-3">
         <div>
@@ -114,7 +114,7 @@ export default function CollectionImport({ loaderData, actionData }: Route.Compo
             </ul>
           ) : null}
           {report.rows.length ? (
-            <div className="mb-4 overflow-x-auto" role="region" aria-label="Rows of the file" tabIndex={0}>
+            <div className="relative mb-4 overflow-x-auto" role="region" aria-label="Rows of the file" tabIndex={0}>
               <table className="w-full border-collapse text-left text-sm">
                 <caption className="sr-only">Each row&apos;s outcome</caption>
                 <thead>

@@ -9,6 +9,7 @@ import type { Route } from "./+types/dashboard";
 import { ConsoleHeading } from "~/components/admin/ConsoleUi";
 import { mayOpen } from "~/shared/console-areas";
 import { museumClock, requireConsole } from "./guard.server";
+import { plural } from "~/shared/plural";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "dashboard");
@@ -43,7 +44,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const link = "font-semibold text-blue-800 underline";
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 const megabytes = (bytes: number | null) => (bytes === null ? "" : bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} kB`);
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { firstName, role, unanswered, unpublished, failed, week, backup } = loaderData;

@@ -9,7 +9,7 @@ import type { Route } from "./+types/enshrinee-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { EditConflict } from "~/components/admin/EditConflict";
 import { VersionHistory } from "~/components/admin/VersionHistory";
-import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton, SaveBar } from "~/components/admin/ConsoleUi";
 import { PortraitField } from "~/components/admin/PortraitField";
 import { RICH_TEXT_HINT, RichTextField } from "~/components/admin/RichTextField";
 import { enshrineeSchema, uuidSchema } from "./console-schemas";
@@ -75,11 +75,11 @@ export default function EnshrineeEdit({ loaderData }: Route.ComponentProps) {
             <RichTextField name="biography" label="Biography (members only)" initial={typed.biography ?? e?.biographyHtml ?? e?.biography ?? ""} error={errors.biography} rows={10} />
           </Field>
           <PublishFields initial={loaderData.publish} errors={errors} typed={typed} />
-          <div className="flex flex-wrap items-center gap-4">
+          <SaveBar>
             <PrimaryButton>Save enshrinee</PrimaryButton>
             <PreviewButton to={`/admin/enshrinees/${e?.id ?? "new"}/preview`} />
             {e ? <PreviewLink to={`/admin/enshrinees/${e.id}/preview`} /> : null}
-          </div>
+          </SaveBar>
           <PortraitField enshrinee={e} result={portraitResult} errors={errors} typedAlt={typed.alt} typedPick={typed.portraitPick} />
         </Form>
       </UnsavedChanges>

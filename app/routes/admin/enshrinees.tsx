@@ -31,7 +31,7 @@ const nameColumns = [
   col.accessor("fullName", { header: "Name", cell: ({ row, getValue }) => <Link to={`/admin/enshrinees/${row.original.id}`} className="font-semibold text-blue-800 underline">{getValue()}</Link> }),
   col.accessor("lastName", { header: "Last name" }),
   col.accessor("exhibits", { header: "Exhibits and mentions" }),
-  col.accessor("status", { header: "Status" }),
+  col.accessor("status", { header: "Publication" }),
 ];
 /** With bulk actions to offer, a checkbox on each row first. */
 const selectableColumns = [col.display({ id: "select", header: "Select", cell: ({ row }) => <BulkCheckbox id={row.original.id} name={row.original.fullName} /> }), ...nameColumns];
@@ -41,8 +41,7 @@ export default function Enshrinees({ loaderData, actionData }: Route.ComponentPr
   return (
     <section>
       <CollectionListHeading kind="enshrinees" title="Enshrinees" add="Add an enshrinee" result={notice ? { ok: true, message: notice } : null} />
-      <ListSearch q={query.q} label="Search enshrinees" />
-      <BulkActionsForm actions={bulkActions} total={total} result={actionData} />
+      <BulkActionsForm actions={bulkActions} total={total} result={actionData} filters={<ListSearch q={query.q} label="Search enshrinees" />} />
       <AdminTable caption="Enshrinees" columns={bulkActions.length ? selectableColumns : nameColumns} rows={rows} rowKey={(r) => r.id} sortable={SORTS} sort={query} search={search} />
       <Pager page={query.page} pageSize={query.pageSize} total={total} search={search} />
     </section>

@@ -9,7 +9,7 @@ import type { Route } from "./+types/exhibit-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { EditConflict, typedCheckbox, typedChoice } from "~/components/admin/EditConflict";
 import { VersionHistory } from "~/components/admin/VersionHistory";
-import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PrimaryButton, PreviewButton, PreviewLink } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PrimaryButton, PreviewButton, PreviewLink, SaveBar } from "~/components/admin/ConsoleUi";
 import { RICH_TEXT_HINT, RichTextField } from "~/components/admin/RichTextField";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { exhibitSchema, formObject, uuidSchema } from "./console-schemas";
@@ -69,7 +69,7 @@ const EXHIBIT_LABELS = {
   thumbnailAlt: "Thumbnail description",
   matchingPhoto: "Matching photo",
   matchingPhotoAlt: "Matching photo description",
-  active: "Active",
+  active: "Listed",
   year: "Year",
   favoriteStory: "Favorite story",
   enshrineeIds: "Enshrinees",
@@ -141,7 +141,7 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
           <fieldset className="flex flex-wrap gap-6">
             <legend className="sr-only">Flags</legend>
             <label className="flex items-center gap-2">
-              <input type="checkbox" name="active" defaultChecked={typedCheckbox(result, "active", x?.active ?? true)} /> Active (shown on the category page)
+              <input type="checkbox" name="active" defaultChecked={typedCheckbox(result, "active", x?.active ?? true)} /> Listed (shown on the category page)
             </label>
             <label className="flex items-center gap-2">
               <input type="checkbox" name="favoriteStory" defaultChecked={typedCheckbox(result, "favoriteStory", x?.favoriteStory ?? false)} /> Favorite story
@@ -159,7 +159,7 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
             </div>
           </fieldset>
           <PublishFields initial={loaderData.publish} errors={errors} typed={typed} />
-          <div className="flex flex-wrap items-center gap-4">
+          <SaveBar>
             <PrimaryButton>Save exhibit</PrimaryButton>
             <PreviewButton to={`/admin/exhibits/${x?.id ?? "new"}/preview`} />
             {x ? (
@@ -170,7 +170,7 @@ export default function ExhibitEdit({ loaderData }: Route.ComponentProps) {
                 <PreviewLink to={`/admin/exhibits/${x.id}/preview`} />
               </>
             ) : null}
-          </div>
+          </SaveBar>
         </Form>
       </UnsavedChanges>
       {x ? (

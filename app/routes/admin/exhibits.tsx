@@ -12,20 +12,32 @@ import { listQuery, searchOf } from "./list-query";
 import { withStatus } from "./publication.server";
 
 const SORTS = ["title", "year", "team", "category"] as const;
+/** The list's two words (issue 38): publication (draft, scheduled, published) and listing (on the category page or not). */
+const PUBLICATION_FILTER = [
+  { id: "draft", name: "Drafts" },
+  { id: "scheduled", name: "Scheduled" },
+];
+const LISTING_FILTER = [
+  { id: "listed", name: "Listed" },
+  { id: "unlisted", name: "Not listed" },
+];
 
 /** The list's search, sort, page and filters, as the address gives them (the loader's and "all that match"'s). */
 function exhibitQuery(url: URL) {
   const team = url.searchParams.get("team") ?? "";
   const category = url.searchParams.get("category") ?? "";
+  // "state" is the one filter of older links (the Overview's "3 draft exhibits"): still read.
   const state = url.searchParams.get("state") ?? "";
+  const listing = url.searchParams.get("listing") ?? (state === "active" ? "listed" : state === "inactive" ? "unlisted" : "");
+  const publication = url.searchParams.get("publication") ?? (state === "draft" || state === "scheduled" ? state : "");
   const list = {
     ...listQuery(url, SORTS, "title"),
     team: uuidSchema.safeParse(team).success ? team : undefined,
     category: uuidSchema.safeParse(category).success ? category : undefined,
-    active: state === "active" ? true : state === "inactive" ? false : undefined,
-    publication: state === "draft" || state === "scheduled" ? (state as "draft" | "scheduled") : undefined,
+    active: listing === "listed" ? true : listing === "unlisted" ? false : undefined,
+    publication: publication === "draft" || publication === "scheduled" ? (publication as "draft" | "scheduled") : undefined,
   };
-  return { list, filter: { team, category, state } };
+  return { list, filter: { team, category, listing, publication } };
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -55,34 +67,30 @@ const columns = [
   col.accessor("year", { header: "Year" }),
   col.accessor("team", { header: "Team" }),
   col.accessor("category", { header: "Category" }),
-  col.accessor("status", { header: "Status" }),
-  col.display({ id: "state", header: "State", cell: ({ row }) => [row.original.active ? "Active" : "Inactive", row.original.favoriteStory ? "Favorite story" : ""].filter(Boolean).join(" · ") }),
+  col.accessor("status", { header: "Publication" }),
+  col.display({ id: "listing", header: "Listing", cell: ({ row }) => [row.original.active ? "Listed" : "Not listed", row.original.favoriteStory ? "Favorite story" : ""].filter(Boolean).join(" · ") }),
 ];
 
-const select = "rounded border border-stone-500 px-2 py-1";
 
 export default function Exhibits({ loaderData, actionData }: Route.ComponentProps) {
   const { rows, total, query, filter, teams, categories, bulkActions, search, notice } = loaderData;
   return (
     <section>
       <CollectionListHeading kind="exhibits" title="Exhibits" add="Add an exhibit" result={notice ? { ok: true, message: notice } : null} />
-      <ListSearch q={query.q} label="Search titles">
-        <ChoiceSelect id="team" name="team" label="Team" empty="All teams" options={teams} defaultValue={filter.team} />
-        <ChoiceSelect id="category" name="category" label="Category" empty="All categories" options={categories} defaultValue={filter.category} />
-        <div>
-          <label htmlFor="state" className="block font-semibold">
-            State
-          </label>
-          <select id="state" name="state" defaultValue={filter.state} className={select}>
-            <option value="">All</option>
-            <option value="active">Active</option>
-            <option value="inactive">Inactive</option>
-            <option value="draft">Drafts</option>
-            <option value="scheduled">Scheduled</option>
-          </select>
-        </div>
-      </ListSearch>
-      <BulkActionsForm actions={bulkActions} categories={categories} total={total} result={actionData} />
+      <BulkActionsForm
+        actions={bulkActions}
+        categories={categories}
+        total={total}
+        result={actionData}
+        filters={
+          <ListSearch q={query.q} label="Search titles">
+            <ChoiceSelect id="team" name="team" label="Team" empty="All teams" options={teams} defaultValue={filter.team} />
+            <ChoiceSelect id="category" name="category" label="Category" empty="All categories" options={categories} defaultValue={filter.category} />
+            <ChoiceSelect id="publication" name="publication" label="Publication" empty="All" options={PUBLICATION_FILTER} defaultValue={filter.publication} />
+            <ChoiceSelect id="listing" name="listing" label="Listing" empty="All" options={LISTING_FILTER} defaultValue={filter.listing} />
+          </ListSearch>
+        }
+      />
       <AdminTable caption="Exhibits" columns={columns} rows={rows} rowKey={(r) => r.id} sortable={SORTS} sort={query} search={search} />
       <Pager page={query.page} pageSize={query.pageSize} total={total} search={search} />
     </section>

@@ -39,7 +39,7 @@ export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {
           </Link>
           <Form method="post" action="/logout">
             <button type="submit" className="font-semibold text-blue-800 underline">
-              Sign out
+              Logout
             </button>
           </Form>
         </div>

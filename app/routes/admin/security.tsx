@@ -3,8 +3,8 @@
  * step and sessions. An authenticator app is set up from a QR code (or its secret as text) and
  * confirmed by a code from it; its ten recovery codes are shown once. Passkeys are added and
  * removed here (decision 056). Every session of the
- * account is listed with its browser, address and the country it is registered in, and times, each with "Sign out", and "Sign out
- * everywhere else". Changing the second step asks for the password (and the app's code) when it
+ * account is listed with its browser, address and the country it is registered in, and times, each with "Log out", and "Log out
+ * everywhere else" (the spec's word, as the site bar's Logout: decision 063). Changing the second step asks for the password (and the app's code) when it
  * was last given more than 10 minutes ago. When the owner requires an app or a passkey, a staff
  * member without one is led here first and reaches nothing else until it is set up.
  */
@@ -60,14 +60,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "end-session") {
     const id = formText(form, "sessionId");
-    if (token && id === sessions.idOf(token)) return answer({ ok: false, message: "That is this browser's session: use Sign out at the top to end it." });
+    if (token && id === sessions.idOf(token)) return answer({ ok: false, message: "That is this browser's session: use Logout at the top to end it." });
     const ended = await sessions.endListed(staff.userId, id);
-    return answer(ended ? { ok: true, message: "That session is signed out." } : { ok: false, message: "That session had already ended." }, ended ? 200 : 404);
+    return answer(ended ? { ok: true, message: "That session is logged out." } : { ok: false, message: "That session had already ended." }, ended ? 200 : 404);
   }
   if (intent === "end-others") {
     if (!token) return answer({ ok: false, message: "No session." }, 401);
     await sessions.destroyOthersFor(staff.userId, token);
-    return answer({ ok: true, message: "You are signed out everywhere else." });
+    return answer({ ok: true, message: "You are logged out everywhere else." });
   }
   if (intent === "app-begin" || intent === "app-remove" || intent === "codes-renew" || intent === "passkey-remove") {
     await requireRecentPassword(context, request, "/admin/security");
@@ -193,7 +193,7 @@ export default function Security({ loaderData }: Route.ComponentProps) {
                 <input type="hidden" name="intent" value="end-session" />
                 <input type="hidden" name="sessionId" value={s.id} />
                 <button type="submit" className="font-semibold text-blue-800 underline">
-                  Sign out<span className="sr-only"> {s.browser}</span>
+                  Log out<span className="sr-only"> {s.browser}</span>
                 </button>
               </Form>
             )}
@@ -203,7 +203,7 @@ export default function Security({ loaderData }: Route.ComponentProps) {
       {loaderData.sessions.length > 1 ? (
         <Form method="post" className="mt-3">
           <input type="hidden" name="intent" value="end-others" />
-          <DangerButton>Sign out everywhere else</DangerButton>
+          <DangerButton>Log out everywhere else</DangerButton>
         </Form>
       ) : null}
     </section>

@@ -9,7 +9,7 @@ import type { Route } from "./+types/team-edit";
 import { UnsavedChanges } from "~/components/admin/UnsavedChanges";
 import { EditConflict } from "~/components/admin/EditConflict";
 import { VersionHistory } from "~/components/admin/VersionHistory";
-import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton } from "~/components/admin/ConsoleUi";
+import { ConsoleHeading, ConsoleNotice, Field, inputProps, NOTICES, PreviewButton, PreviewLink, PrimaryButton, SaveBar } from "~/components/admin/ConsoleUi";
 import { teamSchema, uuidSchema } from "./console-schemas";
 import { DeleteRecord } from "~/components/admin/TrashConfirm";
 import { requireConsole } from "./guard.server";
@@ -88,11 +88,11 @@ export default function TeamEdit({ loaderData }: Route.ComponentProps) {
           <Field label="Order on the home page" name="sortOrder" error={errors.sortOrder}>
             <input {...inputProps("sortOrder", errors.sortOrder)} type="number" min={0} defaultValue={typed.sortOrder ?? t?.sortOrder ?? 0} />
           </Field>
-          <div className="flex flex-wrap items-center gap-4">
+          <SaveBar>
             <PrimaryButton>Save team</PrimaryButton>
             <PreviewButton to={`/admin/teams/${t?.id ?? "new"}/preview`} />
             {t ? <PreviewLink to={`/admin/teams/${t.id}/preview`} /> : null}
-          </div>
+          </SaveBar>
         </Form>
       </UnsavedChanges>
       {t ? (

@@ -5,6 +5,7 @@
  */
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/trash";
+import { AdminTable, adminColumns } from "~/components/admin/AdminTable";
 import { ConsoleHeading, ConsoleNotice, PrimaryButton } from "~/components/admin/ConsoleUi";
 import { rateLimitedAnswer } from "~/lib/guards.server";
 import { isUuid } from "~/shared/ids";
@@ -35,6 +36,29 @@ export async function action({ request, context }: Route.ActionArgs) {
   return consoleAnswer(done, done.ok ? 200 : 409);
 }
 
+type Entry = Route.ComponentProps["loaderData"]["entries"][number];
+const col = adminColumns<Entry>();
+/** On a phone each entry is a card (AdminTable), its Restore button on screen. */
+const columnsFor = (timeZone: string) => [
+  col.accessor("kind", { header: "What" }),
+  col.accessor("label", { header: "Name", cell: ({ getValue }) => <strong>{getValue()}</strong> }),
+  col.accessor("deletedAt", { header: `Deleted (${timeZone})` }),
+  col.accessor("deletedBy", { header: "By" }),
+  col.accessor("purgeOn", { header: "Deleted for good on" }),
+  col.display({
+    id: "restore",
+    header: () => <span className="sr-only">Restore</span>,
+    cell: ({ row }) => (
+      <Form method="post">
+        <input type="hidden" name="entry" value={row.original.id} />
+        <PrimaryButton name="intent" value="restore">
+          Restore<span className="sr-only"> {row.original.label}</span>
+        </PrimaryButton>
+      </Form>
+    ),
+  }),
+];
+
 export default function Trash({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const { entries, days, timeZone } = loaderData;
@@ -48,40 +72,7 @@ export default function Trash({ loaderData }: Route.ComponentProps) {
       {entries.length === 0 ? (
         <p data-testid="trash-empty">The trash is empty.</p>
       ) : (
-        <div className="overflow-x-auto" role="region" aria-label="Trash entries" tabIndex={0}>
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Deleted records</caption>
-            <thead>
-              <tr className="border-b border-stone-400">
-                <th scope="col" className="p-2">What</th>
-                <th scope="col" className="p-2">Name</th>
-                <th scope="col" className="p-2">Deleted ({timeZone})</th>
-                <th scope="col" className="p-2">By</th>
-                <th scope="col" className="p-2">Deleted for good on</th>
-                <th scope="col" className="p-2"><span className="sr-only">Restore</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={e.id} className="border-b border-stone-200">
-                  <td className="p-2">{e.kind}</td>
-                  <th scope="row" className="p-2 font-semibold">{e.label}</th>
-                  <td className="p-2">{e.deletedAt}</td>
-                  <td className="p-2">{e.deletedBy}</td>
-                  <td className="p-2">{e.purgeOn}</td>
-                  <td className="p-2">
-                    <Form method="post">
-                      <input type="hidden" name="entry" value={e.id} />
-                      <PrimaryButton name="intent" value="restore">
-                        Restore<span className="sr-only"> {e.label}</span>
-                      </PrimaryButton>
-                    </Form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable caption="Deleted records" columns={columnsFor(timeZone)} rows={entries} rowKey={(e) => e.id} />
       )}
     </section>
   );
