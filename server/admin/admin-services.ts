@@ -25,6 +25,7 @@ import { createMemberAdmin } from "./member-service";
 import type { Membership } from "../membership/membership-service";
 import { createSubscriberAdmin } from "../newsletter/subscriber-admin";
 import { createOverview } from "./overview-service";
+import type { VisitPages } from "../visits/visit-pages";
 import type { AuditEntityType } from "../../app/shared/console-areas";
 import { createStaffService } from "./staff-service";
 
@@ -42,6 +43,8 @@ export interface AdminDeps {
   /** The Trash page: deleted collection records and their restore (decision 031). */
   trash: CollectionTrash;
   timeZone: string;
+  /** The pages visits are counted for: the Overview's most viewed records (decision 060). */
+  visitPages?: VisitPages;
   /** Complimentary tickets and refunds are the membership module's (decision 023). */
   membership: Membership;
   /** The museum's address, replies' Reply-To. */
@@ -64,7 +67,7 @@ export function createAdminServices(deps: AdminDeps) {
     /** Bulk actions on the exhibit and enshrinee lists' chosen rows (decision 034). */
     bulk: createBulkActions({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange, restoreFromTrash: (actor, entryId) => deps.trash.restore(actor, entryId) }),
     preview: createPreview(deps.db),
-    overview: createOverview({ db: deps.db, now: deps.now }),
+    overview: createOverview({ db: deps.db, now: deps.now, timeZone: deps.timeZone, visitPages: deps.visitPages }),
     members: createMemberAdmin({ db: deps.db, membership: deps.membership, now: deps.now, requestPasswordReset: deps.requestPasswordReset }),
     inbox: createInbox({ db: deps.db, museumEmail: deps.museumEmail, now: deps.now, onEnqueued: deps.onEnqueued }),
     subscribers: createSubscriberAdmin({ db: deps.db, now: deps.now, onEnqueued: deps.onEnqueued, mailchimp: deps.mailchimp }),

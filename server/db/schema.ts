@@ -883,3 +883,32 @@ export const bulkBatches = pgTable(
   },
   (t) => [index("bulk_batches_at_idx").on(t.at)],
 );
+
+// ---- visit counts (decision 060) ------------------------------------------------------------
+
+/**
+ * Page views per public page and museum day (migration 0031): how many, never who. Added to in
+ * batches from each process's memory (server/visits/visit-counter.ts); a view of an exhibit is
+ * counted under its address on its team, whichever address the visitor came by.
+ */
+export const visitCounts = pgTable(
+  "visit_counts",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    path: text("path").notNull(),
+    views: integer("views").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.path] })],
+);
+
+/** Searches per museum day: those that found something in one row a day (query ''), those that found nothing by their normalized words. */
+export const searchCounts = pgTable(
+  "search_counts",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    found: boolean("found").notNull(),
+    query: text("query").notNull(),
+    searches: integer("searches").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.found, t.query] })],
+);
