@@ -12,7 +12,7 @@ import { and, count, desc, eq, gt, gte, isNotNull, isNull, lte, ne, sql, sum, ty
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Database } from "../db/client";
 import { latestBackups } from "../backup/backup-service";
-import { bannerSlides, contactMessages, enshrinees, exhibits, gifts, isMemberAccount, outbox, payments, searchCounts, users, visitCounts } from "../db/schema";
+import { bannerSlides, contactMessages, enshrinees, exhibits, gifts, isMemberAccount, outbox, payments, searchCounts, users, visitCounts, visitDays, visitMonths } from "../db/schema";
 import { addDays, calendarDateIn, startOfDayIn } from "../../app/shared/calendar";
 import type { DayViews, OverviewFigures, OverviewPeriod, ViewedRecord, WeekSales } from "../../app/shared/overview";
 import type { CountedKind, VisitPages } from "../visits/visit-pages";
@@ -102,25 +102,45 @@ export function createOverview({ db, now = () => new Date(), timeZone = "America
 
   async function viewsPerDay(from: string, to: string): Promise<DayViews[]> {
     const rows = await db
-      .select({ day: visitCounts.day, views: sum(visitCounts.views).mapWith(Number) })
-      .from(visitCounts)
-      .where(and(gte(visitCounts.day, from), lte(visitCounts.day, to)))
-      .groupBy(visitCounts.day);
+      .select({ day: visitDays.day, views: visitDays.views })
+      .from(visitDays)
+      .where(and(gte(visitDays.day, from), lte(visitDays.day, to)));
     const byDay = new Map(rows.map((r) => [r.day, r.views]));
     const days: DayViews[] = [];
     for (let day = from; day <= to; day = addDays(day, 1)) days.push({ day, views: byDay.get(day) ?? 0 });
     return days;
   }
 
+  /**
+   * Views per record page over [from, to]: whole calendar months from `visit_months`, the days
+   * before the first and after the last whole month from `visit_counts` (a year reads about 11
+   * months and 30 days instead of 365 days).
+   */
+  async function viewsPerPath(from: string, to: string) {
+    const monthAfter = (day: string) => {
+      const [y, m] = day.split("-").map(Number);
+      return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, "0")}-01`;
+    };
+    const fullFrom = from.endsWith("-01") ? from : monthAfter(from);
+    const fullTo = addDays(to, 1).endsWith("-01") ? addDays(to, 1) : `${to.slice(0, 7)}-01`;
+    const records = (path: PgColumn) => sql`${path} like '/%/%'`;
+    const days = (start: string, end: string) => db.select({ path: visitCounts.path, views: visitCounts.views }).from(visitCounts).where(and(gte(visitCounts.day, start), lte(visitCounts.day, end), records(visitCounts.path)));
+    const parts =
+      fullFrom < fullTo
+        ? [
+            days(from, addDays(fullFrom, -1)),
+            db.select({ path: visitMonths.path, views: visitMonths.views }).from(visitMonths).where(and(gte(visitMonths.month, fullFrom), sql`${visitMonths.month} < ${fullTo}`, records(visitMonths.path))),
+            days(fullTo, to),
+          ]
+        : [days(from, to)];
+    const all = parts.reduce((a, b) => a.unionAll(b) as unknown as typeof a).as("views_in_period");
+    const views = sql<number>`sum(${all.views})`.mapWith(Number);
+    return db.select({ path: all.path, views }).from(all).groupBy(all.path).orderBy(desc(views));
+  }
+
   async function mostViewed(from: string, to: string) {
-    const views = sum(visitCounts.views).mapWith(Number);
     const [rows, pages] = await Promise.all([
-      db
-        .select({ path: visitCounts.path, views })
-        .from(visitCounts)
-        .where(and(gte(visitCounts.day, from), lte(visitCounts.day, to), sql`${visitCounts.path} like '/%/%'`))
-        .groupBy(visitCounts.path)
-        .orderBy(desc(views)),
+      viewsPerPath(from, to),
       visitPages ? visitPages.pages() : Promise.resolve(new Map()),
     ]);
     const lists: Record<"exhibit" | "enshrinee" | "team", ViewedRecord[]> = { exhibit: [], enshrinee: [], team: [] };

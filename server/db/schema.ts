@@ -898,7 +898,24 @@ export const visitCounts = pgTable(
     path: text("path").notNull(),
     views: integer("views").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.day, t.path] })],
+  (t) => [primaryKey({ columns: [t.day, t.path] }), index("visit_counts_path_day_idx").on(t.path, t.day)],
+);
+
+/** Every page's views of a museum day added up, written with `visit_counts` (the Overview's chart reads 365 rows for a year). */
+export const visitDays = pgTable("visit_days", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  views: integer("views").notNull().default(0),
+});
+
+/** Each page's views of a calendar month (`month`: its first day), written with `visit_counts`: a long period's most viewed pages read whole months here. */
+export const visitMonths = pgTable(
+  "visit_months",
+  {
+    month: date("month", { mode: "string" }).notNull(),
+    path: text("path").notNull(),
+    views: integer("views").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.path] })],
 );
 
 /** Searches per museum day: those that found something in one row a day (query ''), those that found nothing by their normalized words. */

@@ -2,7 +2,7 @@
  * Visit counts that respect visitors (decision 060). A page, once shown in a browser, sends one
  * small request (`POST /api/visits`, server/api/visits-api.ts) naming its address; this counts it
  * in memory under the museum's day and the page's own address, and every VISIT_FLUSH_SECONDS
- * adds what it counted to `visit_counts` and `search_counts` with one upsert per table, so a busy
+ * adds what it counted to `visit_counts`, `visit_days`, `visit_months` and `search_counts` with one upsert per table, so a busy
  * page costs one write every few seconds, not one per view. Stopping writes what is left.
  *
  * Nothing that could name a visitor is kept, in memory or in the database: no address, no
@@ -18,7 +18,7 @@ import { sql } from "drizzle-orm";
 import { parseSearchPage } from "../../app/shared/search-schemas";
 import type { SearchRequest } from "../../app/shared/search";
 import type { Database } from "../db/client";
-import { searchCounts, visitCounts } from "../db/schema";
+import { searchCounts, visitCounts, visitDays, visitMonths } from "../db/schema";
 import type { Logger } from "../logger";
 import type { CountedPage, VisitPages } from "./visit-pages";
 
@@ -87,6 +87,28 @@ export function createVisitCounter({ db, pages, searchTotal, today, flushMs, log
         .insert(visitCounts)
         .values(viewRows.slice(i, i + ROWS_PER_STATEMENT))
         .onConflictDoUpdate({ target: [visitCounts.day, visitCounts.path], set: { views: sql`${visitCounts.views} + excluded.views` } });
+    }
+    const days = new Map<string, number>();
+    const months = new Map<string, number>();
+    for (const row of viewRows) {
+      bump(days, row.day, row.views);
+      bump(months, `${row.day.slice(0, 7)}-01\n${row.path}`, row.views);
+    }
+    const monthRows = [...months].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, views]) => {
+      const [month, path] = key.split("\n");
+      return { month, path, views };
+    });
+    for (let i = 0; i < monthRows.length; i += ROWS_PER_STATEMENT) {
+      await db
+        .insert(visitMonths)
+        .values(monthRows.slice(i, i + ROWS_PER_STATEMENT))
+        .onConflictDoUpdate({ target: [visitMonths.month, visitMonths.path], set: { views: sql`${visitMonths.views} + excluded.views` } });
+    }
+    if (days.size) {
+      await db
+        .insert(visitDays)
+        .values([...days].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, views]) => ({ day, views })))
+        .onConflictDoUpdate({ target: visitDays.day, set: { views: sql`${visitDays.views} + excluded.views` } });
     }
     for (let i = 0; i < searchRows.length; i += ROWS_PER_STATEMENT) {
       await db

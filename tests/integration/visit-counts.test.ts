@@ -11,7 +11,7 @@ import { and, eq, gte, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "~/shared/calendar";
 import { exhibitPath, favoriteStoryPath } from "~/shared/exhibit-links";
-import { gifts, payments, searchCounts, users, visitCounts } from "../../server/db/schema";
+import { gifts, payments, searchCounts, users, visitCounts, visitDays, visitMonths } from "../../server/db/schema";
 import { availableDrivers } from "../helpers/databases";
 import { createStaffAccount } from "../helpers/admin-fixtures";
 import { createSignedInAccount, museumToday } from "../helpers/fixtures";
@@ -101,6 +101,17 @@ describe.each(drivers)("visit counts on %s", (kind) => {
     expect(await viewsOf(own)).toBe(before + 3);
     const figures = await server.services.admin.overview.figures(7, { money: false });
     expect(figures.mostViewed.exhibits[0]).toEqual({ name: exhibit.title, path: own, views: before + 3 });
+    // Two months ago, as the counter writes a day (its row, its month's): a long period reads whole
+    // months from visit_months and the days around them from visit_counts, and says the same.
+    const earlier = addDays(today(), -60);
+    await db().insert(visitCounts).values({ day: earlier, path: own, views: 40 });
+    await db().insert(visitMonths).values({ month: `${earlier.slice(0, 7)}-01`, path: own, views: 40 }).onConflictDoUpdate({ target: [visitMonths.month, visitMonths.path], set: { views: sql`${visitMonths.views} + 40` } });
+    for (const period of [7, 30, 90, 365] as const) {
+      const from = addDays(today(), -(period - 1));
+      const [direct] = await db().select({ n: sql<number>`coalesce(sum(${visitCounts.views}), 0)`.mapWith(Number) }).from(visitCounts).where(and(eq(visitCounts.path, own), gte(visitCounts.day, from)));
+      const listed = (await server.services.admin.overview.figures(period, { money: false })).mostViewed.exhibits.find((e) => e.path === own);
+      expect(listed?.views, `${period} days`).toBe(direct.n);
+    }
   });
 
   it("keeps no cookie, address, user agent or identifier: the tables hold a day, a page or search words, and how many", async () => {
@@ -108,7 +119,7 @@ describe.each(drivers)("visit counts on %s", (kind) => {
     await beacon({ path: "/search", search: "?q=zzyzx+qwv", results: 0 });
     await server.services.visits.flush();
     const columns = await db().execute<{ table_name: string; column_name: string }>(
-      sql`select table_name, column_name from information_schema.columns where table_name in ('visit_counts', 'search_counts') order by table_name, ordinal_position`,
+      sql`select table_name, column_name from information_schema.columns where table_name in ('visit_counts', 'visit_days', 'visit_months', 'search_counts') order by table_name, ordinal_position`,
     );
     const rowsOf = (r: unknown) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as { table_name: string; column_name: string }[];
     expect(rowsOf(columns).map((c) => `${c.table_name}.${c.column_name}`)).toEqual([
@@ -119,8 +130,13 @@ describe.each(drivers)("visit counts on %s", (kind) => {
       "visit_counts.day",
       "visit_counts.path",
       "visit_counts.views",
+      "visit_days.day",
+      "visit_days.views",
+      "visit_months.month",
+      "visit_months.path",
+      "visit_months.views",
     ]);
-    const everything = JSON.stringify([await db().select().from(visitCounts), await db().select().from(searchCounts)]);
+    const everything = JSON.stringify([await db().select().from(visitCounts), await db().select().from(visitDays), await db().select().from(visitMonths), await db().select().from(searchCounts)]);
     for (const trace of ["127.0.0.1", "::1", "Chrome", "Mozilla", "museum_session"]) expect(everything).not.toContain(trace);
     // And the privacy policy says what is counted, in the museum's own section.
     const policy = (await call(port, "/privacypolicy")).text;
@@ -187,6 +203,8 @@ describe.each(drivers)("visit counts on %s", (kind) => {
     const [dbViews] = await db().select({ n: sql<number>`coalesce(sum(${visitCounts.views}), 0)`.mapWith(Number) }).from(visitCounts).where(gte(visitCounts.day, from));
     expect(f.totalViews).toBe(dbViews.n);
     expect(f.viewsPerDay.at(-1)!.views).toBe(dbViews.n);
+    const [dayTotal] = await db().select().from(visitDays).where(eq(visitDays.day, today()));
+    expect(dayTotal.views).toBe(dbViews.n);
     const b = f.business!;
     const allPayments = await db().select().from(payments);
     const refunded = allPayments.filter((p) => p.status === "refunded");
