@@ -11,6 +11,7 @@ import {
   Scripts,
   ScrollRestoration,
   useRevalidator,
+  useLocation,
   useRouteLoaderData,
 } from "react-router";
 import { useEffect } from "react";
@@ -28,6 +29,7 @@ import { canSeeMemberContent, type DisplayViewer } from "~/shared/access";
 import { SITE_NAME } from "~/shared/site";
 import { useTrackDocumentLocation } from "~/lib/use-redirect-after";
 import { useFocusNewPage } from "~/lib/use-focus-new-page";
+import VISIT_BEACON from "~/lib/visit-beacon.js?inline-script";
 
 export async function loader({ context }: Route.LoaderArgs) {
   // The host could not serve this page (the database is unavailable): the error page, with its status.
@@ -62,6 +64,21 @@ function useRevalidatedWhenRestored() {
   }, [revalidate]);
 }
 
+declare global {
+  interface Window {
+    /** Left by the layout's visit beacon (app/lib/visit-beacon.js): counts the page now shown. */
+    museumCountView?: () => void;
+  }
+}
+
+/** A client-side navigation counts one view of its page, like a page load (decision 060). */
+function useCountedNavigation() {
+  const { pathname, search } = useLocation();
+  useEffect(() => {
+    window.museumCountView?.();
+  }, [pathname, search]);
+}
+
 const FALLBACK_SHOP_URL = "https://shop.pittsburghsportsmuseum.example";
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -73,6 +90,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
     document.documentElement.dataset.hydrated = "true";
   }, []);
   useRevalidatedWhenRestored();
+  useCountedNavigation();
   const data = useRouteLoaderData<typeof loader>("root");
   const viewer = data?.viewer ?? null;
   const shopUrl = data?.settings.shopUrl ?? FALLBACK_SHOP_URL;
@@ -117,6 +135,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
               when it did (main grows to fill the screen until then). */}
           <div id="content-end" />
         </AlertProvider>
+        {/* One view counted once the page is shown: no cookie, nothing that names the visitor (decision 060). */}
+        {data?.settings.countVisits ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `(${VISIT_BEACON})()` }} /> : null}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

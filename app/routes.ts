@@ -47,6 +47,7 @@ export default [
   // The staff console (decision 015): every page checks the role in its loader and action.
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),
+    route("overview/export", "routes/admin/overview-export.tsx"),
     route("confirm-password", "routes/admin/confirm-password.tsx"),
     route("security", "routes/admin/security.tsx"),
     route("stay-signed-in", "routes/admin/stay-signed-in.tsx"),

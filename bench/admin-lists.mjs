@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { cpuNs, servingPids } from "./service-time.mjs";
+import { waitFor } from "./wait-for.mjs";
 
 /** A port nobody listens on (other benches may be running on this machine). */
 async function freePort() {
@@ -93,19 +94,6 @@ insert into audit_log (at, actor_email, action, entity_type, entity_id, summary,
 `;
 /** What autovacuum (PostgreSQL) and housekeeping (PGlite) do after a load; outside FILL's transaction. */
 const SETTLE = "vacuum (analyze)";
-
-async function waitFor(url, ms = 120_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not answer within ${ms / 1000} s`);
-}
 
 const form = (fields) => ({ method: "POST", redirect: "manual", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded" } });
 

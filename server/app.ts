@@ -19,6 +19,7 @@ import { collectionJson } from "./api/collection-json";
 import { sendError } from "./api/http-errors";
 import { createMessagesApi } from "./api/messages-api";
 import { createSearchApi } from "./api/search-api";
+import { createVisitsApi } from "./api/visits-api";
 import { enforceBodyLimits, readJsonBody } from "./http/body-limits";
 import { crashProbe, liveness, readinessCheck } from "./http/health";
 import { apiErrorHandler, pageErrorHandler } from "./http/host-errors";
@@ -65,6 +66,7 @@ export function publicSettings(services: Services): PublicSettings {
     contactEmail: c.CONTACT_EMAIL_TO,
     recaptchaSiteKey: c.RECAPTCHA_SITE_KEY ?? null,
     testMode: { payments: c.PAYMENTS === "test", mail: c.MAIL === "log" },
+    countVisits: c.VISIT_COUNTS,
   };
 }
 
@@ -234,6 +236,7 @@ export function createApp({ services, build, clientDir, devMiddleware, draining 
   app.use("/api", createSearchApi(services.search));
   app.use("/api", createAccountsApi(services));
   app.use("/api", createMessagesApi(services));
+  app.use("/api", createVisitsApi(config.VISIT_COUNTS ? services.visits : null));
   app.use("/api", (_req, res) => sendError(res, 404, "Not found"));
   app.use("/api", apiErrorHandler);
 

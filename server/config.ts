@@ -111,6 +111,13 @@ const envSchema = z.object({
   PURGE_URL: z.url({ message: "must be an absolute URL like http://127.0.0.1:8080/purge" }).optional(),
   /** Sent as `Authorization: Bearer …` with each purge, when the purge URL wants a token. */
   PURGE_TOKEN: optionalString,
+  /**
+   * Page views and searches counted per day, with no cookie and nothing that names a visitor
+   * (decision 060): each page sends one small request when it is shown. false: no count is kept.
+   */
+  VISIT_COUNTS: booleanFromEnv.default(true),
+  /** How often each process adds the views it counted in memory to the database (decision 060). */
+  VISIT_FLUSH_SECONDS: z.coerce.number().min(0.05).max(300).default(5),
   /** How many days a deleted team, category, exhibit, enshrinee or banner slide stays in the console's Trash before housekeeping purges it and its media (decision 031). */
   TRASH_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Where backups are written: `npm run backup`, the schedule, the copy before an upgrade. Default DATA_DIR/backups. */

@@ -24,4 +24,5 @@ await services.catalogChanges.start();
 services.outbox.start();
 services.housekeeping.start();
 services.publisher.start();
+services.visits.start();
 app.listen(config.PORT, () => logger.info(`dev server on http://localhost:${config.PORT}`));

@@ -16,6 +16,8 @@ export interface PublicSettings {
   recaptchaSiteKey: string | null;
   /** The built-in stand-ins in use: every page says so (test payments charge no card; log-only mail is not sent). */
   testMode: { payments: boolean; mail: boolean };
+  /** Pages count their views with no cookie (decision 060, VISIT_COUNTS). */
+  countVisits: boolean;
 }
 
 /** The alert banner's message on a page a form's action answered with (the spec's Alert: type and message). */

@@ -53,6 +53,8 @@ import { COLLECTION_KEY } from "./http/shared-caching";
 import { createStaffSignIn } from "./accounts/staff-sign-in.server";
 import { createPasskeys } from "./accounts/passkeys.server";
 import { createSecretBox } from "./accounts/secret-box";
+import { createVisitPages } from "./visits/visit-pages";
+import { createVisitCounter } from "./visits/visit-counter";
 
 export interface ServiceDeps {
   config: Config;
@@ -194,6 +196,18 @@ export function createServices(deps: ServiceDeps) {
     notifyChange: (tx) => catalogChanges.notify(tx),
   });
   const contact = createContactService({ db, newsletter, museumEmail: config.CONTACT_EMAIL_TO, now, onEnqueued });
+  const search = createSearch(db, now);
+  /** Page views and searches per day, no visitor named (decision 060); the host starts its timer. */
+  const visitPages = createVisitPages(catalog);
+  catalogChanges.onChange(() => visitPages.changed());
+  const visits = createVisitCounter({
+    db,
+    pages: visitPages,
+    searchTotal: async (request) => (await search.search(request, false)).total,
+    today: calendar.today,
+    flushMs: config.VISIT_FLUSH_SECONDS * 1000,
+    logger,
+  });
   const botCheck = createBotCheck({ secret: config.RECAPTCHA_SECRET, verifyUrl: config.RECAPTCHA_VERIFY_URL, minScore: config.RECAPTCHA_MIN_SCORE });
   return {
     config,
@@ -213,7 +227,9 @@ export function createServices(deps: ServiceDeps) {
     /** The collection's update times: the sitemap's lastmod (decision 027). */
     lastModified: createLastModified(db),
     // Never cached: the triggers keep it current, so a change is searchable once it commits.
-    search: createSearch(db, now),
+    search,
+    visitPages,
+    visits,
     images,
     renditionWarmer,
     /** Requests in flight in this process; the host counts them (decision 041). */
@@ -257,6 +273,7 @@ export function createServices(deps: ServiceDeps) {
       mediaObjects,
       trash,
       timeZone,
+      visitPages,
       membership,
       museumEmail: config.CONTACT_EMAIL_TO,
       requestPasswordReset: (email) => accounts.requestPasswordReset(email),

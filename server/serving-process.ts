@@ -78,6 +78,7 @@ async function runServer(log: Logger) {
   services.outbox.start();
   services.housekeeping.start();
   services.publisher.start();
+  services.visits.start();
   // Backups on the schedule; on PGlite, `npm run backup` asks this process over its local channel (decision 046).
   services.backups.start();
   const siteChannel = services.database.kind === "pglite" ? await openSiteChannel(config.DATA_DIR, { backup: () => services.backups.take("manual") }, log) : null;
@@ -115,6 +116,8 @@ async function runServer(log: Logger) {
     await services.cachePurge?.stop();
     await services.housekeeping.stop();
     await services.publisher.stop();
+    // The views counted since the last flush (decision 060): a graceful stop loses none.
+    await services.visits.stop();
     await siteChannel?.close();
     await services.backups.stop();
     await services.database.close();

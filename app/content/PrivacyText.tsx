@@ -2,8 +2,11 @@
 import type { ReactElement } from "react";
 import { Link } from "react-router";
 import { LegalDocument, type LegalSection } from "./LegalSections";
+import { MUSEUM } from "./museum";
 
-export function PrivacyText({ contactEmail }: { contactEmail: string }): ReactElement {
+/** `countVisits`: the site counts page views and searches (VISIT_COUNTS, decision 060): the museum's own section on them follows "What we collect". */
+export function PrivacyText({ contactEmail, countVisits = false }: { contactEmail: string; countVisits?: boolean }): ReactElement {
+  const counts = MUSEUM.privacyVisitCounts;
   const sections: LegalSection[] = [
     {
       id: "overview",
@@ -36,6 +39,22 @@ export function PrivacyText({ contactEmail }: { contactEmail: string }): ReactEl
         </ul>
       ),
     },
+    ...(countVisits
+      ? [
+          {
+            id: "visit-counts",
+            title: counts.title,
+            body: (
+              <>
+                {counts.paragraphs.map((p) => (
+                  <p key={p}>{p}</p>
+                ))}
+                <p className="text-sm">{`This section was added on ${counts.added}.`}</p>
+              </>
+            ),
+          },
+        ]
+      : []),
     {
       id: "how-we-use-it",
       title: "How we use it",

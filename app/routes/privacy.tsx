@@ -5,14 +5,14 @@ import { staticPageMeta } from "~/lib/meta";
 import type { HydrationHandle } from "~/lib/hydration";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { contactEmail: context.settings.contactEmail };
+  return { contactEmail: context.settings.contactEmail, countVisits: context.settings.countVisits };
 }
 
 export default function Privacy({ loaderData }: Route.ComponentProps) {
   return (
     <article className="prose-museum mx-auto max-w-3xl px-4 py-10">
       <h1 className="font-display text-4xl font-bold uppercase tracking-wide">Privacy Policy</h1>
-      <PrivacyText contactEmail={loaderData.contactEmail} />
+      <PrivacyText contactEmail={loaderData.contactEmail} countVisits={loaderData.countVisits} />
     </article>
   );
 }

@@ -250,7 +250,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
                 </a>
               </p>
             ) : null}
-            <h2 id="results-heading" className="font-display text-xl font-bold uppercase" data-testid="results-heading">
+            <h2 id="results-heading" className="font-display text-xl font-bold uppercase" data-testid="results-heading" data-search-total={answer.total}>
               {answer.total === 0
                 ? "No results"
                 : `${answer.total} ${answer.total === 1 ? "result" : "results"}${answer.pages > 1 && answer.results.length ? ` (${first}–${last})` : ""}`}

@@ -13,7 +13,7 @@
  */
 
 /** The host's rate-limit tiers (figures in server/security/limits.ts). */
-export type RateTierName = "login" | "resetRequest" | "resetUse" | "forms" | "writes" | "images" | "search";
+export type RateTierName = "login" | "resetRequest" | "resetUse" | "forms" | "writes" | "images" | "search" | "visits";
 
 /** The host's body rules (figures in server/http/body-limits.ts). */
 export type BodyRuleName = "page form" | "console photo upload" | "console form with an image" | "console CSV import" | "one-click unsubscribe" | "JSON API" | "Stripe webhook";
@@ -98,6 +98,7 @@ export const PAGE_POLICIES: Record<string, RoutePolicy> = {
   "routes/error-probe": {},
   "routes/admin/layout": CONSOLE,
   "routes/admin/dashboard": CONSOLE,
+  "routes/admin/overview-export": CONSOLE,
   // The console's password check before sensitive actions is a password guess like a login.
   "routes/admin/confirm-password": PASSWORD_FORM,
   // "Stay signed in" of the session clock: a request that counts as activity.
@@ -179,6 +180,8 @@ export const HOST_POLICIES: Record<string, RoutePolicy> = {
   "GET /api/enshrinees/:enshrineeID": COLLECTION_DATA,
   "GET /api/search": { read: "search", shared: true },
   "GET /api/search/suggest": { read: "search", shared: true },
+  // A page shown counts one view (decision 060): no cookie, no session, counted in memory.
+  "POST /api/visits": { write: "visits" },
   "POST /api/email/contact": { write: "forms" },
   "POST /api/contact": { write: "forms" },
   "POST /api/mc/subscribe": { write: "forms" },

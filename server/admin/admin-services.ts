@@ -27,6 +27,7 @@ import type { Membership } from "../membership/membership-service";
 import { createSubscriberAdmin } from "../newsletter/subscriber-admin";
 import { createOverview } from "./overview-service";
 import { createPaymentsList, type PaymentsListDeps } from "./payments-list-service";
+import type { VisitPages } from "../visits/visit-pages";
 import type { AuditEntityType } from "../../app/shared/console-areas";
 import { createStaffService } from "./staff-service";
 
@@ -44,6 +45,8 @@ export interface AdminDeps {
   /** The Trash page: deleted collection records and their restore (decision 031). */
   trash: CollectionTrash;
   timeZone: string;
+  /** The pages visits are counted for: the Overview's most viewed records (decision 060). */
+  visitPages?: VisitPages;
   /** Complimentary tickets and refunds are the membership module's (decision 023). */
   membership: Membership;
   /** The museum's address, replies' Reply-To. */
@@ -69,7 +72,7 @@ export function createAdminServices(deps: AdminDeps) {
     /** Bulk actions on the exhibit and enshrinee lists' chosen rows (decision 034). */
     bulk: createBulkActions({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange, restoreFromTrash: (actor, entryId) => deps.trash.restore(actor, entryId) }),
     preview: createPreview(deps.db),
-    overview: createOverview({ db: deps.db, now: deps.now, paymentsList: payments }),
+    overview: createOverview({ db: deps.db, now: deps.now, timeZone: deps.timeZone, visitPages: deps.visitPages, paymentsList: payments }),
     /** Every payment, refund and gift, its totals and its CSV (decision 062). */
     payments,
     members: createMemberAdmin({ db: deps.db, membership: deps.membership, now: deps.now, requestPasswordReset: deps.requestPasswordReset }),

@@ -901,3 +901,49 @@ export const bulkBatches = pgTable(
   },
   (t) => [index("bulk_batches_at_idx").on(t.at)],
 );
+
+// ---- visit counts (decision 060) ------------------------------------------------------------
+
+/**
+ * Page views per public page and museum day (migration 0031): how many, never who. Added to in
+ * batches from each process's memory (server/visits/visit-counter.ts); a view of an exhibit is
+ * counted under its address on its team, whichever address the visitor came by.
+ */
+export const visitCounts = pgTable(
+  "visit_counts",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    path: text("path").notNull(),
+    views: integer("views").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.path] }), index("visit_counts_path_day_idx").on(t.path, t.day)],
+);
+
+/** Every page's views of a museum day added up, written with `visit_counts` (the Overview's chart reads 365 rows for a year). */
+export const visitDays = pgTable("visit_days", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  views: integer("views").notNull().default(0),
+});
+
+/** Each page's views of a calendar month (`month`: its first day), written with `visit_counts`: a long period's most viewed pages read whole months here. */
+export const visitMonths = pgTable(
+  "visit_months",
+  {
+    month: date("month", { mode: "string" }).notNull(),
+    path: text("path").notNull(),
+    views: integer("views").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.path] })],
+);
+
+/** Searches per museum day: those that found something in one row a day (query ''), those that found nothing by their normalized words. */
+export const searchCounts = pgTable(
+  "search_counts",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    found: boolean("found").notNull(),
+    query: text("query").notNull(),
+    searches: integer("searches").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.found, t.query] })],
+);

@@ -29,6 +29,8 @@ export interface LimitTier {
   windowMs: number;
   limit: number;
   message: string;
+  /** Counted in each process's memory even on PostgreSQL (a count is cheap, and a write per view would not be). */
+  memoryOnly?: boolean;
 }
 
 const MINUTE = 60_000;
@@ -45,6 +47,8 @@ export const LIMIT_TIERS: Record<RateTierName, LimitTier> = {
   images: { name: "images", windowMs: MINUTE, limit: 600, message: SERVER_MESSAGES.tooManyRequests },
   /** Searches and suggestions: reads, but each one costs more than a stored page. */
   search: { name: "search", windowMs: MINUTE, limit: 120, message: SEARCH_MESSAGES.rateLimited },
+  /** A page shown counts one view (decision 060): a school group behind one address browses fast; kept in memory only. */
+  visits: { name: "visits", windowMs: MINUTE, limit: 300, message: SERVER_MESSAGES.tooManyRequests, memoryOnly: true },
 };
 
 /** The tier a resolved request counts against (its route's policy, app/shared/route-policy.ts), or null. */
@@ -66,7 +70,7 @@ export function createHostRateLimiter(db: Database, relaxed: boolean, counters: 
         limit: tier.limit * factor,
         standardHeaders: "draft-8",
         legacyHeaders: false,
-        store: counters === "memory" ? new MemoryStore() : new DatabaseRateLimitStore(db, tier.name, now),
+        store: counters === "memory" || tier.memoryOnly ? new MemoryStore() : new DatabaseRateLimitStore(db, tier.name, now),
         keyGenerator: (req: Request) => ipKeyGenerator(req.ip ?? "unknown"),
         handler: (_req, res, next) => {
           if (routeOf(res).host) {

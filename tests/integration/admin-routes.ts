@@ -24,6 +24,8 @@ export interface ConsoleRoute {
 export const CONSOLE_ROUTES: ConsoleRoute[] = [
   { id: "routes/admin/layout", path: "/admin", area: "dashboard", post: null },
   { id: "routes/admin/dashboard", path: "/admin", area: "dashboard", post: null },
+  // The Overview's figures as CSV (decision 060): money rows for admins only, the rest for every staff member.
+  { id: "routes/admin/overview-export", path: "/admin/overview/export?period=7", area: "dashboard", post: null, resource: true },
   { id: "routes/admin/confirm-password", path: "/admin/confirm-password", area: "dashboard", post: { password: "wrong-password" }, allowedPostStatus: 400 },
   // "Stay signed in" (SessionClock.tsx): its post is the activity; opened as a page it goes back to /admin.
   { id: "routes/admin/stay-signed-in", path: "/admin/stay-signed-in", area: "dashboard", post: {}, allowedGetStatus: 302 },

@@ -5,18 +5,15 @@
  * shows through the cache within 2 s, a browser's revalidation gets 304, and /metrics counts
  * every answer the site gives. Needs nginx: outside CI a missing one skips with the reason.
  */
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readmeNginxConfig } from "../../bench/readme-nginx.mjs";
 import type { Database } from "../../server/db/client";
 import { teams } from "../../server/db/schema";
 import { availableDrivers } from "../helpers/databases";
 import { createSignedInAccount, dateFromToday } from "../helpers/fixtures";
-import { call, findNginx, freePort, startNginx } from "../helpers/instances";
+import { call, findNginx } from "../helpers/instances";
+import { nginxInFront } from "../helpers/nginx-in-front";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const drivers = await availableDrivers();
@@ -95,20 +92,8 @@ describe.each(drivers)("what a cache in front may keep, on %s", (kind) => {
   });
 
   describe.skipIf(nginxMissing !== null)("through the deployment guide's nginx with its cache", () => {
-    let dir: string;
-    let nginxPort: number;
-    let nginx: Awaited<ReturnType<typeof startNginx>>;
-    const viaNginx = (address: string, options: Parameters<typeof call>[2] = {}) => call(nginxPort, address, options);
-
-    beforeAll(async () => {
-      dir = mkdtempSync(path.join(tmpdir(), "museum-nginx-cache-"));
-      nginxPort = await freePort();
-      nginx = await startNginx(dir, nginxPort, [port], readmeNginxConfig(dir, nginxPort, [port, port]));
-    }, 30_000);
-    afterAll(async () => {
-      await nginx?.stop();
-      if (dir) rmSync(dir, { recursive: true, force: true });
-    });
+    const nginx = nginxInFront(() => port);
+    const viaNginx = (address: string, options: Parameters<typeof call>[2] = {}) => call(nginx.port(), address, options);
 
     it("keeps a visitor's page and never hands it to a member, nor a member's page to a visitor", async () => {
       await viaNginx("/about");

@@ -2,12 +2,17 @@
  * /admin: the console's home says what needs doing: unanswered messages (inbox), the
  * collection's drafts and scheduled records (curators and admins), mail
  * that failed to send and the payments and refunds of the last 7 days (admins: personal data;
- * the line opens the payments list for those days, decision 062), each with a link, then where to go.
+ * the line opens the payments list for those days, decision 062), each with a link; then how the
+ * museum is doing over a period (`?period=7|30|90|365`, decision 060): page views, the most viewed
+ * records, searches, and for admins sales, refunds, members, gift tickets and the steps to a paid
+ * ticket, with charts, their tables and a CSV; then where to go.
  */
 import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { ConsoleHeading } from "~/components/admin/ConsoleUi";
+import { OverviewFigures } from "~/components/admin/OverviewFigures";
 import { mayOpen } from "~/shared/console-areas";
+import { parsePeriod } from "~/shared/overview";
 import { museumClock, requireConsole } from "./guard.server";
 import { plural } from "~/shared/plural";
 
@@ -16,12 +21,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const overview = context.services.admin.overview;
   const admin = mayOpen(staff.role, "members");
   const clock = museumClock(context);
-  const [unanswered, unpublished, failed, week, backups] = await Promise.all([
+  const period = parsePeriod(new URL(request.url).searchParams.get("period"));
+  const [unanswered, unpublished, failed, week, backups, figures] = await Promise.all([
     mayOpen(staff.role, "inbox") ? overview.unansweredMessages() : null,
     mayOpen(staff.role, "collection") ? overview.unpublished() : null,
     admin ? overview.failedMail() : null,
     admin ? overview.lastWeekPayments() : null,
     admin ? overview.lastBackup() : null,
+    overview.figures(period, { money: admin }),
   ]);
   const run = backups?.last ?? null;
   const good = backups?.lastGood ?? null;
@@ -33,6 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     unpublished,
     failed: failed && { total: failed.total, rows: failed.rows.map((r) => ({ ...r, createdAt: clock.minute(r.createdAt) })) },
     week,
+    figures,
     backup: backups && {
       last: run && { status: run.status, at: clock.minute(run.finishedAt ?? run.startedAt), bytes: run.bytes, file: run.file, error: run.error, reason: run.reason },
       lastGoodAt: good?.finishedAt ? clock.minute(good.finishedAt) : null,
@@ -46,7 +54,7 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 const megabytes = (bytes: number | null) => (bytes === null ? "" : bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} kB`);
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { firstName, role, unanswered, unpublished, failed, week, backup } = loaderData;
+  const { firstName, role, unanswered, unpublished, failed, week, backup, figures } = loaderData;
   return (
     <section>
       <ConsoleHeading>Welcome, {firstName}</ConsoleHeading>
@@ -142,6 +150,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </ul>
         </>
       ) : null}
+      <OverviewFigures figures={figures} />
       <h2 className="mb-2 text-xl font-bold">Where to go</h2>
       <ul className="list-disc space-y-1 pl-6">
         {mayOpen(role, "staff") ? (
