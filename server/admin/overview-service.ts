@@ -18,7 +18,6 @@ import type { DayViews, OverviewFigures, OverviewPeriod, ViewedRecord, WeekSales
 import type { CountedKind, VisitPages } from "../visits/visit-pages";
 import type { PaymentsList } from "./payments-list-service";
 
-const WEEK_MS = 7 * 24 * 60 * 60_000;
 
 /** How many of each kind of record the Overview lists as most viewed. */
 const MOST_VIEWED = 10;
