@@ -65,10 +65,10 @@ export function createAdminServices(deps: AdminDeps) {
   return {
     audit: createAuditLog(deps.db, deps.timeZone),
     staff: createStaffService(deps),
-    collection: createCollectionWrites({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
+    collection: createCollectionWrites({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange, storage: createMediaStorage(deps.mediaDir, deps.mediaObjects) }),
     trash: deps.trash,
     /** CSV export and import of exhibits and enshrinees (decision 034). */
-    collectionCsv: createCollectionImport({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange }),
+    collectionCsv: createCollectionImport({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange, storage: createMediaStorage(deps.mediaDir, deps.mediaObjects) }),
     /** Bulk actions on the exhibit and enshrinee lists' chosen rows (decision 034). */
     bulk: createBulkActions({ db: deps.db, now: deps.now, notifyChange: deps.notifyCollectionChange, restoreFromTrash: (actor, entryId) => deps.trash.restore(actor, entryId) }),
     preview: createPreview(deps.db),

@@ -34,6 +34,9 @@ import { textFromCells, type StoredText } from "./rich-text";
 import { PUBLISHED_ALWAYS } from "./publication";
 import { idsInTrash } from "./collection-trash";
 import { inChangeTransaction, type ChangeDeps, type Reader } from "./bulk-actions";
+import type { MediaStorage } from "../media/media-storage";
+import { exhibitCopies } from "../media/library-copies";
+import { removeDiskCopies } from "../media/media-release";
 
 export type { ImportKind, ImportReport } from "../../app/shared/collection-import-report";
 
@@ -667,6 +670,15 @@ function auditEntries(kind: ImportKind, writes: Write<ExhibitValues | EnshrineeV
   });
 }
 
+/** A library image (public) named as a thumbnail or matching photo: the exhibit names its own member-only copy (library-copies.ts). */
+async function ownImages(tx: Reader, storage: MediaStorage, writes: Write<ExhibitValues>[], copied: string[]) {
+  for (const { values } of writes) {
+    const copies = await exhibitCopies(tx, storage, values.id, [values.thumbnail, values.matchingPhoto], copied);
+    values.thumbnail = copies.get(values.thumbnail) ?? values.thumbnail;
+    if (values.matchingPhoto) values.matchingPhoto = copies.get(values.matchingPhoto) ?? values.matchingPhoto;
+  }
+}
+
 // ---- the service -----------------------------------------------------------------------------
 
 export function createCollectionImport(deps: ChangeDeps) {
@@ -688,12 +700,14 @@ export function createCollectionImport(deps: ChangeDeps) {
       const { sheet, fileErrors } = readSheet(kind, bytes);
       if (!sheet) return { ok: false, report: emptyReport(kind, fileErrors), message: "Nothing was imported: the file cannot be read." };
       let report = emptyReport(kind, []);
+      const copied: string[] = [];
       await inChangeTransaction(deps, async (tx) => {
         // One import at a time: two at once could each take the same new slug.
         await tx.execute(sql`select pg_advisory_xact_lock(7172024)`);
         const planned = await plan(tx, kind, sheet, { lock: true, overwrite: new Set([...overwrite].map((id) => id.toLowerCase())) });
         report = planned.report;
         if (report.errors || planned.writes.length === 0) return false;
+        if (kind === "exhibits" && deps.storage) await ownImages(tx, deps.storage, planned.writes as Write<ExhibitValues>[], copied);
         // The search documents are rebuilt once, after every write (drizzle/0022), not per statement.
         await tx.execute(sql`select set_config('museum.search_deferred', 'on', true)`);
         if (kind === "exhibits") await writeExhibits(tx, planned.writes as Write<ExhibitValues>[]);
@@ -702,6 +716,9 @@ export function createCollectionImport(deps: ChangeDeps) {
         await refreshSearch(tx, kind, planned.writes);
         await recordAudits(tx, actor, auditEntries(kind, planned.writes), now());
         return true;
+      }).catch(async (error: unknown) => {
+        if (deps.storage) await removeDiskCopies(deps.storage, copied);
+        throw error;
       });
       if (report.errors) return { ok: false, report, message: `Nothing was imported: ${report.errors === 1 ? "1 row has" : `${report.errors} rows have`} errors.` };
       return { ok: true, report, message: importedMessage(kind, report) };

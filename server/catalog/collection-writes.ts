@@ -20,6 +20,9 @@ import { commitChange, freeSlug, type Tx } from "./collection-tx";
 import { trashBannerSlide, trashRecord } from "./collection-trash";
 import type { Publication } from "../../app/shared/publication";
 import { PUBLISHED_ALWAYS, publishAtFor } from "./publication";
+import type { MediaStorage } from "../media/media-storage";
+import { exhibitCopies } from "../media/library-copies";
+import { removeDiskCopies } from "../media/media-release";
 
 export interface CollectionDeps {
   db: Database;
@@ -29,6 +32,12 @@ export interface CollectionDeps {
    * without, at once and this process's caches cleared without waiting for the echo.
    */
   notifyChange: (tx?: Database) => Promise<void>;
+  /**
+   * The media store: a library image saved as an exhibit's thumbnail or matching photo becomes
+   * the exhibit's own member-only copy (library-copies.ts). Without it (a version's restore,
+   * which keeps the current images) paths are saved as given.
+   */
+  storage?: MediaStorage;
 }
 
 export interface ListQuery {
@@ -166,7 +175,7 @@ function order(column: AnyPgColumn, dir: "asc" | "desc" | undefined) {
   return dir === "desc" ? desc(column) : asc(column);
 }
 
-export function createCollectionWrites({ db, now = () => new Date(), notifyChange }: CollectionDeps) {
+export function createCollectionWrites({ db, now = () => new Date(), notifyChange, storage }: CollectionDeps) {
   /** Runs a change with its audit row and the change notification, in one transaction. */
   const change = <T extends Saved>(fn: (tx: Tx) => Promise<T>) => commitChange(db, notifyChange, fn);
 
@@ -321,8 +330,10 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
       );
     },
     get: (id: string) => exhibitRecord(db, id),
-    save(actor: Actor, id: string | null, typed: ExhibitInput, expectedVersion?: number): Promise<Saved> {
-      return change(async (tx) => {
+    async save(actor: Actor, id: string | null, typed: ExhibitInput, expectedVersion?: number): Promise<Saved> {
+      const copied: string[] = [];
+      const newId = crypto.randomUUID(); // one for every retry of the transaction: a copy made for it is reused
+      const saved = await change(async (tx) => {
         if (id) await tx.select({ id: exhibits.id }).from(exhibits).where(eq(exhibits.id, id)).for("update");
         const before = id ? await exhibitRecord(tx, id) : null;
         if (id && !before) return { ok: false, message: "This exhibit no longer exists." };
@@ -337,6 +348,13 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         if (!team || !category) return { ok: false, message: "Please choose a team and a category that exist.", errors: { ...(team ? {} : { teamId: "Please choose a team" }), ...(category ? {} : { categoryId: "Please choose a category" }) } };
         const descriptionHtml = sanitizeRichText(input.descriptionHtml);
         const { enshrineeIds, publication, ...fields } = input;
+        const exhibitId = before ? before.id : newId;
+        // A library image (public) picked or typed here: the exhibit names its own member-only copy.
+        if (storage) {
+          const copies = await exhibitCopies(tx, storage, exhibitId, [fields.thumbnail, fields.matchingPhoto], copied);
+          fields.thumbnail = copies.get(fields.thumbnail) ?? fields.thumbnail;
+          if (fields.matchingPhoto) fields.matchingPhoto = copies.get(fields.matchingPhoto) ?? fields.matchingPhoto;
+        }
         const values = {
           ...fields,
           ...(publication ? { publishAt: publishAtFor(publication, before?.publishAt, now()) } : {}),
@@ -345,7 +363,6 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
           slug: await freeSlug(tx, exhibits, input.title, id),
           version: (before?.version ?? 0) + 1,
         };
-        const exhibitId = before ? before.id : crypto.randomUUID();
         if (before) await tx.update(exhibits).set(values).where(eq(exhibits.id, exhibitId));
         else await tx.insert(exhibits).values({ id: exhibitId, ...values });
         const known = enshrineeIds.length ? await tx.select({ id: enshrinees.id }).from(enshrinees).where(inArray(enshrinees.id, enshrineeIds)) : [];
@@ -354,7 +371,11 @@ export function createCollectionWrites({ db, now = () => new Date(), notifyChang
         const after = await exhibitRecord(tx, exhibitId);
         await recordAudit(tx, actor, { action: before ? "exhibit.update" : "exhibit.create", entityType: "exhibit", entityId: exhibitId, summary: `${before ? "Edited" : "Created"} exhibit ${input.title}`, before, after }, now());
         return { ok: true, id: exhibitId, message: `Exhibit ${input.title} saved.`, ...mergedNote(stale.taken) };
+      }).catch(async (error: unknown) => {
+        if (storage) await removeDiskCopies(storage, copied);
+        throw error;
       });
+      return saved;
     },
     /** Moves the exhibit to the trash (collection-trash.ts), refused while something depends on it. */
     remove(actor: Actor, id: string): Promise<Saved> {

@@ -18,6 +18,8 @@ export interface MediaStorage {
   /** Removes this instance's file (after its record is gone, or when an upload did not complete). */
   remove(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** Writes a copy of the stored original `from` at `to` on this instance's disk (`persist` shares it); false when `from` is not stored. */
+  copy(from: string, to: string): Promise<boolean>;
   /** In the transaction of the record that names them: the files become the shared originals (no-op on disk). */
   persist(tx: MediaExecutor, keys: string[]): Promise<void>;
   /** In the transaction that drops their record: the shared originals go (no-op on disk, where `remove` does it). */
@@ -40,21 +42,23 @@ function locator(mediaDir: string) {
   };
 }
 
+/** Writes `target` through a temporary sibling renamed over it, so a reader never sees half a file. */
+async function atomically(target: string, write: (temp: string) => Promise<void>): Promise<void> {
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  const temp = `${target}.${process.pid}.${randomUUID()}.tmp`;
+  try {
+    await write(temp);
+    await fs.rename(temp, target);
+  } catch (error) {
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
 export function createDiskMediaStorage(mediaDir: string): MediaStorage {
   const locate = locator(mediaDir);
   return {
-    async put(key, bytes) {
-      const target = locate(key);
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      const temp = `${target}.${process.pid}.${randomUUID()}.tmp`;
-      try {
-        await fs.writeFile(temp, bytes);
-        await fs.rename(temp, target);
-      } catch (error) {
-        await fs.rm(temp, { force: true }).catch(() => undefined);
-        throw error;
-      }
-    },
+    put: (key, bytes) => atomically(locate(key), (temp) => fs.writeFile(temp, bytes)),
     async remove(key) {
       await fs.rm(locate(key), { force: true });
     },
@@ -63,6 +67,13 @@ export function createDiskMediaStorage(mediaDir: string): MediaStorage {
         () => true,
         () => false,
       );
+    },
+    async copy(from, to) {
+      const source = locate(from);
+      const target = locate(to);
+      if (!(await fs.stat(source).then((stat) => stat.isFile(), () => false))) return false;
+      await atomically(target, (temp) => fs.copyFile(source, temp));
+      return true;
     },
     persist: async () => undefined,
     forget: async () => undefined,
@@ -77,6 +88,12 @@ export function createDatabaseMediaStorage(mediaDir: string, objects: MediaObjec
     put: disk.put,
     remove: disk.remove,
     exists: async (key) => (await objects.describe(key)) !== null,
+    async copy(from, to) {
+      // The shared original, whichever instance stored it (this disk may not hold it).
+      const target = locate(to);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      return objects.download(from, target);
+    },
     async persist(tx, keys) {
       for (const key of keys) await objects.writeFile(tx, key, locate(key));
     },

@@ -2,7 +2,7 @@
  * The media library (decision 061) as a collections manager uses it, on a phone (390 x 844) and
  * a desktop: upload two images at once, describe one, find the other among the images without a
  * description, pick the described one as an exhibit's thumbnail in the exhibit form's dialog (no
- * path typed) and save; the exhibit then shows it. No sideways scrolling at 390 px.
+ * path typed) and save; the exhibit then shows it (its own member-only copy). No sideways scrolling at 390 px.
  */
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
@@ -82,16 +82,18 @@ for (const size of SIZES) {
     await expect(page.getByTestId("picker-thumbnail").locator("img")).toHaveAttribute("src", new RegExp(key.replace(/[.]/g, "\\.")));
     await page.getByRole("button", { name: "Save exhibit" }).click();
     await expect(page.getByTestId("console-notice")).toHaveText("Saved.");
-    await expect(page.getByTestId("picked-thumbnail")).toHaveText(key);
+    // Saved as the exhibit's own member-only copy (library/ is public): the library's image stays for its other uses.
+    const copy = `exhibits/${exhibitId}/${key.split("/")[1]}`;
+    await expect(page.getByTestId("picked-thumbnail")).toHaveText(copy);
 
     // The exhibit shows it: its card on its category page (the console's preview, as members see it) draws the image.
     const [teamId, categoryId] = [await page.locator("#teamId").inputValue(), await page.locator("#categoryId").inputValue()];
     await page.goto(`/admin/categories/${categoryId}/preview?team=${teamId}`);
-    const thumbnail = page.locator(`img[src*="${key}"]`).last();
+    const thumbnail = page.locator(`img[src*="${copy}"]`).last();
     await thumbnail.scrollIntoViewIfNeeded();
     await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 15_000 }).toBe(true);
     // And the library says where it is used.
-    await page.goto(`/admin/media?q=${stamp}-stands`);
+    await page.goto(`/admin/media?q=${encodeURIComponent(copy)}`);
     await expect(cards.first().getByRole("link", { name: /\(thumbnail\)$/ })).toHaveAttribute("href", `/admin/exhibits/${exhibitId}`);
     if (size.name === "phone") await expectNoSidewaysScroll(page, size.viewport.width);
     await page.context().close();

@@ -12,7 +12,7 @@ import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bannerSlides, mediaLibrary, mediaObjects } from "../../server/db/schema";
+import { bannerSlides, exhibits, mediaLibrary, mediaObjects } from "../../server/db/schema";
 import { consoleRequests, createStaffAccount, type StaffAccount } from "../helpers/admin-fixtures";
 import { availableDrivers } from "../helpers/databases";
 import { dateFromToday } from "../helpers/fixtures";
@@ -160,12 +160,16 @@ describe.each(drivers)("media library on %s", (kind) => {
       enshrineeIds: [],
     });
     if (!exhibit.ok) throw new Error(exhibit.message);
+    // The exhibit names its own copy of the library image (the next test): that copy is in use.
+    const [{ thumbnail }] = await db().select({ thumbnail: exhibits.thumbnail }).from(exhibits).where(eq(exhibits.id, exhibit.id));
+    const usedKey = thumbnail;
+    expect(usedKey).toBe(`exhibits/${exhibit.id}/${used.key.split("/")[1]}`);
 
-    const refused = await post("/admin/media", { intent: "delete", key: used.key, confirm: "yes" });
+    const refused = await post("/admin/media", { intent: "delete", key: usedKey, confirm: "yes" });
     expect(refused.status).toBe(409);
     expect(notice(await refused.text())).toBe('This image cannot be deleted: it is used by exhibit "Library Thumbnail Exhibit" (thumbnail). Choose another image there first (or empty the Trash of it).');
-    expect(await stored(used.key)).toBe(true);
-    const listed = await (await call(curator.cookie, `/admin/media?q=${used.key.split("/")[1]}`)).text();
+    expect(await stored(usedKey)).toBe(true);
+    const listed = await (await call(curator.cookie, `/admin/media?q=${encodeURIComponent(usedKey)}`)).text();
     expect(listed).toContain(`href="/admin/exhibits/${exhibit.id}"`);
 
     // Unused: asked first, then deleted; its image answers 404.
@@ -182,10 +186,59 @@ describe.each(drivers)("media library on %s", (kind) => {
 
     // In the Trash, still named: refused, saying so.
     expect((await post(`/admin/exhibits/${exhibit.id}`, { intent: "delete", confirm: "yes" })).headers.get("location")).toBe("/admin/exhibits?notice=deleted");
-    const inTrash = await post("/admin/media", { intent: "delete", key: used.key, confirm: "yes" });
+    const inTrash = await post("/admin/media", { intent: "delete", key: usedKey, confirm: "yes" });
     expect(inTrash.status).toBe(409);
     expect(notice(await inTrash.text())).toContain('exhibit "Library Thumbnail Exhibit" in the Trash');
-    expect(await stored(used.key)).toBe(true);
+    expect(await stored(usedKey)).toBe(true);
+  });
+
+  it("a library image picked as an exhibit's thumbnail and matching photo is copied into the exhibit's member-only folder; the original can then be deleted", async () => {
+    const picked = await server.services.admin.media.upload(actor(), await jpeg("#208020", 72, 54), "dugout.jpg");
+    const [team] = await server.services.catalog.listTeams();
+    const [{ id: categoryId }] = await server.services.admin.collection.categories.options();
+    const created = await post("/admin/exhibits/new", {
+      teamId: team._id,
+      categoryId,
+      title: "Picked From The Library",
+      shortTitle: "Picked Library",
+      descriptionHtml: "<p>Members only.</p>",
+      thumbnail: picked.key,
+      thumbnailAlt: "A green dugout",
+      matchingPhoto: picked.key,
+      matchingPhotoAlt: "The same dugout",
+      active: "on",
+      year: "1960",
+    });
+    expect(created.status).toBe(302);
+    const id = /\/admin\/exhibits\/([0-9a-f-]{36})/.exec(created.headers.get("location")!)![1];
+    const row = async () => (await db().select().from(exhibits).where(eq(exhibits.id, id)))[0];
+    const copy = `exhibits/${id}/${picked.key.split("/")[1]}`;
+    expect({ thumbnail: (await row()).thumbnail, matchingPhoto: (await row()).matchingPhoto }).toEqual({ thumbnail: copy, matchingPhoto: copy });
+    expect(await stored(copy)).toBe(true);
+    expect(await stored(picked.key)).toBe(true);
+    // A visitor without a ticket gets the member-only answer; a member sees the image.
+    const url = `/images/view/${copy}?height=150`;
+    const visitor = await call(undefined, url, { headers: { accept: "image/jpeg" } });
+    expect(visitor.status).toBe(403);
+    expect((await visitor.json()) as unknown).toMatchObject({ message: "A museum ticket is required to view this image." });
+    expect((await call(member, url, { headers: { accept: "image/jpeg" } })).status).toBe(200);
+    // The library says the copy is used by the exhibit, the original by nothing: it can be deleted.
+    const [copyRow] = (await server.services.admin.media.list({ q: copy, page: 1, pageSize: 5 })).rows;
+    expect(copyRow.uses.map((u) => u.label)).toEqual(['exhibit "Picked From The Library" (thumbnail)', 'exhibit "Picked From The Library" (matching photo)']);
+    expect((await server.services.admin.media.get(picked.key))!.uses).toEqual([]);
+    const deleted = await post("/admin/media", { intent: "delete", key: picked.key, confirm: "yes" });
+    expect(notice(await deleted.text())).toBe("Image deleted.");
+    expect(await stored(picked.key)).toBe(false);
+    expect((await call(member, url, { headers: { accept: "image/jpeg" } })).status).toBe(200);
+
+    // The CSV import does the same with a library path in its cells.
+    const other = await server.services.admin.media.upload(actor(), await jpeg("#802020", 40, 30), "pennant.jpg");
+    const imported = await server.services.admin.collectionCsv.run(actor(), "exhibits", new TextEncoder().encode(`id,matching_photo,matching_photo_alt\n${id},${other.key},A red pennant\n`));
+    expect(imported.ok).toBe(true);
+    expect((await row()).matchingPhoto).toBe(`exhibits/${id}/${other.key.split("/")[1]}`);
+    expect((await row()).thumbnail).toBe(copy);
+    expect((await call(undefined, `/images/view/${(await row()).matchingPhoto}?height=150`, { headers: { accept: "image/jpeg" } })).status).toBe(403);
+    expect((await server.services.admin.media.get(other.key))!.uses).toEqual([]);
   });
 
   it("a banner slide's width and height are read from its file, whatever the form says", async () => {
