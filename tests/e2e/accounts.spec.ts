@@ -9,7 +9,7 @@ import { TIMING } from "../../app/lib/timing";
 import { CARD_MESSAGES } from "../../server/payments/test-cards.server";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { firstLink, waitForMail } from "./mail-capture";
-import { fillCard, fillSignUp, memberViaApi, newPerson, signUpViaApi, submitLogin } from "./visitor-helpers";
+import { fillCard, fillSignUp, isFormPost, memberViaApi, newPerson, signUpViaApi, submitLogin } from "./visitor-helpers";
 
 const alertBanner = (page: Page) => page.getByTestId("alert-banner");
 const bottomMenu = (page: Page) => page.getByRole("navigation", { name: "Bottom menu" });
@@ -188,7 +188,7 @@ test.describe("login", () => {
     await page.goto("/login");
     const posts: string[] = [];
     page.on("request", (r) => {
-      if (r.method() === "POST") posts.push(r.url());
+      if (isFormPost(r)) posts.push(r.url());
     });
     await submitLogin(page, "not-an-email", "whatever123");
     await expect(alertBanner(page)).toHaveText(VALIDATION.loginEmailInvalid);

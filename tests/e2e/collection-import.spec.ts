@@ -47,8 +47,8 @@ test("a CSV with a bad row is checked, corrected and imported; the new exhibits 
   await page.getByLabel("With the rows").selectOption({ label: "Add to favorite stories" });
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByTestId("console-notice")).toHaveText("Added 2 exhibits to favorite stories.", { timeout: 30_000 });
-  await expect(page.getByRole("row", { name: new RegExp(first) })).toContainText("Active · Favorite story");
-  await expect(page.getByRole("row", { name: new RegExp(second) })).toContainText("Active · Favorite story");
+  await expect(page.getByRole("row", { name: new RegExp(first) })).toContainText("Listed · Favorite story");
+  await expect(page.getByRole("row", { name: new RegExp(second) })).toContainText("Listed · Favorite story");
   // The answer clears the ticks.
   await expect(page.getByLabel(`Select ${first}`)).not.toBeChecked();
   await expect(page.getByLabel(`Select ${second}`)).not.toBeChecked();
@@ -101,7 +101,7 @@ test("an old export imported after a colleague's edit in another browser is flag
 
   await page.getByLabel("CSV file").setInputFiles(oldExport);
   await page.getByRole("button", { name: "Check the file" }).click();
-  await expect(notice).toHaveText("Checked 1 rows: 0 would be created, 0 would be updated, 0 unchanged, 1 changed since the export (left as it is unless ticked), 0 have errors. Nothing has been imported yet.", { timeout: 30_000 });
+  await expect(notice).toHaveText("Checked 1 row: 0 would be created, 0 would be updated, 0 unchanged, 1 changed since the export (left as it is unless ticked), 0 have errors. Nothing has been imported yet.", { timeout: 30_000 });
   const flagged = page.getByTestId("import-row").first();
   await expect(flagged).toContainText("Changed since the export");
   await expect(flagged).toContainText(`title: “${title} (colleague)” → “${title}”`);

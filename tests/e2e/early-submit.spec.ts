@@ -13,7 +13,7 @@ import { GIFT_MESSAGES } from "../../app/shared/gift-schemas";
 import { TIMING } from "../../app/lib/timing";
 import { msSincePageShown } from "./helpers";
 import { readAllMail } from "./mail-capture";
-import { alertBanner, bottomMenu, expectFieldError, fillSignUp, memberViaApi, newPerson, SCREENS, signUpField, signUpViaApi, submitLogin, type Person } from "./visitor-helpers";
+import { alertBanner, bottomMenu, expectFieldError, fillSignUp, isFormPost, memberViaApi, newPerson, SCREENS, signUpField, signUpViaApi, submitLogin, type Person } from "./visitor-helpers";
 
 /** Holds every script of the site until the returned function is called. */
 async function holdScripts(page: Page) {
@@ -30,7 +30,7 @@ async function holdScripts(page: Page) {
 function recordPosts(page: Page): string[] {
   const posts: string[] = [];
   page.on("request", (r) => {
-    if (r.method() === "POST") posts.push(new URL(r.url()).pathname);
+    if (isFormPost(r)) posts.push(new URL(r.url()).pathname);
   });
   return posts;
 }

@@ -3,6 +3,7 @@ import { expect, test } from "@playwright/test";
 import { CONTACT_MESSAGES, CONTACT_SUBJECTS, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
 import { expectNoSeriousA11yIssues, freezeClock, waitForHydration } from "./helpers";
+import { isFormPost } from "./visitor-helpers";
 
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
 
@@ -40,7 +41,7 @@ test.describe("contact", () => {
     await waitForHydration(page);
     const calls: string[] = [];
     page.on("request", (r) => {
-      if (r.method() === "POST" && r.url().includes("/api/")) calls.push(new URL(r.url()).pathname);
+      if (isFormPost(r) && r.url().includes("/api/")) calls.push(new URL(r.url()).pathname);
     });
     await page.getByLabel("First name", { exact: true }).fill("Pat");
     await page.getByLabel("Last name", { exact: true }).fill("Fan");
@@ -87,7 +88,7 @@ test.describe("subscribe", () => {
     await expect(page.getByRole("checkbox", { name: /receive emails/ })).toBeChecked();
     const calls: string[] = [];
     page.on("request", (r) => {
-      if (r.method() === "POST" && r.url().includes("/api/")) calls.push(new URL(r.url()).pathname);
+      if (isFormPost(r) && r.url().includes("/api/")) calls.push(new URL(r.url()).pathname);
     });
     await page.getByLabel("First Name").fill("Lee");
     await page.getByLabel("Last Name").fill("Fan");

@@ -15,6 +15,9 @@ export const SCREENS = [
   { name: "desktop", viewport: DESKTOP },
 ] as const;
 
+/** A form's POST, not the page-view count every shown page sends (decision 060). */
+export const isFormPost = (r: { method(): string; url(): string }) => r.method() === "POST" && new URL(r.url()).pathname !== "/api/visits";
+
 export const unique = () => `${Date.now()}${Math.floor(Math.random() * 100000)}`;
 
 export interface Person {

@@ -227,7 +227,7 @@ describe.skipIf(!onPostgres)("media originals in PostgreSQL, two instances witho
       expect(first.out).toContain("moved banners/legacy.jpg");
       expect(first.out).toContain("moved exhibits/old-exhibit/photo-1.jpg");
       expect(first.out).toContain("skipped notes.txt");
-      expect(first.out).toContain("2 file(s) moved");
+      expect(first.out).toContain("2 files moved");
       expect(await objectRows("banners/legacy.jpg")).toMatchObject({ objects: 1 });
       const fromB = await get(b.url, "/images/view/banners/legacy.jpg", undefined, { accept: "image/jpeg" });
       expect(fromB.status).toBe(200);
@@ -236,7 +236,7 @@ describe.skipIf(!onPostgres)("media originals in PostgreSQL, two instances witho
       const second = runImport(env, ["--from", legacy]);
       expect(second.status).toBe(0);
       expect(second.out).not.toMatch(/^ +moved /m);
-      expect(second.out).toContain("0 file(s) moved (0 bytes), 2 already in the database, 1 skipped.");
+      expect(second.out).toContain("0 files moved (0 bytes), 2 already in the database, 1 skipped.");
     } finally {
       rmSync(legacy, { recursive: true, force: true });
     }
