@@ -14,7 +14,7 @@ import {
   useLocation,
   useRouteLoaderData,
 } from "react-router";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import type { Route } from "./+types/root";
 import { AlertBanner, AlertProvider } from "~/components/AlertBanner";
 import { BottomMenu } from "~/components/BottomMenu";
@@ -64,19 +64,24 @@ function useRevalidatedWhenRestored() {
   }, [revalidate]);
 }
 
-declare global {
-  interface Window {
-    /** Left by the layout's visit beacon (app/lib/visit-beacon.js): counts the page now shown. */
-    museumCountView?: () => void;
-  }
-}
-
-/** A client-side navigation counts one view of its page, like a page load (decision 060). */
-function useCountedNavigation() {
+/**
+ * A client-side navigation counts one view of its page, like a page load (decision 060): the
+ * first address was counted by the page's own beacon (app/lib/visit-beacon.js), so the layout
+ * counts only the addresses that follow; a form answered on its own address counts nothing.
+ */
+function useCountedNavigation(counting: boolean) {
   const { pathname, search } = useLocation();
+  const first = useRef(true);
   useEffect(() => {
-    window.museumCountView?.();
-  }, [pathname, search]);
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (!counting || /^\/admin(\/|$)/i.test(pathname)) return;
+    const total = document.querySelector<HTMLElement>("[data-search-total]");
+    const results = total ? Number(total.dataset.searchTotal) : undefined;
+    fetch("/api/visits", { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ path: pathname, search, results }) }).catch(() => undefined);
+  }, [pathname, search, counting]);
 }
 
 const FALLBACK_SHOP_URL = "https://shop.pittsburghsportsmuseum.example";
@@ -90,8 +95,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
     document.documentElement.dataset.hydrated = "true";
   }, []);
   useRevalidatedWhenRestored();
-  useCountedNavigation();
   const data = useRouteLoaderData<typeof loader>("root");
+  const counting = Boolean(data?.settings.countVisits);
+  useCountedNavigation(counting);
+  const { pathname } = useLocation();
   const viewer = data?.viewer ?? null;
   const shopUrl = data?.settings.shopUrl ?? FALLBACK_SHOP_URL;
   return (
@@ -136,7 +143,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <div id="content-end" />
         </AlertProvider>
         {/* One view counted once the page is shown: no cookie, nothing that names the visitor (decision 060). */}
-        {data?.settings.countVisits ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `(${VISIT_BEACON})()` }} /> : null}
+        {counting && !/^\/admin(\/|$)/i.test(pathname) ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `(${VISIT_BEACON})()` }} /> : null}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

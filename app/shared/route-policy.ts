@@ -16,7 +16,7 @@
 export type RateTierName = "login" | "resetRequest" | "resetUse" | "forms" | "writes" | "images" | "search" | "visits";
 
 /** The host's body rules (figures in server/http/body-limits.ts). */
-export type BodyRuleName = "page form" | "console photo upload" | "console form with an image" | "console CSV import" | "one-click unsubscribe" | "JSON API" | "Stripe webhook";
+export type BodyRuleName = "page form" | "console photo upload" | "console form with an image" | "console CSV import" | "one-click unsubscribe" | "JSON API" | "visit count" | "Stripe webhook";
 
 export interface RoutePolicy {
   /** Tier a request that changes state (POST, an action) counts against; default `writes`; null: none (signed, retried by the sender). */
@@ -181,7 +181,7 @@ export const HOST_POLICIES: Record<string, RoutePolicy> = {
   "GET /api/search": { read: "search", shared: true },
   "GET /api/search/suggest": { read: "search", shared: true },
   // A page shown counts one view (decision 060): no cookie, no session, counted in memory.
-  "POST /api/visits": { write: "visits" },
+  "POST /api/visits": { write: "visits", body: "visit count" },
   "POST /api/email/contact": { write: "forms" },
   "POST /api/contact": { write: "forms" },
   "POST /api/mc/subscribe": { write: "forms" },

@@ -50,6 +50,8 @@ export const BODY_LIMITS: Readonly<Record<BodyRuleName, BodyRule>> = {
   // Stripe signs the raw body; its events are a few kilobytes.
   "Stripe webhook": { name: "Stripe webhook", maxBytes: 512 * KB, types: ["application/json"] },
   "JSON API": { name: "JSON API", maxBytes: 64 * KB, types: ["application/json"] },
+  // The page-view count (decision 060): JSON sent as text, so the inline beacon carries no header.
+  "visit count": { name: "visit count", maxBytes: 4 * KB, types: ["application/json", "text/plain"] },
   // The reminders' one-click unsubscribe (RFC 8058): mail providers post `List-Unsubscribe=One-Click`
   // as multipart/form-data (what the RFC asks of them) or urlencoded; a few hundred bytes.
   "one-click unsubscribe": { name: "one-click unsubscribe", maxBytes: 8 * KB, types: ["application/x-www-form-urlencoded", "multipart/form-data"] },
