@@ -42,7 +42,6 @@ export function permissionsPolicy(config: Config): string {
     "magnetometer=()",
     "microphone=()",
     "usb=()",
-    "interest-cohort=()",
     "browsing-topics=()",
     payment,
   ].join(", ");
