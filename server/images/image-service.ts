@@ -15,6 +15,7 @@ import { IMAGE_HEIGHTS, isImageHeight, MAX_IMAGE_HEIGHT, type ImageHeight } from
 import { fileSha256, type MediaObjects } from "../media/media-objects";
 import { createDiskCache, type DiskCacheStats } from "./disk-cache";
 import { createRenderQueue, RenderQueueFullError, type RenderQueueStats } from "./render-queue";
+import { writeAtomically } from "../files/write-atomically";
 
 export type ImageFormat = "avif" | "webp" | "png" | "jpeg";
 
@@ -144,18 +145,6 @@ const notFound = () => new ImageRequestError(404, IMAGE_NOT_FOUND_MESSAGE);
 function isInside(root: string, child: string): boolean {
   const rel = path.relative(root, child);
   return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
-}
-
-/** Writes a file atomically: a uniquely named sibling first, then a rename over the target. */
-export async function writeAtomically(target: string, content: string | Buffer): Promise<void> {
-  const temp = `${target}.${process.pid}.${randomUUID()}.tmp`;
-  try {
-    await fs.writeFile(temp, content);
-    await fs.rename(temp, target);
-  } catch (error) {
-    await fs.rm(temp, { force: true }).catch(() => undefined);
-    throw error;
-  }
 }
 
 /** The output size: the requested (or original) height capped at MAX_IMAGE_HEIGHT, width capped too. */

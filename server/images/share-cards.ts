@@ -17,7 +17,8 @@ import { visibleAt } from "../catalog/publication";
 import type { Database } from "../db/client";
 import { categories, enshrineeExhibits, enshrinees, exhibits, teams } from "../db/schema";
 import { createDiskCache } from "./disk-cache";
-import { ImageRequestError, writeAtomically, type ImageService } from "./image-service";
+import { ImageRequestError, type ImageService } from "./image-service";
+import { writeAtomically } from "../files/write-atomically";
 import { isMemberOnlyImage } from "./member-only";
 import { createRenderQueue, RenderQueueFullError } from "./render-queue";
 

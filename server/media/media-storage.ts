@@ -7,10 +7,10 @@
  * folder; disk writes are atomic (a temporary sibling renamed over the target), so a reader never
  * sees half a file.
  */
-import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { MediaExecutor, MediaObjects } from "./media-objects";
+import { writeAtomically } from "../files/write-atomically";
 
 export interface MediaStorage {
   /** Writes the file on this instance's disk (not yet visible to other instances). */
@@ -42,23 +42,16 @@ function locator(mediaDir: string) {
   };
 }
 
-/** Writes `target` through a temporary sibling renamed over it, so a reader never sees half a file. */
-async function atomically(target: string, write: (temp: string) => Promise<void>): Promise<void> {
+/** Writes `target` (its folder made first) through a temporary sibling renamed over it. */
+async function atomically(target: string, content: Buffer | ((temp: string) => Promise<void>)): Promise<void> {
   await fs.mkdir(path.dirname(target), { recursive: true });
-  const temp = `${target}.${process.pid}.${randomUUID()}.tmp`;
-  try {
-    await write(temp);
-    await fs.rename(temp, target);
-  } catch (error) {
-    await fs.rm(temp, { force: true }).catch(() => undefined);
-    throw error;
-  }
+  await writeAtomically(target, content);
 }
 
 export function createDiskMediaStorage(mediaDir: string): MediaStorage {
   const locate = locator(mediaDir);
   return {
-    put: (key, bytes) => atomically(locate(key), (temp) => fs.writeFile(temp, bytes)),
+    put: (key, bytes) => atomically(locate(key), bytes),
     async remove(key) {
       await fs.rm(locate(key), { force: true });
     },

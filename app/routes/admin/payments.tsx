@@ -87,6 +87,7 @@ const columns = [
 ];
 
 const field = "rounded border border-stone-500 px-2 py-1";
+const PERIOD_CHOICES = PERIODS.map((p) => ({ id: p.value, name: p.label }));
 const KIND_CHOICES = (["ticket", "renewal", "gift"] as const).map((id) => ({ id, name: KIND_WORDS[id] }));
 const STATUS_CHOICES = [{ id: "paid", name: "Paid" }, { id: "refunded", name: "Refunded" }];
 
@@ -123,18 +124,7 @@ export default function Payments({ loaderData }: Route.ComponentProps) {
       </ConsoleHeading>
       <form method="get" className="mb-4 flex flex-wrap items-end gap-3 text-sm" role="search" aria-label="Filter payments">
         <KeepSort />
-        <div>
-          <label htmlFor="period" className="block font-semibold">
-            Period
-          </label>
-          <select id="period" name="period" defaultValue={form.period} className={field}>
-            {PERIODS.map((p) => (
-              <option key={p.value} value={p.value}>
-                {p.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ChoiceSelect id="period" name="period" label="Period" options={PERIOD_CHOICES} defaultValue={form.period} />
         <DateField name="from" label="From" value={form.from} />
         <DateField name="to" label="To" value={form.to} />
         <ChoiceSelect id="kind" name="kind" label="Kind" empty="All" options={KIND_CHOICES} defaultValue={form.kind} />
