@@ -235,11 +235,19 @@ export function createMediaLibrary(o: { db: Database; storage: MediaStorage; med
       return image ? { width: image.width, height: image.height } : null;
     },
 
-    /** Changes an image's description (the library's own: records keep theirs). */
-    async describe(actor: Actor, key: string, alt: string): Promise<LibraryOutcome> {
+    /**
+     * Changes an image's description (the library's own: records keep theirs). `seen`: the
+     * description the person's page showed; when a colleague changed it since, nothing is saved
+     * and the answer says what it reads now (decision 050: the console acts on what was seen).
+     */
+    async describe(actor: Actor, key: string, alt: string, seen?: string): Promise<LibraryOutcome> {
       return transactionRetrying(db, async (tx) => {
         const [before] = await tx.select().from(mediaLibrary).where(eq(mediaLibrary.key, key)).for("update");
         if (!before) return { ok: false, status: 404, message: MEDIA_GONE_MESSAGE } as const;
+        if (seen !== undefined && seen !== before.alt && alt !== before.alt) {
+          const now = before.alt ? `It now reads "${before.alt}".` : "It is now empty.";
+          return { ok: false, status: 409, message: `Someone changed this description since you opened the page. ${now} Press Save description again to replace it with yours.` } as const;
+        }
         await tx.update(mediaLibrary).set({ alt }).where(eq(mediaLibrary.key, key));
         await recordAudit(tx, actor, { action: "media.describe", entityType: "media", entityId: null, summary: `Described ${key}`, before: { key, alt: before.alt }, after: { key, alt } }, now());
         return { ok: true, message: alt ? "Description saved." : "Description removed." } as const;

@@ -139,6 +139,23 @@ describe.each(drivers)("media library on %s", (kind) => {
     expect((await post("/admin/media", { intent: "describe", key: "library/gone.jpg", alt: "x" })).status).toBe(404);
   });
 
+  it("two staff save one description: the later save, made on a page showing the old one, is refused with what it reads now; saved again, it replaces it", async () => {
+    const image = await server.services.admin.media.upload(actor(), await jpeg("#345678", 40, 40), "shared.jpg");
+    const first = await post("/admin/media", { intent: "describe", key: image.key, seen: "", alt: "Three Rivers Stadium, 1970" });
+    expect(notice(await first.text())).toBe("Description saved.");
+    const second = await post("/admin/media", { intent: "describe", key: image.key, seen: "", alt: "Opening day crowd" });
+    expect(second.status).toBe(409);
+    expect(notice(await second.text())).toBe('Someone changed this description since you opened the page. It now reads "Three Rivers Stadium, 1970". Press Save description again to replace it with yours.');
+    const [kept] = await db().select().from(mediaLibrary).where(eq(mediaLibrary.key, image.key));
+    expect(kept.alt).toBe("Three Rivers Stadium, 1970");
+    // The page now shows the colleague's description: saving again replaces it, and a repeated save of the same words is no conflict.
+    const again = await post("/admin/media", { intent: "describe", key: image.key, seen: "Three Rivers Stadium, 1970", alt: "Opening day crowd" });
+    expect(notice(await again.text())).toBe("Description saved.");
+    expect((await post("/admin/media", { intent: "describe", key: image.key, seen: "", alt: "Opening day crowd" })).status).toBe(200);
+    const [after] = await db().select().from(mediaLibrary).where(eq(mediaLibrary.key, image.key));
+    expect(after.alt).toBe("Opening day crowd");
+  });
+
   it("an image in use cannot be deleted (409, where it is used); an unused one is deleted with its file", async () => {
     const used = await server.services.admin.media.upload(actor(), await jpeg("#0000a0", 50, 50), "used.jpg");
     const spare = await server.services.admin.media.upload(actor(), await jpeg("#a0a000", 50, 50), "spare.jpg");

@@ -56,7 +56,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "describe") {
     const alt = singleLineText("Description", { max: MAX_IMAGE_ALT }).safeParse(formText(form, "alt"));
     if (!alt.success) return consoleAnswer({ ok: false, message: alt.error.issues[0]?.message ?? "Please check the description.", errors: { [`alt-${key}`]: alt.error.issues[0]?.message ?? "" } });
-    const done = await media.describe(actor, key, alt.data ?? "");
+    const seen = form.get("seen");
+    const done = await media.describe(actor, key, alt.data ?? "", typeof seen === "string" ? seen : undefined);
     return consoleAnswer(done, done.ok ? 200 : done.status);
   }
   if (intent === "delete") {
@@ -168,6 +169,7 @@ function ImageCard({ image, pick, errors }: { image: Row; pick: { field: string;
         <>
           <Form method="post" className="space-y-1">
             <input type="hidden" name="key" value={image.key} />
+            <input type="hidden" name="seen" value={image.alt} />
             <label htmlFor={altId} className="block text-sm font-semibold">
               Description
             </label>
