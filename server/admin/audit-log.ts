@@ -7,8 +7,8 @@ import { and, count, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-o
 import type { AuditEntityType } from "../../app/shared/console-areas";
 import type { Database } from "../db/client";
 import { addDays, clockTimeIn } from "../../app/shared/calendar";
-import { auditLog, users } from "../db/schema";
-import { auditChanges, type AuditChange } from "../audit/audit-changes";
+import { auditLog, categories, enshrinees, exhibits, teams, users } from "../db/schema";
+import { auditChanges, linkedIds, type AuditChange, type LinkNames } from "../audit/audit-changes";
 
 export interface AuditFilter {
   actorId?: string;
@@ -30,6 +30,20 @@ export type AuditRow = Omit<typeof auditLog.$inferSelect, "before" | "after"> & 
 export function createAuditLog(db: Database, timeZone: string) {
   /** The instant a museum calendar day starts (daylight saving included, by the database). */
   const dayStart = (day: string) => sql`(${day}::timestamp at time zone ${timeZone})`;
+  /** The names of the teams, categories, enshrinees and exhibits the page's entries link to: one query per kind in use. */
+  async function linkNames(states: unknown[]): Promise<LinkNames> {
+    const ids = linkedIds(states);
+    const named = async (wanted: Set<string>, rows: (list: string[]) => Promise<{ id: string; name: string }[]>) =>
+      wanted.size ? new Map((await rows([...wanted])).map((r) => [r.id, r.name])) : undefined;
+    const [teamId, categoryId, enshrineeIds, exhibitIds] = await Promise.all([
+      named(ids.teamId, (list) => db.select({ id: teams.id, name: teams.name }).from(teams).where(inArray(teams.id, list))),
+      named(ids.categoryId, (list) => db.select({ id: categories.id, name: categories.categoryName }).from(categories).where(inArray(categories.id, list))),
+      named(ids.enshrineeIds, (list) => db.select({ id: enshrinees.id, name: enshrinees.fullName }).from(enshrinees).where(inArray(enshrinees.id, list))),
+      named(ids.exhibitIds, (list) => db.select({ id: exhibits.id, name: exhibits.title }).from(exhibits).where(inArray(exhibits.id, list))),
+    ]);
+    return { teamId, categoryId, enshrineeIds, exhibitIds };
+  }
+
   return {
     async list(f: AuditFilter): Promise<{ rows: AuditRow[]; total: number }> {
       const where: SQL[] = [inArray(auditLog.entityType, [...f.visibleTypes])];
@@ -49,7 +63,8 @@ export function createAuditLog(db: Database, timeZone: string) {
         db.select({ total: count() }).from(auditLog).where(condition),
       ]);
       const instant = (at: Date) => clockTimeIn(timeZone, at);
-      return { rows: rows.map(({ before, after, ...row }) => ({ ...row, changes: before === null && after === null ? [] : auditChanges(before, after, instant) })), total };
+      const names = await linkNames(rows.flatMap((r) => [r.before, r.after]));
+      return { rows: rows.map(({ before, after, ...row }) => ({ ...row, changes: before === null && after === null ? [] : auditChanges(before, after, instant, names) })), total };
     },
 
     /** Staff members who may appear in the log (for the filter's list). */

@@ -5,18 +5,27 @@
  * was paid or refunded in it), kind, status and a search by email (beginning) or payment id;
  * newest activity first, paged; the period's totals (payments, refunds, net) over the same
  * filtered rows; and the rows in batches for the CSV export, in Stripe's payments export's
- * columns. Admins only (personal data), as the Overview's payments line.
+ * columns. Admins only (personal data), as the Overview's payments line. A payment that bought
+ * nothing (a payment incident: another amount or currency than the ticket's, an account or a
+ * gift draft that no longer exists) is listed too, as "unmatched" until it is refunded, so staff
+ * see the money they hold and refund it; its amount counts in the totals when it is in the
+ * ticket's currency.
  */
 import { sql, type SQL } from "drizzle-orm";
 import { addDays, calendarDateIn, startOfDayIn } from "../../app/shared/calendar";
 import type { Database } from "../db/client";
 import { queryRows } from "../db/client";
 import type { GiftState } from "../gifts/gift-service";
+import type { PaymentIncidentKind } from "../membership/membership-service";
+import { TICKET_CURRENCY } from "../membership/ticket";
 
 export const PAYMENT_KINDS = ["ticket", "renewal", "gift"] as const;
 export type PaymentKind = (typeof PAYMENT_KINDS)[number];
-/** A row's status. No failed payments are kept (a declined card leaves no row), so there are two. */
-export const PAYMENT_STATUSES = ["paid", "refunded"] as const;
+/**
+ * A row's status: paid, refunded, or unmatched (paid but bought nothing: a payment incident not
+ * refunded yet). No failed payments are kept (a declined card leaves no row).
+ */
+export const PAYMENT_STATUSES = ["paid", "refunded", "unmatched"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export interface PaymentFilter {
@@ -30,8 +39,8 @@ export interface PaymentFilter {
 }
 
 export interface PaymentRow {
-  /** "payment" (payments table) or "gift" (gifts table), and that row's id. */
-  source: "payment" | "gift";
+  /** "payment" (payments table), "gift" (gifts table) or "incident" (payment_incidents), and that row's id. */
+  source: "payment" | "gift" | "incident";
   id: string;
   kind: PaymentKind;
   provider: "test" | "stripe";
@@ -55,6 +64,8 @@ export interface PaymentRow {
   /** Gifts only: the recipient and the gift's state (sent, redeemed, revoked...). */
   recipient: string | null;
   giftState: GiftState | null;
+  /** An unmatched payment's reason (why it bought nothing); null for the others. */
+  incident: PaymentIncidentKind | null;
 }
 
 export interface PaymentTotals {
@@ -72,7 +83,7 @@ export interface PaymentsListDeps {
 }
 
 interface LedgerRow {
-  source: "payment" | "gift";
+  source: "payment" | "gift" | "incident";
   id: string;
   kind: PaymentKind;
   provider: "test" | "stripe";
@@ -94,6 +105,7 @@ interface LedgerRow {
   delivered_at: Date | string | null;
   token_expires_at: Date | string | null;
   redeemed_at: Date | string | null;
+  incident: PaymentIncidentKind | null;
 }
 
 const asDate = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(v));
@@ -114,15 +126,27 @@ export function createPaymentsList({ db, timeZone, now = () => new Date(), giftS
       p.created_at as paid_at, p.refunded_at, u.email, nullif(p.receipt_email, '') as receipt_email,
       case when u.id is null then null else u.first_name || ' ' || u.last_name end as name, p.user_id,
       p.card_brand, p.card_last4, p.days_granted,
-      null::text as recipient, null::text as recipient_email, null::text as gift_status, null::timestamptz as delivered_at, null::timestamptz as token_expires_at, null::timestamptz as redeemed_at
+      null::text as recipient, null::text as recipient_email, null::text as gift_status, null::timestamptz as delivered_at, null::timestamptz as token_expires_at, null::timestamptz as redeemed_at,
+      null::text as incident
     from payments p left join users u on u.id = p.user_id
     union all
     select 'gift', g.id::text, 'gift', g.provider, g.provider_payment_id, g.amount_cents, g.currency,
       case when g.status = 'refunded' then 'refunded' else 'paid' end,
       g.paid_at, g.refunded_at, g.buyer_email, g.buyer_email, g.buyer_first_name || ' ' || g.buyer_last_name, g.buyer_user_id,
       g.card_brand, g.card_last4, g.days_granted,
-      g.recipient_first_name || ' ' || g.recipient_last_name || ' <' || g.recipient_email || '>', g.recipient_email, g.status, g.delivered_at, g.token_expires_at, g.redeemed_at
+      g.recipient_first_name || ' ' || g.recipient_last_name || ' <' || g.recipient_email || '>', g.recipient_email, g.status, g.delivered_at, g.token_expires_at, g.redeemed_at,
+      null
     from gifts g where g.status <> 'unpaid' and g.paid_at is not null and g.provider_payment_id is not null
+    union all
+    select 'incident', i.id::text, case when i.kind = 'unknown_gift' then 'gift' else 'ticket' end, i.provider, i.provider_payment_id,
+      coalesce((i.details->>'amountCents')::integer, 0), coalesce(i.details->>'currency', ${TICKET_CURRENCY}),
+      case when i.resolved_at is not null then 'refunded' else 'unmatched' end,
+      i.created_at, i.resolved_at, u.email, nullif(i.details->>'receiptEmail', ''),
+      case when u.id is null then null else u.first_name || ' ' || u.last_name end, u.id,
+      null, null, 0,
+      null, null, null, null, null, null,
+      i.kind
+    from payment_incidents i left join users u on u.id::text = i.details->>'userId'
   ) as ledger`;
 
   /** The period's bounds as instants: from the first day's museum midnight to the day after the last one's. */
@@ -164,6 +188,7 @@ export function createPaymentsList({ db, timeZone, now = () => new Date(), giftS
       daysGranted: Number(r.days_granted),
       recipient: r.recipient,
       giftState: r.gift_status ? giftStateOf({ status: r.gift_status, deliveredAt: asDate(r.delivered_at), tokenExpiresAt: asDate(r.token_expires_at), redeemedAt: asDate(r.redeemed_at) }) : null,
+      incident: r.incident,
     };
   }
 
@@ -186,12 +211,14 @@ export function createPaymentsList({ db, timeZone, now = () => new Date(), giftS
     /**
      * The filtered rows' totals: payments made in the period (how many, how much), refunds given
      * in it, and the net (payments less refunds), in cents. A payment refunded in the period but
-     * made before it counts as a refund only.
+     * made before it counts as a refund only; unmatched payments count as payments (the museum
+     * holds the money until it refunds them).
      */
     async totals(f: PaymentFilter): Promise<PaymentTotals> {
       const { start, end } = bounds(f);
-      const paidIn = sql`paid_at >= ${start} and paid_at < ${end}`;
-      const refundedIn = sql`status = 'refunded' and refunded_at >= ${start} and refunded_at < ${end}`;
+      // Money in the ticket's currency only: an unmatched payment in another one is listed, not added up.
+      const paidIn = sql`paid_at >= ${start} and paid_at < ${end} and lower(currency) = ${TICKET_CURRENCY}`;
+      const refundedIn = sql`status = 'refunded' and refunded_at >= ${start} and refunded_at < ${end} and lower(currency) = ${TICKET_CURRENCY}`;
       const [t] = await queryRows<{ paid_n: number | string; paid_cents: number | string; refund_n: number | string; refund_cents: number | string }>(
         db,
         sql`select count(*) filter (where ${paidIn}) as paid_n, coalesce(sum(amount_cents) filter (where ${paidIn}), 0) as paid_cents,

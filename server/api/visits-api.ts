@@ -3,7 +3,10 @@
  * (decision 060). Sent by the page itself (app/lib/visit-beacon.ts), without a cookie; answered
  * 204 with nothing to keep. Not counted: a user agent that says it is a bot, crawler or spider
  * (isbot), a prefetch or prerender (`Sec-Purpose`/`Purpose`), and any address that is no public
- * page of the site (404). The route's own tier limits how many a client sends (in each process's
+ * page of the site (a sign-in or account page, the console, an unknown address). All of these
+ * answer 204 like a counted view: a beacon's answer carries nothing, and a body its page never
+ * reads would stay pending in the browser (Chromium keeps such a request open, and a test
+ * waiting for the network to be idle waits for ever). The route's own tier limits how many a client sends (in each process's
  * memory, never in the database: server/security/limits.ts).
  */
 import { Router } from "express";
@@ -29,7 +32,7 @@ export function createVisitsApi(visits: VisitCounter | null): Router {
     if (!visits || agent === "" || isbot(agent) || isPrefetch(req.get("sec-purpose")) || isPrefetch(req.get("purpose"))) return void res.status(204).end();
     const report = reportSchema.safeParse(req.body);
     if (!report.success) return sendError(res, 400, zodMessage(report.error));
-    if ((await visits.view(report.data)) === "not a page") return sendError(res, 404, "That address is no page of the museum's website.");
+    await visits.view(report.data);
     res.status(204).end();
   });
   return api;

@@ -5,7 +5,8 @@
  * what it was made with, a deleted one what it held. Nested values (a payment inside a refund,
  * a reply inside a message) become fields of their own ("Payment › Amount"). A long text (a
  * biography, an exhibit's text) is shown as its word-level difference (jsdiff): the words it
- * lost removed, the words it gained added.
+ * lost removed, the words it gained added. A link to another record (a team, a category,
+ * enshrinees, exhibits) is shown by that record's name when the reader looked it up (`names`).
  */
 import type { TextChange } from "../../app/shared/edit-conflict";
 import { readable, textDifference } from "../catalog/edit-merge";
@@ -41,6 +42,41 @@ const LABELS: Record<string, string> = {
   validThrough: "Valid through",
   amountCents: "Amount (cents)",
 };
+
+/** Stored keys that hold another record's id (or a list of them): shown by name when known. */
+export const LINK_KEYS = ["teamId", "categoryId", "enshrineeIds", "exhibitIds"] as const;
+export type LinkKey = (typeof LINK_KEYS)[number];
+/** The names of linked records, by key and id (an id not found is shown as stored). */
+export type LinkNames = Partial<Record<LinkKey, ReadonlyMap<string, string>>>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Every id a stored state links to, by key (for looking their names up in one query each). */
+export function linkedIds(states: unknown[]): Record<LinkKey, Set<string>> {
+  const ids = Object.fromEntries(LINK_KEYS.map((k) => [k, new Set<string>()])) as Record<LinkKey, Set<string>>;
+  for (const state of states) {
+    if (state === null || typeof state !== "object" || Array.isArray(state)) continue;
+    for (const key of LINK_KEYS) {
+      const value = (state as Record<string, unknown>)[key];
+      for (const id of Array.isArray(value) ? value : [value]) if (typeof id === "string" && UUID.test(id)) ids[key].add(id);
+    }
+  }
+  return ids;
+}
+
+/** A state with its links' ids replaced by the linked records' names. */
+function withNames(state: unknown, names: LinkNames): unknown {
+  if (state === null || typeof state !== "object" || Array.isArray(state)) return state;
+  const named: Record<string, unknown> = { ...(state as Record<string, unknown>) };
+  for (const key of LINK_KEYS) {
+    const map = names[key];
+    const value = named[key];
+    if (!map || value === undefined) continue;
+    const name = (id: unknown) => (typeof id === "string" ? (map.get(id) ?? id) : id);
+    named[key] = Array.isArray(value) ? value.map(name) : name(value);
+  }
+  return named;
+}
 
 /** Bookkeeping every write changes: saying it on every line would hide what changed. */
 const NOISE = new Set(["id", "version", "updatedAt", "createdAt", "passwordHash", "searchText", "searchVector"]);
@@ -97,11 +133,11 @@ const isLong = (value: Leaf | Leaf[] | undefined): value is string => typeof val
 
 /**
  * The lines of one entry, in the order the record lists its fields. `instant` writes a stored
- * instant (an ISO string) on the museum's clock.
+ * instant (an ISO string) on the museum's clock; `names` gives linked records' names.
  */
-export function auditChanges(before: unknown, after: unknown, instant: (at: Date) => string = (at) => at.toISOString()): AuditChange[] {
-  const was = fieldsOf(before);
-  const now = fieldsOf(after);
+export function auditChanges(before: unknown, after: unknown, instant: (at: Date) => string = (at) => at.toISOString(), names: LinkNames = {}): AuditChange[] {
+  const was = fieldsOf(withNames(before, names));
+  const now = fieldsOf(withNames(after, names));
   const created = before === null || before === undefined;
   const deleted = after === null || after === undefined;
   const changes: AuditChange[] = [];

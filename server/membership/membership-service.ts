@@ -13,7 +13,7 @@
  * payment that does not buy a ticket (another amount or currency: `paymentBuysTicket`) or names
  * no known account grants nothing and is recorded once in payment_incidents for staff.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { isUuid } from "../../app/shared/ids";
 import { formatAmount } from "../../app/shared/money";
 import { recordAudit, type Actor, type Saved } from "../audit/audit-trail";
@@ -266,6 +266,19 @@ export function createMembership({ db, calendar, provider, ticketDays, priceCent
      */
     async revokeTicket(providerPaymentId: string): Promise<boolean> {
       return (await refundPayment({ providerPaymentId }, { atProvider: false })).ok;
+    },
+
+    /**
+     * Stripe's charge.refunded for a payment that bought nothing (a payment incident): the
+     * incident is settled, and the payments list shows it refunded. False when there is none open.
+     */
+    async settleIncident(providerPaymentId: string): Promise<boolean> {
+      const settled = await db
+        .update(paymentIncidents)
+        .set({ resolvedAt: now() })
+        .where(and(eq(paymentIncidents.providerPaymentId, providerPaymentId), isNull(paymentIncidents.resolvedAt)))
+        .returning({ id: paymentIncidents.id });
+      return settled.length > 0;
     },
 
     /** The console's refund of a ticket payment: at the provider first, then the one rule, audited. */

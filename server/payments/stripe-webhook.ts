@@ -54,7 +54,7 @@ export function createStripeWebhookRouter({ stripe, webhookSecret, membership, g
     "charge.refunded": async (event) => {
       const charge = event.data.object as Stripe.Charge;
       const pi = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
-      if (pi && charge.refunded && !(await gifts.refundedByProvider(pi))) await membership.revokeTicket(pi);
+      if (pi && charge.refunded && !(await gifts.refundedByProvider(pi)) && !(await membership.revokeTicket(pi))) await membership.settleIncident(pi);
     },
   };
 

@@ -101,6 +101,13 @@ describe.each(drivers)("the collection in the console on %s", (kind) => {
     const enshrinee = await json<{ exhibits: ExhibitView[] }>(`/api/enshrinees/${enshrineeId}`);
     expect(enshrinee.exhibits.map((e) => e._id)).toEqual([exhibitId]);
     expect((await audits(exhibitId)).map((a) => a.action)).toEqual(["exhibit.create"]);
+    // The audit page names the records the exhibit links to, not their ids.
+    const auditPage = await (await call(curator.cookie, "/admin/audit?entity=exhibit")).text();
+    expect(auditPage).toContain("Pat Console");
+    expect(auditPage).toContain("Console Tests");
+    expect(auditPage).toContain(team.name);
+    expect(auditPage).not.toContain(enshrineeId);
+    expect(auditPage).not.toContain(categoryId);
 
     // A short formatted text is shown formatted to members, rendered on the server; visitors get none of it.
     const short = { ...(await server.services.admin.collection.exhibits.get(exhibitId))! };

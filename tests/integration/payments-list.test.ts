@@ -4,7 +4,8 @@
  * what was done; the period, kind, status and search filters; custom dates refused with a
  * message; the CSV in Stripe's export columns with quotes, commas and a formula neutralized; the
  * Overview's payments line opening the list with the same figures; admins only. And a refund's
- * message, true for a ticket the refund ended.
+ * message, true for a ticket the refund ended; a payment that bought nothing listed with its
+ * reason until the provider refunds it.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -201,5 +202,46 @@ describe.each(drivers)("the payments list on %s", (kind) => {
       expect(out.headers.get("location")).toMatch(/^\/login/);
     }
     expect(await (await call(curator.cookie, "/admin")).text()).not.toMatch(/href="\/admin\/payments/);
+  });
+
+  it("lists a payment that bought nothing with its reason, in the totals, until the provider refunds it", async () => {
+    const eve = await member("Eve");
+    const grant = (over: { userId: string; providerPaymentId: string; amountCents: number; currency: string; receiptEmail: string }) =>
+      server.services.membership.grantTicket({ provider: "test", cardBrand: "visa", cardLast4: "4242", ...over });
+    const before = totalsOf(await page(`/admin/payments?q=${tag}`));
+    const wrongAmount = `pi_${tag}_wrong_amount`;
+    const noAccount = `pi_${tag}_no_account`;
+    const euros = `pi_${tag}_euros`;
+    expect(await grant({ userId: eve.userId, providerPaymentId: wrongAmount, amountCents: 500, currency: "usd", receiptEmail: eve.email })).toMatchObject({ granted: false, refused: "amount_mismatch" });
+    expect(await grant({ userId: "no-such-account", providerPaymentId: noAccount, amountCents: 699, currency: "usd", receiptEmail: `${tag}-ghost@fans.example` })).toMatchObject({ granted: false, refused: "unknown_account" });
+    expect(await grant({ userId: eve.userId, providerPaymentId: euros, amountCents: 699, currency: "eur", receiptEmail: eve.email })).toMatchObject({ granted: false, refused: "amount_mismatch" });
+
+    const html = await page(`/admin/payments?q=${tag}&status=unmatched`);
+    expect(html).toContain("3 in all");
+    for (const id of [wrongAmount, noAccount, euros]) expect(html).toContain(id);
+    expect(html).toContain("Bought nothing");
+    expect(html).toContain("the amount or currency is not the ticket&#x27;s price; refund it from the payment provider&#x27;s dashboard");
+    expect(html).toContain("no account has this payment&#x27;s account id");
+    expect(html).toContain(`${tag}-ghost@fans.example`);
+    expect(html).toContain("6.99 EUR");
+    expect(html).not.toContain("$6.99 EUR");
+    expect(html).toContain(`href="/admin/members/${eve.userId}"`);
+    // The money held in the ticket's currency counts as payments; the euros are listed, not added up.
+    const n = (t: string | undefined) => Number(t!.split(" · ")[0]);
+    const cents = (t: string | undefined) => Math.round(Number(t!.split(" · ")[1].replace(/[$,]/g, "")) * 100);
+    const after = totalsOf(await page(`/admin/payments?q=${tag}`));
+    expect(n(after.payments)).toBe(n(before.payments) + 2);
+    expect(cents(after.payments)).toBe(cents(before.payments) + 500 + 699);
+
+    // Refunded in the provider's dashboard (Stripe's charge.refunded): refunded in the list, out of "unmatched".
+    expect(await server.services.membership.settleIncident(noAccount)).toBe(true);
+    expect(await server.services.membership.settleIncident(noAccount)).toBe(false);
+    const open = await page(`/admin/payments?q=${tag}&status=unmatched`);
+    expect(open).toContain("2 in all");
+    expect(open).not.toContain(noAccount);
+    expect(await page(`/admin/payments?q=${tag}&status=refunded`)).toContain(noAccount);
+    const csv = await (await call(admin.cookie, `/admin/payments/export?q=${tag}&status=unmatched`)).text();
+    expect(csv).toContain(`${wrongAmount},`);
+    expect(csv).toMatch(/payment that bought nothing \(amount mismatch\)/);
   });
 });

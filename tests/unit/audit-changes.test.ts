@@ -4,7 +4,7 @@
  * long text as its word-level difference.
  */
 import { describe, expect, it } from "vitest";
-import { auditChanges, fieldLabel } from "../../server/audit/audit-changes";
+import { auditChanges, fieldLabel, linkedIds } from "../../server/audit/audit-changes";
 
 describe("audit changes", () => {
   it("an edit lists only the fields it changed, named in words, with yes/no and lists as words", () => {
@@ -49,6 +49,20 @@ describe("audit changes", () => {
     expect(removed).toBe("Steelers' own");
     expect(added).toBe("Pittsburgh on the clock");
     expect(line.difference!.map((c) => (c.change === "removed" ? "" : c.text)).join("")).toBe(line.after);
+  });
+
+  it("links to other records read as their names when known, as stored otherwise", () => {
+    const [steelers, pirates, franco, gone] = ["11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222", "33333333-3333-4333-8333-333333333333", "44444444-4444-4444-8444-444444444444"];
+    const before = { teamId: steelers, enshrineeIds: [franco, gone] };
+    const after = { teamId: pirates, enshrineeIds: [franco] };
+    const ids = linkedIds([before, after, null, "text"]);
+    expect([...ids.teamId].sort()).toEqual([steelers, pirates]);
+    expect([...ids.enshrineeIds].sort()).toEqual([franco, gone]);
+    const names = { teamId: new Map([[steelers, "Pittsburgh Steelers"], [pirates, "Pittsburgh Pirates"]]), enshrineeIds: new Map([[franco, "Franco Harris"]]) };
+    expect(auditChanges(before, after, undefined, names)).toEqual([
+      { field: "Team", before: "Pittsburgh Steelers", after: "Pittsburgh Pirates" },
+      { field: "Enshrinees", before: `Franco Harris, ${gone}`, after: "Franco Harris" },
+    ]);
   });
 
   it("labels: camel case and snake case in words, the forms' own names where they differ", () => {

@@ -54,8 +54,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     units(r.status === "refunded" ? r.amountCents : 0),
     r.currency.toLowerCase(),
     "true",
+    // Stripe's word for a payment taken and kept is "Paid", whether or not it bought anything here.
     r.status === "refunded" ? "Refunded" : "Paid",
-    r.kind === "gift" ? `${SITE_SHORT_NAME} gift ticket for ${r.recipient ?? "a recipient"}, ${formatAmount(r.amountCents, r.currency)}` : `${SITE_SHORT_NAME} ${r.kind === "renewal" ? "ticket renewal" : "ticket"}, ${r.daysGranted} days`,
+    r.incident ? `${SITE_SHORT_NAME} payment that bought nothing (${r.incident.replace(/_/g, " ")})` : r.kind === "gift" ? `${SITE_SHORT_NAME} gift ticket for ${r.recipient ?? "a recipient"}, ${formatAmount(r.amountCents, r.currency)}` : `${SITE_SHORT_NAME} ${r.kind === "renewal" ? "ticket renewal" : "ticket"}, ${r.daysGranted} days`,
     utc(r.refundedAt),
     capitalized(r.cardBrand),
     r.cardLast4 ?? "",

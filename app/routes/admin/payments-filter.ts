@@ -15,7 +15,7 @@ export const PERIODS = [
 export type Period = (typeof PERIODS)[number]["value"];
 
 const KINDS = ["ticket", "renewal", "gift"] as const;
-const STATUSES = ["paid", "refunded"] as const;
+const STATUSES = ["paid", "refunded", "unmatched"] as const;
 
 export const PAYMENT_FILTER_MESSAGES = {
   datesMissing: "Choose the first day (From) and the last day (To) of the period, as YYYY-MM-DD.",

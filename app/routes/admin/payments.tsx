@@ -3,7 +3,9 @@
  * data; decision 062): every ticket payment (first ticket or renewal) and paid gift ticket with
  * its refund, newest activity first, paged; filtered by period, kind, status and a search by
  * email or payment id; the period's totals (payments, refunds, net); the filtered rows as CSV in
- * Stripe's payments export's columns. On a phone each row is a card (AdminTable).
+ * Stripe's payments export's columns. A payment that bought nothing shows as "Bought nothing"
+ * with its reason, to be refunded from the provider's dashboard. On a phone each row is a card
+ * (AdminTable).
  */
 import { data, Link } from "react-router";
 import type { Route } from "./+types/payments";
@@ -17,6 +19,13 @@ import { listPage } from "./list-query";
 import { PERIODS, paymentsFilter, paymentsFilterSearch } from "./payments-filter";
 
 const KIND_WORDS = { ticket: "Ticket", renewal: "Renewal", gift: "Gift ticket" } as const;
+const STATUS_WORDS = { paid: "Paid", refunded: "Refunded", unmatched: "Bought nothing" } as const;
+/** Why a payment bought nothing, and what to do: it is refunded where it was paid. */
+const INCIDENT_WORDS = {
+  amount_mismatch: "the amount or currency is not the ticket's price; refund it from the payment provider's dashboard",
+  unknown_account: "no account has this payment's account id; refund it from the payment provider's dashboard",
+  unknown_gift: "the gift ticket it paid for was no longer there; refund it from the payment provider's dashboard",
+} as const;
 const GIFT_STATE_WORDS = { unpaid: "not paid", scheduled: "to be sent", sent: "sent, not redeemed", redeemed: "redeemed", expired: "not redeemed in time", revoked: "revoked", refunded: "refunded after redemption" } as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -36,11 +45,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       paidAt: clock.minute(r.paidAt),
       refundedAt: r.refundedAt ? clock.minute(r.refundedAt) : null,
       kind: KIND_WORDS[r.kind],
-      amount: formatPrice(r.amountCents),
-      status: r.status === "refunded" ? "Refunded" : "Paid",
-      giftState: r.giftState ? GIFT_STATE_WORDS[r.giftState] : null,
-      who: r.email ? `${r.name ?? ""} <${r.email}>`.trim() : "a deleted account",
-      memberHref: r.source === "payment" && r.userId ? `/admin/members/${r.userId}` : null,
+      // An unmatched payment may be in another currency: its amount and code, without the dollar sign.
+      amount: r.currency.toLowerCase() === "usd" ? formatPrice(r.amountCents) : `${(r.amountCents / 100).toFixed(2)} ${r.currency.toUpperCase()}`,
+      status: STATUS_WORDS[r.status],
+      giftState: r.giftState ? GIFT_STATE_WORDS[r.giftState] : r.incident && r.status === "unmatched" ? INCIDENT_WORDS[r.incident] : null,
+      who: r.email ? `${r.name ?? ""} <${r.email}>`.trim() : r.receiptEmail ?? (r.source === "incident" ? "no account" : "a deleted account"),
+      memberHref: r.source !== "gift" && r.userId ? `/admin/members/${r.userId}` : null,
       recipient: r.recipient,
       card: r.cardLast4 ? `${r.cardBrand ?? "card"} •••• ${r.cardLast4}` : "—",
       providerPaymentId: r.providerPaymentId,
@@ -89,7 +99,7 @@ const columns = [
 const field = "rounded border border-stone-500 px-2 py-1";
 const PERIOD_CHOICES = PERIODS.map((p) => ({ id: p.value, name: p.label }));
 const KIND_CHOICES = (["ticket", "renewal", "gift"] as const).map((id) => ({ id, name: KIND_WORDS[id] }));
-const STATUS_CHOICES = [{ id: "paid", name: "Paid" }, { id: "refunded", name: "Refunded" }];
+const STATUS_CHOICES = (["paid", "refunded", "unmatched"] as const).map((id) => ({ id, name: STATUS_WORDS[id] }));
 
 /** A day of the custom period: choosing one switches the period to "Custom dates" (without JavaScript, choose it by hand). */
 function DateField({ name, label, value }: { name: string; label: string; value: string }) {
