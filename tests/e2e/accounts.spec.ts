@@ -19,10 +19,16 @@ const bottomMenu = (page: Page) => page.getByRole("navigation", { name: "Bottom 
  * page.clock.runFor, so "not yet at ms - 100, done at ms + 100" does not depend on how long the
  * browser took. (install() alone lets the fake time flow with real time.)
  */
-async function installPausedClock(page: Page) {
-  const now = Date.now();
-  await page.clock.install({ time: now });
-  await page.clock.pauseAt(now + 1000);
+/**
+ * Opens `path` with the page's clock installed, waits until its scripts run, then stops the clock:
+ * from then on only page.clock.runFor() moves time, so the timers a form's answer starts are
+ * measured exactly. Acting before the scripts run would post the form natively, and that answer's
+ * timers count from the new page's first paint instead (a busy machine paints late).
+ */
+async function openWithPausedClock(page: Page, path: string) {
+  await page.clock.install();
+  await page.goto(path);
+  await freezeClock(page);
 }
 
 async function logOutWithBottomMenu(page: Page) {
@@ -37,8 +43,7 @@ test.describe("membership journey", () => {
     const newPassword = "N3wGoldBlack!";
 
     // Admission: price and validity, live match icons, terms.
-    await installPausedClock(page);
-    await page.goto("/admission");
+    await openWithPausedClock(page, "/admission");
     await expect(page.getByTestId("price")).toContainText("$6.99");
     await expect(page.getByTestId("price")).toContainText("120 days");
     await page.getByLabel("First name", { exact: true }).fill(p.firstName);
@@ -166,8 +171,7 @@ test.describe("payment card errors", () => {
     test(`${c.label} shows its message for 3.5 s and charges nothing`, async ({ page }) => {
       const p = newPerson("Card");
       await signUpViaApi(page, p);
-      await installPausedClock(page);
-      await page.goto("/admission/payment");
+      await openWithPausedClock(page, "/admission/payment");
       await expect(page.getByText(`Hello, ${p.firstName}!`)).toBeVisible();
       await fillCard(page, c);
       await expect(alertBanner(page)).toHaveText(c.message);
@@ -184,8 +188,7 @@ test.describe("payment card errors", () => {
 
 test.describe("login", () => {
   test("an invalid email is refused in the browser for 3.5 s without a request", async ({ page }) => {
-    await installPausedClock(page);
-    await page.goto("/login");
+    await openWithPausedClock(page, "/login");
     const posts: string[] = [];
     page.on("request", (r) => {
       if (isFormPost(r)) posts.push(r.url());
@@ -204,8 +207,7 @@ test.describe("login", () => {
     const p = newPerson("Wrong");
     await signUpViaApi(page, p);
     await page.context().clearCookies();
-    await installPausedClock(page);
-    await page.goto("/login");
+    await openWithPausedClock(page, "/login");
     await submitLogin(page, p.email, "NotMyPassw0rd");
     await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginFailed);
     await page.clock.runFor(TIMING.loginError - 100);
@@ -219,8 +221,7 @@ test.describe("login", () => {
     const p = newPerson("Unpaid");
     await signUpViaApi(page, p);
     await page.context().clearCookies();
-    await installPausedClock(page);
-    await page.goto("/login");
+    await openWithPausedClock(page, "/login");
     await submitLogin(page, p.email, p.password);
     await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.loginUnpaid);
     await page.clock.runFor(TIMING.loginUnpaidRedirect - 100);
@@ -233,8 +234,7 @@ test.describe("login", () => {
 
 test.describe("sign-up validation", () => {
   test("an empty form asks for the first name; the alert clears after 4 s", async ({ page }) => {
-    await installPausedClock(page);
-    await page.goto("/admission");
+    await openWithPausedClock(page, "/admission");
     await page.getByRole("button", { name: "Proceed to Payment" }).click();
     await expect(alertBanner(page)).toHaveText(VALIDATION.firstNameRequired);
     await page.clock.runFor(TIMING.signUpAlert - 100);
@@ -248,8 +248,7 @@ test.describe("sign-up validation", () => {
     const p = newPerson("Taken");
     await signUpViaApi(page, p);
     await page.context().clearCookies();
-    await installPausedClock(page);
-    await page.goto("/admission");
+    await openWithPausedClock(page, "/admission");
     await fillSignUp(page, { ...p, firstName: "Other" });
     await page.getByRole("button", { name: "Proceed to Payment" }).click();
     await expect(alertBanner(page)).toHaveText(SERVER_MESSAGES.emailTaken);
