@@ -244,4 +244,10 @@ describe.each(drivers)("the payments list on %s", (kind) => {
     expect(csv).toContain(`${wrongAmount},`);
     expect(csv).toMatch(/payment that bought nothing \(amount mismatch\)/);
   });
+
+  it("a control character in a console search is read as a space, not a server error", async () => {
+    for (const address of ["/admin/payments?q=%00", "/admin/payments?q=a%00b&status=%1b", "/admin/members?q=%00", "/admin/media?q=%00", "/admin/exhibits?q=a%00b", "/admin/enshrinees?q=%00", "/admin/subscribers?q=%00", "/admin/payments/export?q=%00", "/admin/members/export?q=%00", "/admin/subscribers/export?q=%00"]) {
+      expect((await call(admin.cookie, address)).status, address).toBe(200);
+    }
+  });
 });

@@ -18,13 +18,22 @@ export function pageParam(url: URL, name = "page", max = MAX_PAGE): number {
   return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : 1;
 }
 
+/**
+ * The search box's words from the address (`q`), or undefined: at most 100 characters, control
+ * characters read as spaces (a NUL byte is no text PostgreSQL can compare: it answered 500).
+ */
+export function searchParam(url: URL): string | undefined {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this replaces
+  return (url.searchParams.get("q") ?? "").replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trim().slice(0, 100) || undefined;
+}
+
 /** A list page's query: search, sort among `sorts`, direction, page. */
 export function listQuery<S extends string>(url: URL, sorts: readonly S[], fallback: S, pageSize = 50) {
-  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  const q = searchParam(url);
   const sortParam = url.searchParams.get("sort") as S | null;
   const sort = sortParam && sorts.includes(sortParam) ? sortParam : fallback;
   const dir: "asc" | "desc" = url.searchParams.get("dir") === "desc" ? "desc" : "asc";
-  return { q: q || undefined, sort, dir, page: pageParam(url), pageSize };
+  return { q, sort, dir, page: pageParam(url), pageSize };
 }
 
 /** The query string of a list's search, sort and filters (for its pager). */

@@ -17,7 +17,7 @@ import { rateLimitedAnswer } from "~/lib/guards.server";
 import { singleLineText } from "~/shared/text-fields";
 import { MAX_IMAGE_ALT } from "~/shared/images";
 import { actorOf, consoleAnswer, formText, requireConsole, safeReturnPath, type ConsoleResult } from "./guard.server";
-import { pageParam, searchOf } from "./list-query";
+import { pageParam, searchOf, searchParam } from "./list-query";
 import { readLibraryPost, uploadMessage } from "./media-form.server";
 
 const PAGE_SIZE = 24;
@@ -25,7 +25,7 @@ const PAGE_SIZE = 24;
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireConsole(context, request, "collection");
   const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100) || undefined;
+  const q = searchParam(url);
   const missing = url.searchParams.get("missing") === "1";
   // Public fields (a logo, a banner slide, a portrait) list only images visitors may see.
   const publicOnly = url.searchParams.get("public") === "1";

@@ -5,6 +5,7 @@
  */
 import type { Route } from "./+types/members-export";
 import { requireConsole, requireRecentPassword, actorOf, museumClock } from "./guard.server";
+import { searchParam } from "./list-query";
 
 const STATES = ["valid", "expired", "unpaid"] as const;
 
@@ -12,7 +13,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "members");
   const url = new URL(request.url);
   await requireRecentPassword(context, request, url.pathname + url.search);
-  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100) || undefined;
+  const q = searchParam(url);
   const state = STATES.find((s) => s === url.searchParams.get("state"));
   const { members, exports } = context.services.admin;
   await exports.record(actorOf(staff), "member", `Exported members (${[q ? `search "${q}"` : "", state ?? ""].filter(Boolean).join(", ") || "all"})`);

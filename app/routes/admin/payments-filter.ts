@@ -4,6 +4,7 @@
  * first and last days on the museum's calendar), kind, status and search. Browser-safe.
  */
 import { addDays, isCalendarDay } from "~/shared/calendar";
+import { searchParam } from "./list-query";
 
 export const PERIODS = [
   { value: "7", label: "Last 7 days" },
@@ -28,7 +29,7 @@ export function paymentsFilter(url: URL, today: string) {
   const period: Period = PERIODS.find((x) => x.value === p.get("period"))?.value ?? "30";
   const kind = KINDS.find((k) => k === p.get("kind"));
   const status = STATUSES.find((s) => s === p.get("status"));
-  const q = (p.get("q") ?? "").trim().slice(0, 100) || undefined;
+  const q = searchParam(url);
   let from = addDays(today, -(Number(period === "custom" ? 30 : period) - 1));
   let to = today;
   let error: string | null = null;

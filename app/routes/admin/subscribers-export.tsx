@@ -1,12 +1,13 @@
 /** GET /admin/subscribers/export?q=&consent=: the filtered subscribers as a streamed CSV (admins, fresh password, audited). */
 import type { Route } from "./+types/subscribers-export";
 import { actorOf, museumClock, requireConsole, requireRecentPassword } from "./guard.server";
+import { searchParam } from "./list-query";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = requireConsole(context, request, "subscribers");
   const url = new URL(request.url);
   await requireRecentPassword(context, request, url.pathname + url.search);
-  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100) || undefined;
+  const q = searchParam(url);
   const consentParam = url.searchParams.get("consent");
   const consent = consentParam === "yes" ? true : consentParam === "no" ? false : undefined;
   const { subscribers, exports } = context.services.admin;
