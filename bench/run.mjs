@@ -147,11 +147,7 @@ function startNginx(dir, file, type, pages = []) {
     const addHeaders = f.headers.map(([n, v]) => `add_header ${n} ${JSON.stringify(v)};`).join(" ");
     locations.push(`location = /${f.name} { ${addHeaders} }`);
     // The same file with the open-file cache the deployment guide's block gives its cache's hits.
-    if (f.name !== "home.br") {
-      writeFileSync(path.join(www, `open-${f.name}`), f.body);
-      chmodSync(path.join(www, `open-${f.name}`), 0o644);
-      locations.push(`location = /open-${f.name} { ${OPEN_FILE_CACHE} ${addHeaders} }`);
-    }
+    if (f.name !== "home.br") locations.push(`location = /open-${f.name} { ${OPEN_FILE_CACHE} alias ${path.join(www, f.name)}; ${addHeaders} }`);
   }
   for (const p of [dir, www]) chmodSync(p, 0o755);
   const conf = path.join(dir, "nginx.conf");
