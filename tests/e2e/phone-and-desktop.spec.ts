@@ -6,12 +6,11 @@
  * link for an account without a valid ticket; a compact sticky bar on a phone; the payment
  * form's one-line row; the reset page's missing-token message on arrival.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import type { ExhibitView } from "../../app/shared/catalog-types";
 import { categoryPath, exhibitPath, favoriteStoryPath, teamPath } from "../../app/shared/exhibit-links";
 import { DESCRIPTION_LIMIT } from "../../app/shared/text";
-import { expectNoSeriousA11yIssues, usableResetLink } from "./helpers";
+import { axe, expectNoSeriousA11yIssues, usableResetLink } from "./helpers";
 import {
   allExhibits,
   bottomMenu,
@@ -45,7 +44,7 @@ async function expectMenuClosed(page: Page) {
 
 /** No target on the page is smaller than 24x24 px without the spacing that makes up for it (WCAG 2.5.8). */
 async function expectTargetsBigEnough(page: Page) {
-  const results = await new AxeBuilder({ page }).withRules(["target-size"]).analyze();
+  const results = await axe(page).withRules(["target-size"]).analyze();
   expect(results.violations.map((v) => v.nodes.map((n) => n.target.join(" ")))).toEqual([]);
 }
 

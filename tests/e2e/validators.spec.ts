@@ -13,9 +13,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { categoryPath, enshrineeExhibitPath, enshrineePath, exhibitPath, favoriteStoryPath, teamPath } from "../../app/shared/exhibit-links";
+import { axe } from "./helpers";
 import { firstLink, waitForMail } from "./mail-capture";
 import { allExhibits, DESKTOP, enshrineeWithExhibit, favoriteStories, hydrated, memberViaApi, newPerson, payWithTestCard, PHONE } from "./visitor-helpers";
 
@@ -155,7 +155,7 @@ async function checkPages(page: Page, who: string) {
     htmlFiles.push(file);
 
     await hydrated(page);
-    const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+    const results = await axe(page).withTags(AXE_TAGS).analyze();
     // Soft: every page's findings are reported, not only the first page's.
     expect.soft(results.violations.map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `${who} ${url}`).toEqual([]);
   }

@@ -6,16 +6,16 @@
  * "1234" as 12/34; small links are at least 24 px tall on the phone; every part of a page is
  * inside a landmark and headings do not skip a level.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { categoryPath } from "../../app/shared/exhibit-links";
 import { SERVER_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
+import { axe } from "./helpers";
 import { alertBanner, allExhibits, expectFieldError, payWithTestCard, freeze, installClock, memberViaApi, newPerson, SCREENS, signUpViaApi } from "./visitor-helpers";
 
 /** Axe with only the named rules, so a test says exactly what it checks. */
 async function axeViolations(page: Page, rules: string[]) {
-  const results = await new AxeBuilder({ page }).withRules(rules).analyze();
+  const results = await axe(page).withRules(rules).analyze();
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
