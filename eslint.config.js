@@ -69,6 +69,21 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Browser tests take `test` from tests/e2e/test.ts, which closes the browser contexts a test
+    // opened itself: Playwright closes only those it handed the test, and a page left open keeps
+    // its scripts running for the rest of the run.
+    files: ["tests/e2e/**/*.ts"],
+    ignores: ["tests/e2e/test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "@playwright/test", importNames: ["test"], message: 'Import `test` from "./test" (tests/e2e/test.ts): it closes the contexts a test opened.' }],
+        },
+      ],
+    },
+  },
   { files: ["**/*.{js,mjs}"], languageOptions: { globals: globals.node } },
   { files: ["**/*.cjs"], languageOptions: { globals: globals.node, sourceType: "commonjs" } },
   // Runs in the browser, inlined into pages (vite-plugins/inline-script.ts).

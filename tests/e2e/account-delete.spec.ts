@@ -4,7 +4,7 @@
  * up again; axe clean.
  */
 import { readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { ACCOUNT_MESSAGES } from "../../app/shared/messages";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { DESKTOP, hydrated, memberViaApi, newPerson, signUpViaApi } from "./visitor-helpers";

@@ -3,7 +3,7 @@
  * navigation, reads the ticket in words, opens the receipt of the payment; an unpaid account
  * reaches it and logs out from the top bar; both pages are axe clean, on a phone and a desktop.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { waitForMail } from "./mail-capture";
 import { DESKTOP, PHONE, bottomMenu, hydrated, memberViaApi, newPerson, signUpViaApi } from "./visitor-helpers";

@@ -4,7 +4,7 @@
  * HTML part. (The reminders themselves, which need the site's clock moved, are read from a real
  * SMTP server in tests/integration/reminders.test.ts.)
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { ACCOUNT_MESSAGES } from "../../app/shared/messages";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { waitForMail } from "./mail-capture";

@@ -3,7 +3,7 @@
  * payment page says the new last day before paying; after paying, the account shows it and
  * both payments, and the receipt email (real SMTP capture) names the same day.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { SERVER_MESSAGES } from "../../app/shared/messages";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { readAllMail } from "./mail-capture";

@@ -3,7 +3,7 @@
  * SMTP capture: the email change waits for the link sent to the new address and the old one is
  * told; the password change ends the other sessions; bad input is shown by the field; axe clean.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { ACCOUNT_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { firstLink, waitForMail } from "./mail-capture";

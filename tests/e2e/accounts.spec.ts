@@ -3,7 +3,8 @@
  * reset by email (captured by tests/e2e/mail-capture.ts), every timed message and redirect
  * (Playwright clock), validation, card errors, and accessibility of the account pages.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { SERVER_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
 import { CARD_MESSAGES } from "../../server/payments/test-cards.server";

@@ -7,7 +7,8 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { type Browser, type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import sharp from "sharp";
 import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
 import { acceptStaffInvitation, inviteStaff, setPasswordWithLink, signIn } from "./staff-helpers";

@@ -4,7 +4,7 @@
  * page: restored, the layout asks the server again; loaded, `Vary: Cookie` keeps the visitor's
  * copy from the member. Either way the bottom menu leads to the account, not to Login.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { waitForHydration } from "./helpers";
 import { memberViaApi, newPerson } from "./visitor-helpers";
 

@@ -6,7 +6,8 @@
  * theirs for one and keeping theirs for the other saves both choices. Then the banner's version
  * from before both saves is opened and restored: the slide is as it was, as a new version.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { chooseInConflict, expectConflict, postAnswer } from "./conflict-helpers";
 import { waitForHydration } from "./helpers";
 import { signedInAdmin } from "./people";

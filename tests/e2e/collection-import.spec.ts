@@ -6,7 +6,7 @@
  * An old export imported after a colleague's edit in another browser (decision 051):
  * the row is flagged with each field's old and new value and applied only when ticked.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { parse } from "csv-parse/sync";
 import { waitForHydration } from "./helpers";
 import { signedInAdmin } from "./people";

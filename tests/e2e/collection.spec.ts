@@ -4,7 +4,8 @@
  * members, plus the accessibility check on each. Every id and name comes from the JSON API at
  * test time, so the tests follow whatever demo collection the seed holds.
  */
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import type { CategoryView, EnshrineeSummary, EnshrineeView, ExhibitView, TeamView } from "../../app/shared/catalog-types";
 import {
   categoryPath,

@@ -4,7 +4,7 @@
  * team" keeps what was typed; leaving an edited form by a link, the back button or closing the
  * tab asks first; the exhibit list fits a 390 px phone and its filter keeps the chosen sort.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import sharp from "sharp";
 import { waitForHydration } from "./helpers";
 import { signedInAdmin } from "./people";

@@ -2,7 +2,8 @@
  * The console acts on the record the person saw, never on whatever sits at its place now
  *: two staff in two browsers, one page out of date.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { submitLogin, waitForHydration } from "./helpers";
 import { ADMIN_EMAIL, PASSWORD, signedInAdmin } from "./people";
 

@@ -4,7 +4,8 @@
  * view at any point of the form; the exhibit list's search, filters and bulk actions fold behind
  * one button so the first row shows in the first screen (open at desktop size without a click).
  */
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { waitForHydration } from "./helpers";
 import { signedInAdmin } from "./people";
 

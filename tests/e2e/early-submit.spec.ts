@@ -7,7 +7,8 @@
  * the test releases them: the form is sent exactly once and its result shown while the scripts
  * are still on their way; the spec's timers count from when the answer was shown (decision 036).
  */
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { ACCOUNT_MESSAGES, CONTACT_MESSAGES, SERVER_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { GIFT_MESSAGES } from "../../app/shared/gift-schemas";
 import { TIMING } from "../../app/lib/timing";

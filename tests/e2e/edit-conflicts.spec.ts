@@ -6,7 +6,8 @@
  * keeps what each chose. Without JavaScript: a save of another field is merged and says so; a
  * save of the same field is the question.
  */
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { type BrowserContext, type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { chooseInConflict, expectConflict, postAnswer } from "./conflict-helpers";
 import { waitForHydration } from "./helpers";
 import { acceptStaffInvitation, inviteStaff, setFirstAdminPassword, signIn } from "./staff-helpers";
@@ -19,27 +20,36 @@ const TITLE = `The Conflict Catch ${stamp}`;
 const NEW_TITLE = `The Catch Retitled ${stamp}`;
 
 /** The first admin: sets the password with admin:create's link if it is still unused, then signs in. */
-async function signedInAdmin(browser: Browser): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
+async function signedInAdmin(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
   await setFirstAdminPassword(page, PASSWORD);
   await signIn(page, ADMIN_EMAIL, PASSWORD, "/admin");
   return page;
 }
 
-let adminPage: Page;
+// The two staff members' browsers, shared by this file's tests in order.
+let adminContext: BrowserContext;
 let curatorContext: BrowserContext;
+let adminPage: Page;
 let exhibitPath: string;
 
 test.describe.configure({ mode: "serial" });
+test.beforeAll(async ({ browser }) => {
+  adminContext = await browser.newContext();
+  curatorContext = await browser.newContext();
+});
+test.afterAll(async () => {
+  await adminContext?.close();
+  await curatorContext?.close();
+});
 
-test("two staff save one exhibit: only the field both changed is a question, the rest is combined, and each keeps what they chose", async ({ browser }) => {
+test("two staff save one exhibit: only the field both changed is a question, the rest is combined, and each keeps what they chose", async () => {
   test.setTimeout(240_000);
-  const admin = await signedInAdmin(browser);
+  const admin = await signedInAdmin(adminContext);
   adminPage = admin;
 
   // The admin invites a curator, who chooses a password and signs in in another browser.
   const invitation = await inviteStaff(admin, { email: CURATOR_EMAIL, firstName: "Connie", lastName: "Curator", role: "curator" });
-  curatorContext = await browser.newContext();
   const curator = await curatorContext.newPage();
   await acceptStaffInvitation(curator, invitation, PASSWORD);
 

@@ -5,7 +5,8 @@
  * page (which fit the screen) and in the page's JSON-LD `Person`, but not the biography; a
  * member sees the portrait and the biography's formatting.
  */
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { type Locator, type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import sharp from "sharp";
 import { signedInAdmin } from "./people";
 import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";

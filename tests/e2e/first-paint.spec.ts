@@ -8,7 +8,8 @@
  * what a person does before the scripts arrive still works.
  */
 import { gzipSync } from "node:zlib";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
 import { favoriteStories, getJson, PHONE, SCREENS } from "./visitor-helpers";
 import { TIMING } from "../../app/lib/timing";

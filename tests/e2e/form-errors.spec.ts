@@ -5,7 +5,8 @@
  * aria-invalid and described by its message. And a failed submission keeps what was typed, on
  * every form, including when no answer comes back at all (a dropped connection).
  */
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { CONTACT_MESSAGES, PAGE_MESSAGES, SERVER_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { CARD_MESSAGES } from "../../server/payments/test-cards.server";
 import { expectNoSeriousA11yIssues, usableResetLink, waitForHydration } from "./helpers";

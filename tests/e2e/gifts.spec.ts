@@ -4,7 +4,7 @@
  * pays with a test card and gets a receipt; the recipient's email carries the redeem link, which
  * signs them up and adds the ticket; the spent link then says so. Axe clean on every new page.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { GIFT_MESSAGES } from "../../app/shared/gift-schemas";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { firstLink, waitForMail } from "./mail-capture";

@@ -4,7 +4,8 @@
  * description, pick the described one as an exhibit's thumbnail in the exhibit form's dialog (no
  * path typed) and save; the exhibit then shows it (its own member-only copy). No sideways scrolling at 390 px.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import sharp from "sharp";
 import { waitForHydration } from "./helpers";
 import { signedInAdmin } from "./people";

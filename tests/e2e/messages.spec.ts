@@ -1,5 +1,5 @@
 /** Contact and Subscribe in a real browser: fields, messages, spinner, timers (clock), failure, opt-in. */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { CONTACT_MESSAGES, CONTACT_SUBJECTS, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
 import { expectNoSeriousA11yIssues, freezeClock, waitForHydration } from "./helpers";

@@ -5,7 +5,7 @@
  * Router refuses an action whose Origin is not the page's own ("Bad Request"). Each form must
  * answer as it does with scripts: its messages, or the next page.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { GIFT_MESSAGES } from "../../app/shared/gift-schemas";
 import { CONTACT_MESSAGES, SERVER_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { alertBanner, DESKTOP, fillSignUp, newPerson, signUpViaApi, submitLogin } from "./visitor-helpers";

@@ -5,7 +5,8 @@
  * (drawn by uPlot, loaded by the console only) with their tables, switches period by a link, and
  * fits a 390 px phone and a desktop without sideways scrolling.
  */
-import { expect, test, type Page, type Request } from "@playwright/test";
+import { type Page, type Request } from "@playwright/test";
+import { expect, test } from "./test";
 import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
 import { signedInAdmin } from "./people";
 

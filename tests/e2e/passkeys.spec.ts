@@ -7,7 +7,8 @@
  * Sign-in and security at phone size, finishes a password sign-in with it instead of an
  * emailed code, and signs in with it alone.
  */
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { SIGN_IN_MESSAGES } from "../../app/shared/staff-sign-in-words";
 import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
 import { mailsMatching, waitForMail } from "./mail-capture";

@@ -6,7 +6,8 @@
  * card number with the card form as it was typed, and nothing is paid; the next card pays. The
  * gift's payment page does the same, with and without JavaScript.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { GIFT_MESSAGES } from "../../app/shared/gift-schemas";
 import { SERVER_MESSAGES } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";

@@ -4,7 +4,8 @@
  * form as typed (no error page, no trip home), and pressing the button again sends the same
  * attempt id, so the payment's idempotency key is the same and the ticket is bought once.
  */
-import { expect, test, type Page, type Route } from "@playwright/test";
+import { type Page, type Route } from "@playwright/test";
+import { expect, test } from "./test";
 import { calendarDateIn, daysUntil } from "../../app/shared/calendar";
 import { PAGE_MESSAGES, SERVER_MESSAGES } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";

@@ -4,7 +4,8 @@
  * payments line opens; a refund from the member's page says the ticket still runs and moves the
  * totals; the filters narrow the rows and the totals; the page never scrolls sideways.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
 import { signedInAdmin } from "./people";
 import { memberViaApi, payWithTestCard } from "./visitor-helpers";

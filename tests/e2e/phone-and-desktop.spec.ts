@@ -6,7 +6,8 @@
  * link for an account without a valid ticket; a compact sticky bar on a phone; the payment
  * form's one-line row; the reset page's missing-token message on arrival.
  */
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { type Locator, type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import type { ExhibitView } from "../../app/shared/catalog-types";
 import { categoryPath, exhibitPath, favoriteStoryPath, teamPath } from "../../app/shared/exhibit-links";
 import { DESCRIPTION_LIMIT } from "../../app/shared/text";

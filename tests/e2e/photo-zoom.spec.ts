@@ -3,7 +3,8 @@
  * and the next one zooms it back out, whatever the gap between the two taps. Taps are real
  * touches through the DevTools protocol (touchstart, 90 ms, touchend), time-stamped as a finger's.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { exhibitPath } from "../../app/shared/exhibit-links";
 import { allExhibits, DESKTOP, memberViaApi, newPerson, PHONE } from "./visitor-helpers";
 

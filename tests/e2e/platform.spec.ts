@@ -1,5 +1,5 @@
 /** The platform pages in a real browser: texts, links, timers (Playwright clock), a11y, mobile. */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { MESSAGES } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
 import { expectNoSeriousA11yIssues, freezeClock, msSincePageShown } from "./helpers";

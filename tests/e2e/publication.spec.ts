@@ -5,7 +5,8 @@
  * passing, with nobody saving, is checked with an injected clock in
  * tests/integration/publication.test.ts: the server's clock is not the browser's.)
  */
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { type Browser, type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import type { ExhibitView } from "../../app/shared/catalog-types";
 import { exhibitPath } from "../../app/shared/exhibit-links";
 import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";

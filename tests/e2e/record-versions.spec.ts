@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import type { ExhibitView } from "../../app/shared/catalog-types";
 import { exhibitPath } from "../../app/shared/exhibit-links";
 import { expectNoSeriousA11yIssues, signIn, waitForHydration } from "./helpers";

@@ -4,7 +4,8 @@
  * and with it (filters without a full reload), "Did you mean", and what visitors and members see.
  * Every search page visited passes axe.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { SEARCH_MESSAGES } from "../../app/shared/search";
 import { expectNoSeriousA11yIssues, waitForHydration } from "./helpers";
 import { DESKTOP, memberViaApi, newPerson, PHONE } from "./visitor-helpers";

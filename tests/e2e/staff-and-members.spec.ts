@@ -4,7 +4,7 @@
  * from the emailed link; Deactivate asks first and then closes only the console, her ticket and
  * member content untouched. Two browser contexts: the admin and the member.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { STAFF_MESSAGES } from "../../app/shared/staff-messages";
 import { expectNoSeriousA11yIssues } from "./helpers";
 import { firstLink, waitForMail } from "./mail-capture";

@@ -5,7 +5,8 @@
  * refused past five wrong codes, sees both sessions and signs the other browser out; an owner who
  * requires a second step leads a new curator through its setup before anything else.
  */
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { type Browser, type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import * as OTPAuth from "otpauth";
 import { SIGN_IN_MESSAGES } from "../../app/shared/staff-sign-in-words";
 import { STAFF_MESSAGES } from "../../app/shared/staff-messages";

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { type Browser, type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { expectNoSeriousA11yIssues, submitLogin, waitForHydration } from "./helpers";
 
 const ADMIN_EMAIL = "e2e-admin@museum.example";

@@ -4,7 +4,8 @@
  * and without; a refused file says why and keeps the typing too; the team then saves with all of
  * it. The exhibit photo arranger asks before a changed order is left, and not after a save.
  */
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { type Browser, type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import sharp from "sharp";
 import { waitForHydration } from "./helpers";
 import { signedInAdmin } from "./people";

@@ -6,7 +6,8 @@
  * "1234" as 12/34; small links are at least 24 px tall on the phone; every part of a page is
  * inside a landmark and headings do not skip a level.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { categoryPath } from "../../app/shared/exhibit-links";
 import { SERVER_MESSAGES, SUBSCRIBE_MESSAGES, VALIDATION } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";

@@ -4,7 +4,8 @@
  * /subscribe used to crash the next page), and an alert ends with its timer or with the page
  * that raised it (the welcome-back, payment and unpaid messages used to follow the member).
  */
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { categoryPath, enshrineeExhibitPath, enshrineePath, exhibitPath, favoriteStoryPath, teamPath } from "../../app/shared/exhibit-links";
 import { CONTACT_MESSAGES, SERVER_MESSAGES, SUBSCRIBE_MESSAGES } from "../../app/shared/messages";
 import { TIMING } from "../../app/lib/timing";
