@@ -5,8 +5,8 @@ import { firstLink, mailsMatching, waitForMail } from "./mail-capture";
 
 /**
  * axe over `page`, run in the page itself (the package's legacy mode): by default it opens a
- * blank tab for every check to merge the frames' results, which doubled each check's time (about
- * 1 s against 0.5 s a page, the same findings). Our pages have no cross-origin frames, the one
+ * blank tab for every check to merge the frames' results, which doubled each check's time for
+ * the same findings (docs/benchmarks.md, "CI"). Our pages have no cross-origin frames, the one
  * thing the blank tab is for.
  */
 export function axe(page: Page): AxeBuilder {
