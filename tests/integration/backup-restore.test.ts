@@ -231,8 +231,7 @@ describe.each(drivers)("backups on %s", (kind) => {
 
   // A file's checks do not depend on the database it was taken from: once, from the first
   // database, into an embedded and a PostgreSQL target.
-  if (kind === drivers[0])
-  it("refuses a cut, a damaged and a newer-version file, and a used target unless told to replace it, leaving the target untouched", async () => {
+  it.runIf(kind === drivers[0])("refuses a cut, a damaged and a newer-version file, and a used target unless told to replace it, leaving the target untouched", async () => {
     const { file } = await server.services.backups.take("manual");
     const dir = temp("bad-files");
     const bytes = readFileSync(file);

@@ -53,8 +53,7 @@ describe.each(drivers)("rendition warmer on %s", (kind) => {
 
   // The home page's whole set of renders once, on the first database: a render does not depend on
   // it, and the next test warms an image read from each database's own storage.
-  if (kind === drivers[0])
-  it("without the warmer a first request renders; after it, every home image is a cache hit at once", async () => {
+  it.runIf(kind === drivers[0])("without the warmer a first request renders; after it, every home image is a cache hit at once", async () => {
     // The control: one image of the home page asked for before any warming waits for a render.
     const [control, ...rest] = homeImages;
     expect(await firstRequest(control)).toEqual({ status: 200, cache: "MISS" });
