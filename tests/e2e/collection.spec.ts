@@ -430,6 +430,9 @@ test.describe("exhibit page", () => {
     await becomeMember(page);
     const exhibit = await longActiveExhibit(page.request);
     await page.goto(exhibitPath(exhibit));
+    // The zoom listens once the scripts run, and they wait for a first intent (decision 016): a
+    // double click that itself wakes them would be lost on a slow machine.
+    await waitForHydration(page);
     const carousel = page.getByTestId("photo-carousel");
     await expect(carousel).toContainText("Double-click or tap photos to zoom in/out");
     const photos = page.getByTestId("exhibit-photo");

@@ -80,6 +80,7 @@ test("a few minutes before the session ends the console warns, with Stay signed 
   const page = await signedInAdmin(browser);
   await page.clock.install();
   await page.goto("/admin/exhibits");
+  await waitForHydration(page);
   await page.getByRole("table").getByRole("row").nth(1).getByRole("link").first().click();
   await page.waitForURL(/\/admin\/exhibits\/[0-9a-f-]{36}$/);
   const exhibitPath = new URL(page.url()).pathname;
