@@ -12,6 +12,9 @@ export const PASSWORD = "Console-1!";
 /** The device cookie of the admin's first browser (one test worker: kept across its spec files). */
 let knownDevice: Cookie | undefined;
 
+/** Set by the first signedInAdmin of this worker (the link's page says when an earlier worker had used it). */
+let adminPasswordSet = false;
+
 /** The first admin: sets the password with admin:create's link if it is still unused (this file alone), then signs in on the plain login form. */
 export async function signedInAdmin(browser: Browser, viewport?: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext(viewport ? { viewport } : {});
@@ -20,7 +23,9 @@ export async function signedInAdmin(browser: Browser, viewport?: { width: number
   // and the first sign-in here go through the code.
   if (knownDevice) await context.addCookies([knownDevice]);
   const page = await context.newPage();
-  await setFirstAdminPassword(page, PASSWORD);
+  // The one-time link works once; a later call (or a retry's new worker) would only load its spent page.
+  if (!adminPasswordSet) await setFirstAdminPassword(page, PASSWORD);
+  adminPasswordSet = true;
   // The ordinary login form, no redirectTo: staff land in the console, not on "YOUR CARD WILL BE CHARGED".
   await page.goto("/login");
   await waitForHydration(page);
