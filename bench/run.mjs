@@ -352,6 +352,8 @@ const siteEnv = {
   ...process.env,
   // As `npm start` (package.json) runs it.
   MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
+  MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? "131072",
+  MALLOC_TRIM_THRESHOLD_: process.env.MALLOC_TRIM_THRESHOLD_ ?? "131072",
   PORT: String(PORT),
   HOST: "127.0.0.1",
   DATA_DIR: path.join(dir, "data"),
@@ -570,7 +572,7 @@ try {
   const bareWhat = workers > 1 ? `node:cluster, ${workers} workers` : "one process";
   console.log(
     `\nwrk -t${THREADS} -c${CONNECTIONS} -d${DURATION}s (after ${WARMUP} s of warm-up), Accept-Encoding: ${ACCEPT_ENCODING}; ` +
-      `Node ${process.version}, ${where}, MALLOC_ARENA_MAX=${siteEnv.MALLOC_ARENA_MAX}, --max-old-space-size=${heapMb}; ${availableParallelism()} cores shared by wrk, nginx and the site; load average ${load.toFixed(1)} at the start\n`,
+      `Node ${process.version}, ${where}, MALLOC_ARENA_MAX=${siteEnv.MALLOC_ARENA_MAX}, MALLOC_MMAP_THRESHOLD_=${siteEnv.MALLOC_MMAP_THRESHOLD_}, MALLOC_TRIM_THRESHOLD_=${siteEnv.MALLOC_TRIM_THRESHOLD_}, --max-old-space-size=${heapMb}; ${availableParallelism()} cores shared by wrk, nginx and the site; load average ${load.toFixed(1)} at the start\n`,
   );
   console.log(
     `Ceiling: nginx ${nginxVersion()} (${availableParallelism()} workers, access log off) sending the home page's ${homeBr.length} brotli bytes from disk: ` +
@@ -662,6 +664,8 @@ try {
       loadAverage: Number(load.toFixed(2)),
       seconds: DURATION,
       mallocArenaMax: siteEnv.MALLOC_ARENA_MAX,
+      mallocMmapThreshold: siteEnv.MALLOC_MMAP_THRESHOLD_,
+      mallocTrimThreshold: siteEnv.MALLOC_TRIM_THRESHOLD_,
       maxOldSpaceMb: Number(heapMb),
       ceiling: { rps: Math.round(ceiling.rps), p99: Number(ceiling.p99.toFixed(2)), runs: ceilingRps.map(Math.round) },
       bareNode: { processes: bareWhat, rps: Math.round(bareSummary.rps), p99: Number(bareSummary.p99.toFixed(2)), runs: bareRps.map(Math.round) },

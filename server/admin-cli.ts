@@ -13,13 +13,12 @@
  * refuses and says to stop the site first (it would otherwise open the same files twice).
  */
 import { writeFileSync } from "node:fs";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { createStaffService } from "./admin/staff-service";
 import { loadConfig } from "./config";
-import { openDatabase } from "./db/client";
+import { openDatabase, pgliteDirectory } from "./db/client";
 import { DataDirInUseError } from "./db/data-dir-lock";
 import { runMigrations } from "./db/migrate";
 import { eq } from "drizzle-orm";
@@ -59,7 +58,7 @@ const lastName = name.safeParse(args["last-name"]);
 if (!firstName.success || !lastName.success) fail(`Names must be 1 to 100 characters.\n${USAGE}`);
 
 const config = loadConfig({ ...process.env, SEED_DEMO: "false" });
-const pgliteDir = path.join(config.DATA_DIR, "pglite");
+const pgliteDir = pgliteDirectory(config.DATA_DIR);
 // On PGlite, while the site runs on the same DATA_DIR, this refuses and says to stop it (decision 043).
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir, retrySeconds: config.DB_RETRY_SECONDS }).catch((error: unknown) =>
   error instanceof DataDirInUseError ? fail(error.message) : Promise.reject(error),

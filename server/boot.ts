@@ -2,9 +2,8 @@
  * Start-up shared by the production host and the dev server: open the database, migrate,
  * load the demo collection when the database is empty, build the services.
  */
-import path from "node:path";
 import type { Config } from "./config";
-import { openDatabase } from "./db/client";
+import { openDatabase, pgliteDirectory } from "./db/client";
 import type { DatabaseHandle } from "./db/client";
 import { lastAppliedMigration, pendingMigrations, runMigrations } from "./db/migrate";
 import { createBackups } from "./backup/backup-service";
@@ -22,7 +21,7 @@ export interface BootOptions {
 export async function boot({ config, logger, migrationsFolder }: BootOptions): Promise<Services> {
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
-    pgliteDir: path.join(config.DATA_DIR, "pglite"),
+    pgliteDir: pgliteDirectory(config.DATA_DIR),
     onConnectionError: (error) => logger.warn({ err: error }, "database connection lost"),
     retrySeconds: config.DB_RETRY_SECONDS,
     onRetry: (what, error, attempt) => logger.warn({ err: error, what, attempt }, "database fault; trying again"),

@@ -32,8 +32,14 @@ export interface PrimarySettings {
   metrics: boolean;
 }
 
-/** The prepare child's settings once it has exited 0, or null when it failed (it said why itself). */
-function prepared(): Promise<PrimarySettings | null> {
+/**
+ * Forks the `prepare` child (compiled entry) and resolves with its settings once it has exited 0,
+ * or null when it failed (it said why itself). Also used on PGlite for a new data directory
+ * (server/serving-process.ts).
+ */
+export function preparedInChild(): Promise<PrimarySettings | null> {
+  // A child runs the compiled entry itself, not whatever started this process (scripts/start.mjs).
+  cluster.setupPrimary({ exec: fileURLToPath(new URL("./index.js", import.meta.url)) });
   return new Promise((resolve) => {
     let settings: PrimarySettings | null = null;
     const child = cluster.fork({ [PROCESS_ROLE]: PREPARE });
@@ -45,9 +51,7 @@ function prepared(): Promise<PrimarySettings | null> {
 }
 
 export async function runPrimary(count: number): Promise<void> {
-  // Workers run the compiled entry itself, not whatever started the primary (scripts/start.mjs).
-  cluster.setupPrimary({ exec: fileURLToPath(new URL("./index.js", import.meta.url)) });
-  const settings = await prepared();
+  const settings = await preparedInChild();
   if (!settings) {
     console.error("Not starting: the database could not be prepared (see above).");
     process.exit(1);

@@ -21,10 +21,11 @@ import net from "node:net";
 import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
 import { ConfigError, loadConfig, type Config } from "./config";
+import { isNewPgliteDirectory } from "./db/client";
 import { DataDirInUseError } from "./db/data-dir-lock";
 import { createLogger, flushLogs, logsWritten, type Logger } from "./logger";
 import { serveFromPrimary, STOP_TIMEOUT_MS } from "./http/cluster-listener";
-import { PREPARE, PROCESS_ROLE, SETTINGS, type PrimarySettings } from "./cluster-primary";
+import { PREPARE, PROCESS_ROLE, SETTINGS, preparedInChild, type PrimarySettings } from "./cluster-primary";
 
 let config: Config;
 try {
@@ -219,10 +220,26 @@ async function prepare(log: Logger) {
   process.send?.({ type: SETTINGS, settings }, undefined, () => exit(0));
 }
 
+/**
+ * A first start on PGlite creates the database, migrates and loads the demo collection in a
+ * child that then exits, as a cluster's `prepare` child does: PGlite's WebAssembly memory never
+ * shrinks, and what creating the database and the seed's image work took would otherwise stay
+ * resident in the serving process for its whole life (decision 066). False when it failed (the
+ * child said why).
+ */
+async function preparedNewDataDirectory(): Promise<boolean> {
+  if (config.DATABASE_URL || !isNewPgliteDirectory(config.DATA_DIR)) return true;
+  return (await preparedInChild()) !== null;
+}
+
 try {
   if (cluster.isPrimary) {
     if (process.env.WEB_CONCURRENCY && Number(process.env.WEB_CONCURRENCY) > 1 && !config.DATABASE_URL) logger.warn({ WEB_CONCURRENCY: Number(process.env.WEB_CONCURRENCY) }, "PGlite is one process's database: running one process (set DATABASE_URL for more workers)");
-    await runServer(logger);
+    if (await preparedNewDataDirectory()) await runServer(logger);
+    else {
+      console.error("Not starting: the database could not be prepared (see above).");
+      exit(1);
+    }
   } else if (process.env[PROCESS_ROLE] === PREPARE) await prepare(logger.child({ role: PREPARE }));
   else await runServer(logger.child({ worker: cluster.worker?.id }));
 } catch (error) {

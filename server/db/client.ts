@@ -2,6 +2,8 @@
  * Opens the database: PGlite under DATA_DIR by default, PostgreSQL when DATABASE_URL is set.
  * Both are driven through Drizzle's Postgres dialect, so services see one `Database` type.
  */
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
@@ -98,6 +100,16 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return openPostgres(options.databaseUrl, options.poolSize ?? 10, retry, options.onConnectionError);
   }
   return openPglite(options.pgliteDir, options.pgliteImage);
+}
+
+/** Where PGlite keeps its database inside DATA_DIR. */
+export function pgliteDirectory(dataDir: string): string {
+  return path.join(dataDir, "pglite");
+}
+
+/** PGlite has not made its database in DATA_DIR yet: a first start. */
+export function isNewPgliteDirectory(dataDir: string): boolean {
+  return !existsSync(path.join(pgliteDirectory(dataDir), "PG_VERSION"));
 }
 
 /** PGlite's shared_buffers (see `openPglite`). */
