@@ -1,5 +1,5 @@
 /**
- * The link of a staff invitation. A new staff member's (issue 38, decision 063): the page says
+ * The link of a staff invitation. A new staff member's (decision 063): the page says
  * "Choose your password for the staff console" and the console opens once it is saved (the
  * emailed link proves the mailbox, as a sign-in code does: decision 055); a used, replaced or
  * expired link says so as it opens, with no form. A member's own account's (decision 049): the

@@ -77,7 +77,7 @@ export function createStaffService({ db, publicUrl, now = () => new Date(), onEn
   /**
    * A one-time link that sets the password of `userId`, valid INVITE_TTL_MS: on /password/reset
    * (the first admin's, printed by admin:create), or on the invitation page, /staff/invitation,
-   * which says what it is for and opens the console after (issue 38).
+   * which says what it is for and opens the console after (decision 063).
    */
   async function oneTimeLink(tx: Pick<Database, "insert">, userId: string, page: "/password/reset" | "/staff/invitation" = "/password/reset"): Promise<string> {
     const token = randomBytes(32).toString("base64url");

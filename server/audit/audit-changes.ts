@@ -1,6 +1,6 @@
 /**
  * An audit entry's before and after (jsonb, as server/audit/audit-trail.ts wrote them) as the
- * audit page reads them (issue 38): one line per field, the field's name in words, its value
+ * audit page reads them (decision 063): one line per field, the field's name in words, its value
  * before and after as text. A field a change left alone is not listed; a created record lists
  * what it was made with, a deleted one what it held. Nested values (a payment inside a refund,
  * a reply inside a message) become fields of their own ("Payment › Amount"). A long text (a

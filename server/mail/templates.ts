@@ -237,7 +237,7 @@ export function emailChangeDoneEmail(oldEmail: string, newEmail: string): EmailJ
 }
 
 /** A staff invitation with its one-time link (valid 72 hours). */
-/** Who sent a staff invitation: the email names them (issue 38). */
+/** Who sent a staff invitation: the email names them (decision 063). */
 export interface Inviter {
   name: string;
   email: string;
@@ -245,7 +245,7 @@ export interface Inviter {
 
 const invitedBy = (i: Inviter) => (i.name === i.email ? i.email : `${i.name} (${i.email})`);
 
-/** A new staff member's invitation (issue 38): who sent it, the role, and the link that chooses the password and opens the console. */
+/** A new staff member's invitation (decision 063): who sent it, the role, and the link that chooses the password and opens the console. */
 export function staffInvitationEmail(to: string, user: Person, i: { role: string; link: string; publicUrl: string; inviter: Inviter }): EmailJob {
   return letter({
     to,

@@ -73,7 +73,7 @@ test("phone (390 px): the exhibit list fits the screen and its filter keeps the 
   expect(widths.page).toBeLessThanOrEqual(390);
   expect(widths.table).toBeLessThanOrEqual(390);
   await expect(page.getByRole("region", { name: "Exhibits" })).toBeVisible();
-  // The search and filters are folded behind one button on a phone (issue 38).
+  // The search and filters are folded behind one button on a phone (decision 063).
   await page.getByText("Search, filters and bulk actions").click();
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await page.waitForURL((url) => url.searchParams.get("sort") === "year" && url.searchParams.get("dir") === "desc");

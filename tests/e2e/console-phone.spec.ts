@@ -1,5 +1,5 @@
 /**
- * The staff console on a phone (issue 38), in Chromium at 390x844: no console list scrolls the
+ * The staff console on a phone (decision 063), in Chromium at 390x844: no console list scrolls the
  * page sideways (each list is cards, its row's buttons on screen); a long form's Save stays in
  * view at any point of the form; the exhibit list's search, filters and bulk actions fold behind
  * one button so the first row shows in the first screen (open at desktop size without a click).

@@ -1,5 +1,5 @@
 /**
- * Issue 40, point 2 (decision 059), on a phone (390x844) and a desktop (1366x900): in the built-in
+ * Test mode's 3-D Secure (decision 059), on a phone (390x844) and a desktop (1366x900): in the built-in
  * test mode, Stripe's 3-D Secure test cards show a challenge where the person completes or fails
  * the authentication. Completing (with a double click) pays once: the spec's success message, one
  * payment on the account, one receipt, home after 3.5 s. Failing shows Stripe's message at the

@@ -36,7 +36,7 @@ export async function setPasswordWithLink(page: Page, link: string, password: st
 }
 
 /**
- * A new staff member's invitation link (issue 38): the page asks for the password for the staff
+ * A new staff member's invitation link (decision 063): the page asks for the password for the staff
  * console, and the console opens once it is saved (signed in, no login form).
  */
 export async function acceptStaffInvitation(page: Page, link: string, password: string, landsOn = "/admin"): Promise<void> {

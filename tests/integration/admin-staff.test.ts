@@ -323,7 +323,7 @@ describe.each(drivers)("staff accounts on %s", (kind) => {
     expect(html).toContain("Audit log");
     const all = await (await call(admin.cookie, "/admin/audit?entity=staff")).text();
     expect(all).toContain("Invited new.curator@museum.example as curator");
-    // Each change as field and value, one line per field, no raw JSON (issue 38).
+    // Each change as field and value, one line per field, no raw JSON (decision 063).
     const readable = all.replaceAll("<!-- -->", "");
     expect(readable).toMatch(/<li[^>]*data-testid="audit-change"[^>]*><span class="font-semibold">Role<\/span>: <ins[^>]*><span class="sr-only">now <\/span>curator<\/ins><\/li>/);
     expect(readable).toMatch(/<span class="font-semibold">Email<\/span>: <ins[^>]*><span class="sr-only">now <\/span>new.curator@museum.example<\/ins>/);

@@ -1,5 +1,5 @@
 /**
- * The audit log's changes as the page reads them (issue 38): one line per field that changed,
+ * The audit log's changes as the page reads them (decision 063): one line per field that changed,
  * named in words, before and after as text (no JSON), nested values as fields of their own, a
  * long text as its word-level difference.
  */

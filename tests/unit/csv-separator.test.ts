@@ -1,4 +1,4 @@
-/** The collection import reads the separator from the file's header line (issue 38): comma, semicolon or tab. */
+/** The collection import reads the separator from the file's header line (decision 063): comma, semicolon or tab. */
 import { describe, expect, it } from "vitest";
 import { separatorOf } from "../../server/catalog/collection-import";
 

@@ -52,7 +52,7 @@ export function AdminTable<Row extends RowData>({
     // On a phone (below 640 px) each row is a card, each cell labelled with its column's name, so
     // the table fits the screen; wider, a table in a region that scrolls sideways if it must.
     // `relative`: a button's screen-reader words (sr-only, absolutely placed) stay inside the
-    // region; without it they are placed on the page and widen it (the Trash's 758 px, issue 38).
+    // region; without it they are placed on the page and widen it (the Trash's 758 px, decision 063).
     <div className="relative overflow-x-auto" role="region" aria-label={caption} tabIndex={0}>
       <table className="w-full border-collapse text-left text-sm max-sm:block">
         <caption className="sr-only">{caption}</caption>

@@ -1,5 +1,5 @@
 /**
- * One audit entry's changes (issue 38): a line per field, its name, then the value before
+ * One audit entry's changes (decision 063): a line per field, its name, then the value before
  * struck through (<del>) and the value after underlined (<ins>), with the words "was" and "now"
  * for a screen reader; a long text as its word-level difference. Lines wrap on a phone.
  */

@@ -202,7 +202,7 @@ export function ListSearch({ q, label, children }: { q?: string; label: string; 
 }
 
 /**
- * A long form's Save row (issue 38): it stays in view at the bottom of the screen while any part
+ * A long form's Save row (decision 063): it stays in view at the bottom of the screen while any part
  * of its form is on screen (position: sticky, no script), so Save is one tap away on a phone.
  */
 export function SaveBar({ children, className = "" }: { children: ReactNode; className?: string }) {
@@ -214,7 +214,7 @@ export function SaveBar({ children, className = "" }: { children: ReactNode; cla
 }
 
 /**
- * Controls folded behind one button on a phone (issue 38): a <details> that works without
+ * Controls folded behind one button on a phone (decision 063): a <details> that works without
  * JavaScript, closed on a phone so a list's first row shows in the first screen; from 640 px
  * wide its button goes and its content always shows (::details-content), where the room is.
  */

@@ -12,7 +12,7 @@ import { listQuery, searchOf } from "./list-query";
 import { withStatus } from "./publication.server";
 
 const SORTS = ["title", "year", "team", "category"] as const;
-/** The list's two words (issue 38): publication (draft, scheduled, published) and listing (on the category page or not). */
+/** The list's two words (decision 063): publication (draft, scheduled, published) and listing (on the category page or not). */
 const PUBLICATION_FILTER = [
   { id: "draft", name: "Drafts" },
   { id: "scheduled", name: "Scheduled" },
